@@ -1,0 +1,190 @@
+package policy
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestEffectiveDefaults(t *testing.T) {
+	tests := []struct {
+		name  string
+		hints Hints
+		want  Effective
+		class Class
+	}{
+		{"no annotations assume the worst", Hints{},
+			Effective{Destructive: true, OpenWorld: true}, ClassDestructive},
+		{"read-only ignores destructive and idempotent", Hints{ReadOnly: True, Destructive: True, Idempotent: False},
+			Effective{ReadOnly: true, Idempotent: true, OpenWorld: true}, ClassReadOnly},
+		{"additive write", Hints{ReadOnly: False, Destructive: False},
+			Effective{OpenWorld: true}, ClassWrite},
+		{"idempotent write, closed world", Hints{Destructive: False, Idempotent: True, OpenWorld: False},
+			Effective{Idempotent: true}, ClassWrite},
+		{"destructive by default even when idempotent", Hints{Idempotent: True},
+			Effective{Destructive: true, Idempotent: true, OpenWorld: true}, ClassDestructive},
+		{"explicit readOnly false is still a writer", Hints{ReadOnly: False, OpenWorld: False},
+			Effective{Destructive: true}, ClassDestructive},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.hints.Effective(); got != tt.want {
+				t.Errorf("Effective() = %+v, want %+v", got, tt.want)
+			}
+			if got := tt.hints.Class(); got != tt.class {
+				t.Errorf("Class() = %v, want %v", got, tt.class)
+			}
+		})
+	}
+}
+
+func TestImpliedListsOnlyRelevantMissingHints(t *testing.T) {
+	tests := []struct {
+		hints Hints
+		want  string
+	}{
+		{Hints{}, "readOnlyHint,destructiveHint,idempotentHint,openWorldHint"},
+		{Hints{ReadOnly: True}, "openWorldHint"},
+		{Hints{ReadOnly: True, OpenWorld: False}, ""},
+		{Hints{ReadOnly: False, Destructive: False, Idempotent: True, OpenWorld: True}, ""},
+		{Hints{ReadOnly: False, OpenWorld: False}, "destructiveHint,idempotentHint"},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, f := range tt.hints.Implied() {
+			got = append(got, string(f))
+		}
+		if s := strings.Join(got, ","); s != tt.want {
+			t.Errorf("%+v.Implied() = %q, want %q", tt.hints, s, tt.want)
+		}
+	}
+}
+
+func TestDisplayTitle(t *testing.T) {
+	tests := []struct{ title, ann, name, want string }{
+		{"Top", "Ann", "n", "Top"},
+		{"", "Ann", "n", "Ann"},
+		{"", "", "n", "n"},
+	}
+	for _, tt := range tests {
+		if got := DisplayTitle(tt.title, tt.ann, tt.name); got != tt.want {
+			t.Errorf("DisplayTitle(%q,%q,%q) = %q, want %q", tt.title, tt.ann, tt.name, got, tt.want)
+		}
+	}
+}
+
+var (
+	readOnly    = Hints{ReadOnly: True, OpenWorld: False}
+	additive    = Hints{ReadOnly: False, Destructive: False, Idempotent: False, OpenWorld: False}
+	destructive = Hints{ReadOnly: False, Destructive: True, Idempotent: True, OpenWorld: False}
+)
+
+func TestDecide(t *testing.T) {
+	tests := []struct {
+		name       string
+		req        Request
+		verdict    Verdict
+		by         Approver
+		replaySafe bool
+		attempts   int
+		openWorld  bool
+		reason     string // a substring the reason must contain
+	}{
+		{"read-only runs", Request{Tool: "get", Hints: readOnly, Trust: Trusted, Mode: Batch, MaxAttempts: 4},
+			Run, ByPolicy, true, 4, false, "read-only tool"},
+		{"additive write runs, not replay-safe", Request{Tool: "add", Hints: additive, Trust: Trusted, Mode: Batch, MaxAttempts: 4},
+			Run, ByPolicy, false, 1, false, "write tool"},
+		{"destructive asks interactively", Request{Tool: "rm", Hints: destructive, Trust: Trusted, Mode: Interactive, MaxAttempts: 4},
+			Ask, "", true, 4, false, "asks before running"},
+		{"destructive refused in batch", Request{Tool: "rm", Hints: destructive, Trust: Trusted, Mode: Batch},
+			Refuse, "", true, 1, false, "pass --yes"},
+		{"destructive with --yes", Request{Tool: "rm", Hints: destructive, Trust: Trusted, Mode: Batch, Yes: true},
+			Run, ByYes, true, 1, false, "approved by --yes"},
+		{"unannotated explains the default", Request{Tool: "x", Trust: Trusted, Mode: Batch},
+			Refuse, "", false, 1, true, "the spec assumes the worst"},
+		{"zero trust is untrusted", Request{Tool: "get", Hints: readOnly, Mode: Interactive, MaxAttempts: 4},
+			Ask, "", false, 1, true, "untrusted server"},
+		{"zero mode is batch", Request{Tool: "rm", Hints: destructive, Trust: Trusted},
+			Refuse, "", true, 1, false, "needs confirmation"},
+		{"untrusted read-only claim still asks", Request{Tool: "get", Hints: readOnly, Trust: Untrusted, Mode: Interactive},
+			Ask, "", false, 1, true, "untrusted"},
+		{"untrusted refused in batch", Request{Tool: "get", Hints: readOnly, Trust: Untrusted, Mode: Batch},
+			Refuse, "", false, 1, true, "untrusted"},
+		{"--read-only refuses writers even with --yes", Request{Tool: "add", Hints: additive, Trust: Trusted, Mode: Batch, Yes: true, ReadOnly: true},
+			Refuse, "", false, 1, false, `--read-only: "add" is a write tool`},
+		{"--read-only refuses untrusted", Request{Tool: "get", Hints: readOnly, Trust: Untrusted, Mode: Batch, Yes: true, ReadOnly: true},
+			Refuse, "", false, 1, true, "untrusted"},
+		{"--read-only runs read-only", Request{Tool: "get", Hints: readOnly, Trust: Trusted, Mode: Batch, ReadOnly: true},
+			Run, ByPolicy, true, 1, false, "read-only"},
+		{"deny beats allow", Request{Tool: "delete_all", Hints: readOnly, Trust: Trusted, Mode: Batch, Yes: true,
+			Rules: []Rule{{"delete_*", Allow}, {"*_all", Deny}}},
+			Refuse, "", true, 1, false, `denied by rule "*_all"`},
+		{"deny beats session allowance", Request{Tool: "rm", Hints: destructive, Trust: Trusted, Mode: Interactive, SessionAllowed: true,
+			Rules: []Rule{{"rm", Deny}}},
+			Refuse, "", true, 1, false, "denied"},
+		{"allow rule runs destructive in batch", Request{Tool: "rm", Hints: destructive, Trust: Trusted, Mode: Batch,
+			Rules: []Rule{{"r?", Allow}}},
+			Run, ByRule, true, 1, false, `allowed by rule "r?"`},
+		{"allow rule runs untrusted", Request{Tool: "get", Hints: readOnly, Trust: Untrusted, Mode: Batch,
+			Rules: []Rule{{"get", Allow}}},
+			Run, ByRule, false, 1, true, "allowed by rule"},
+		{"confirm rule beats allow", Request{Tool: "get", Hints: readOnly, Trust: Trusted, Mode: Interactive,
+			Rules: []Rule{{"*", Allow}, {"get", Confirm}}},
+			Ask, "", true, 1, false, `rule "get" asks first`},
+		{"confirm rule in batch needs --yes", Request{Tool: "get", Hints: readOnly, Trust: Trusted, Mode: Batch,
+			Rules: []Rule{{"get", Confirm}}},
+			Refuse, "", true, 1, false, "pass --yes"},
+		{"session allowance runs", Request{Tool: "rm", Hints: destructive, Trust: Trusted, Mode: Interactive, SessionAllowed: true},
+			Run, BySession, true, 1, false, "allowed for this session"},
+		{"malformed glob matches its literal", Request{Tool: "a[b", Hints: readOnly, Trust: Trusted, Mode: Batch,
+			Rules: []Rule{{"a[b", Deny}}},
+			Refuse, "", true, 1, false, "denied"},
+		{"unknown rule action is ignored", Request{Tool: "get", Hints: readOnly, Trust: Trusted, Mode: Batch,
+			Rules: []Rule{{"get", Action("maybe")}}},
+			Run, ByPolicy, true, 1, false, "read-only"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := Decide(tt.req)
+			if d.Verdict != tt.verdict || d.By != tt.by || d.ReplaySafe != tt.replaySafe ||
+				d.MaxAttempts != tt.attempts || d.OpenWorld != tt.openWorld {
+				t.Errorf("Decide() = %+v\nwant verdict=%s by=%q replaySafe=%v attempts=%d openWorld=%v",
+					d, tt.verdict, tt.by, tt.replaySafe, tt.attempts, tt.openWorld)
+			}
+			if !strings.Contains(d.Reason, tt.reason) {
+				t.Errorf("reason %q does not contain %q", d.Reason, tt.reason)
+			}
+		})
+	}
+}
+
+func TestApproveOnlyTurnsAskIntoRun(t *testing.T) {
+	ask := Decide(Request{Tool: "rm", Hints: destructive, Trust: Trusted, Mode: Interactive})
+	if got := ask.Approve(); got.Verdict != Run || got.By != ByUser {
+		t.Errorf("Approve(ask) = %+v", got)
+	}
+	refused := Decide(Request{Tool: "rm", Hints: destructive, Trust: Trusted, Mode: Batch})
+	if got := refused.Approve(); got.Verdict != Refuse {
+		t.Errorf("Approve(refuse) = %+v, a refusal must stay refused", got)
+	}
+}
+
+func TestParsers(t *testing.T) {
+	if _, err := ParseAction("deny"); err != nil {
+		t.Error(err)
+	}
+	if _, err := ParseAction("block"); err == nil {
+		t.Error("ParseAction(block) succeeded")
+	}
+	if _, err := ParseTrust("untrusted"); err != nil {
+		t.Error(err)
+	}
+	if _, err := ParseTrust("yes"); err == nil {
+		t.Error("ParseTrust(yes) succeeded")
+	}
+	if err := ValidatePattern("a[b"); err == nil {
+		t.Error("ValidatePattern(a[b) succeeded")
+	}
+	if err := ValidatePattern("delete_*"); err != nil {
+		t.Error(err)
+	}
+}
