@@ -1,0 +1,158 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mcpsh/mcpsh/policy"
+)
+
+func TestRefusedCallNeverReachesServer(t *testing.T) {
+	c := newCountingServer()
+	var recorded []*Outcome
+	s, err := Connect(context.Background(), Target{Name: "counting", Kind: KindInProcess, InProcess: c.srv, Trust: policy.Trusted},
+		&Options{Recorder: func(o *Outcome) error { recorded = append(recorded, o); return nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.ListTools(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	rm := mustTool(t, s, "rm")
+	o, err := s.Do(context.Background(), &Call{Tool: rm, Args: map[string]any{"text": "x"}, Mode: policy.Batch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Status != StatusRefused || c.executions("rm") != 0 {
+		t.Fatalf("status %s, executions %d: a refused call must not run", o.Status, c.executions("rm"))
+	}
+	var re *RefusedError
+	if !errors.As(o.Err, &re) || !strings.Contains(o.Reason, "--yes") {
+		t.Errorf("err %v reason %q", o.Err, o.Reason)
+	}
+	o, _ = s.Do(context.Background(), &Call{Tool: rm, Args: map[string]any{"text": "x"}, Mode: policy.Batch, Yes: true})
+	if o.Status != StatusOK || c.executions("rm") != 1 || o.ApprovedBy != policy.ByYes {
+		t.Fatalf("with --yes: status %s executions %d by %s", o.Status, c.executions("rm"), o.ApprovedBy)
+	}
+	o, _ = s.Do(context.Background(), &Call{Tool: mustTool(t, s, "add"), Args: map[string]any{"text": "x"}, Mode: policy.Batch, ReadOnly: true, Yes: true})
+	if o.Status != StatusRefused || c.executions("add") != 0 {
+		t.Fatalf("--read-only let add run: %s", o.Status)
+	}
+	if len(recorded) != 3 {
+		t.Errorf("recorded %d outcomes, want 3 (refusals too)", len(recorded))
+	}
+}
+
+func TestInvalidArgumentsAreNotSent(t *testing.T) {
+	c := newCountingServer()
+	s := connectCounting(t, c)
+	get := mustTool(t, s, "get")
+	_, err := s.Do(context.Background(), &Call{Tool: get, Args: map[string]any{"text": 5}, Mode: policy.Batch})
+	var ae *ArgError
+	if !errors.As(err, &ae) || ae.Arg != "text" || !strings.Contains(ae.Rule, "type") {
+		t.Fatalf("err = %v, want an ArgError for text's type", err)
+	}
+	if c.executions("get") != 0 {
+		t.Fatal("an invalid call reached the server")
+	}
+}
+
+func TestCallResultsAndToolErrors(t *testing.T) {
+	c := newCountingServer()
+	s := connectCounting(t, c)
+	o, _ := s.Do(context.Background(), &Call{Tool: mustTool(t, s, "get"), Args: map[string]any{"text": "hi"}, Mode: policy.Batch})
+	if o.Status != StatusOK || string(o.StructuredContent) != `{"echo":"hi"}` || o.ResultSize == 0 || len(o.Attempts) != 1 {
+		t.Errorf("get: %+v", o)
+	}
+	o, _ = s.Do(context.Background(), &Call{Tool: mustTool(t, s, "fail"), Args: map[string]any{"text": "hi"}, Mode: policy.Batch})
+	if o.Status != StatusToolError || !o.IsError || c.executions("fail") != 1 {
+		t.Errorf("fail: status %s isError %v executions %d", o.Status, o.IsError, c.executions("fail"))
+	}
+	if !strings.Contains(o.Result.Content[0].Text, "the tool says no") {
+		t.Errorf("fail content: %+v", o.Result.Content)
+	}
+}
+
+func TestProgressAndTimeoutReset(t *testing.T) {
+	c := newCountingServer()
+	c.slowDelay.Store(int64(40 * time.Millisecond))
+	s := connectCounting(t, c)
+	slow := mustTool(t, s, "slow")
+	var got atomic.Int32
+	// 10 steps of 40ms take 400ms, longer than the 150ms timeout: only the
+	// restart on every progress notification lets it finish.
+	o, _ := s.Do(context.Background(), &Call{Tool: slow, Args: map[string]any{"steps": 10}, Mode: policy.Batch,
+		Timeout: 150 * time.Millisecond, OnProgress: func(Progress) { got.Add(1) }})
+	if o.Status != StatusOK || !eventually(func() bool { return got.Load() == 10 }) {
+		t.Fatalf("status %s (%s), progress %d", o.Status, o.Error, got.Load())
+	}
+}
+
+func TestTimeoutWithoutProgress(t *testing.T) {
+	c := newCountingServer()
+	c.slowDelay.Store(int64(time.Second))
+	s := connectCounting(t, c)
+	o, _ := s.Do(context.Background(), &Call{Tool: mustTool(t, s, "slow"), Args: map[string]any{"steps": 1}, Mode: policy.Batch, Timeout: 100 * time.Millisecond})
+	var te *TimeoutError
+	if o.Status != StatusFailed || !errors.As(o.Err, &te) || !errors.Is(o.Err, context.DeadlineExceeded) {
+		t.Fatalf("status %s err %v", o.Status, o.Err)
+	}
+}
+
+func TestCancelledCall(t *testing.T) {
+	c := newCountingServer()
+	c.slowDelay.Store(int64(time.Second))
+	s := connectCounting(t, c)
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(50*time.Millisecond, cancel)
+	o, _ := s.Do(ctx, &Call{Tool: mustTool(t, s, "slow"), Args: map[string]any{"steps": 1}, Mode: policy.Batch})
+	if o.Status != StatusCancelled {
+		t.Fatalf("status %s, want cancelled", o.Status)
+	}
+}
+
+func TestUnknownContentTypeDegrades(t *testing.T) {
+	s, err := Connect(context.Background(), fakeTarget(t, "content"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.ListTools(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	o, _ := s.Do(context.Background(), &Call{Tool: mustTool(t, s, "mixed"), Mode: policy.Batch})
+	if o.Status != StatusOK || len(o.Result.Content) != 3 {
+		t.Fatalf("status %s err %s content %+v", o.Status, o.Error, o.Result)
+	}
+	if sum := o.Result.Content[1].Summary(); !strings.Contains(sum, `"hologram"`) {
+		t.Errorf("unknown block summary %q", sum)
+	}
+	if sum := o.Result.Content[2].Summary(); sum != "[image image/png, 3 B]" {
+		t.Errorf("image summary %q", sum)
+	}
+}
+
+func TestServerCrashMidCallIsAFailureWithItsLastWords(t *testing.T) {
+	s, err := Connect(context.Background(), fakeTarget(t, "content"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.ListTools(context.Background())
+	o, _ := s.Do(context.Background(), &Call{Tool: mustTool(t, s, "crash"), Mode: policy.Batch, Timeout: 5 * time.Second})
+	if o.Status != StatusFailed {
+		t.Fatalf("status %s", o.Status)
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for time.Now().Before(deadline) && !strings.Contains(strings.Join(s.StderrTail(5), "\n"), "simulated crash") {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if tail := strings.Join(s.StderrTail(5), "\n"); !strings.Contains(tail, "simulated crash") {
+		t.Errorf("stderr tail %q", tail)
+	}
+}

@@ -1,0 +1,124 @@
+package client
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+)
+
+// EventKind says what a server event is.
+type EventKind string
+
+const (
+	EventStderr       EventKind = "stderr"        // a line the stdio server wrote to stderr
+	EventLog          EventKind = "log"           // a notifications/message from the server
+	EventToolsChanged EventKind = "tools_changed" // notifications/tools/list_changed
+	EventReconnected  EventKind = "reconnected"   // the session was re-established
+)
+
+// Event is something the server did outside any call. Events are delivered on
+// a buffered channel and never block the SDK: when nobody reads, they are
+// dropped and counted.
+type Event struct {
+	Kind   EventKind
+	Time   time.Time
+	Level  string // log level, for EventLog
+	Logger string
+	Text   string
+}
+
+// Progress is one progress notification for a call in flight.
+type Progress struct {
+	Progress float64
+	Total    float64 // 0 when unknown
+	Message  string
+}
+
+func (s *Session) emit(e Event) {
+	if e.Time.IsZero() {
+		e.Time = s.now()
+	}
+	select {
+	case s.events <- e:
+	default:
+		s.dropped.Add(1)
+	}
+}
+
+// Events delivers server events. Read it from one goroutine.
+func (s *Session) Events() <-chan Event { return s.events }
+
+// DroppedEvents counts events lost because the channel was full.
+func (s *Session) DroppedEvents() int64 { return s.dropped.Load() }
+
+func logText(data any) string {
+	switch v := data.(type) {
+	case string:
+		return v
+	case nil:
+		return ""
+	}
+	b, err := json.Marshal(data)
+	if err != nil {
+		return fmt.Sprint(data)
+	}
+	return string(b)
+}
+
+// stderrLog keeps the tail of a stdio server's stderr, turns each line into an
+// event, and copies the bytes to tee when the user asked (--server-stderr).
+// Nothing reaches the terminal otherwise: a TUI would be drawn over.
+type stderrLog struct {
+	mu      sync.Mutex
+	partial []byte
+	lines   []string
+	max     int
+	tee     io.Writer
+	emit    func(Event)
+}
+
+func (l *stderrLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.tee != nil {
+		_, _ = l.tee.Write(p)
+	}
+	l.partial = append(l.partial, p...)
+	for {
+		i := bytes.IndexByte(l.partial, '\n')
+		if i < 0 {
+			break
+		}
+		l.addLine(string(bytes.TrimRight(l.partial[:i], "\r")))
+		l.partial = l.partial[i+1:]
+	}
+	// A server that never writes a newline must not grow the buffer without end.
+	if len(l.partial) > 64<<10 {
+		l.addLine(string(l.partial))
+		l.partial = nil
+	}
+	return len(p), nil
+}
+
+func (l *stderrLog) addLine(s string) {
+	l.lines = append(l.lines, s)
+	if len(l.lines) > l.max {
+		l.lines = l.lines[len(l.lines)-l.max:]
+	}
+	if l.emit != nil {
+		l.emit(Event{Kind: EventStderr, Text: s})
+	}
+}
+
+// Tail returns up to n of the last lines.
+func (l *stderrLog) Tail(n int) []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if n > len(l.lines) {
+		n = len(l.lines)
+	}
+	return append([]string(nil), l.lines[len(l.lines)-n:]...)
+}

@@ -1,0 +1,129 @@
+package client
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpsh/mcpsh/policy"
+)
+
+// The test binary doubles as a raw JSON-RPC stdio server, for the cases a go-sdk
+// server cannot express: absent, null and malformed hints, repeating cursors,
+// unknown content types, crashes. MCPSH_FAKE_SERVER names the scenario.
+func TestMain(m *testing.M) {
+	if sc := os.Getenv("MCPSH_FAKE_SERVER"); sc != "" {
+		os.Exit(serveFake(sc, os.Stdin, os.Stdout))
+	}
+	os.Exit(m.Run())
+}
+
+// fakeTarget runs this test binary as a stdio server playing scenario.
+func fakeTarget(t *testing.T, scenario string) Target {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Target{Name: "fake-" + scenario, Kind: KindStdio, Command: exe,
+		Env: map[string]string{"MCPSH_FAKE_SERVER": scenario}, Trust: policy.Trusted}
+}
+
+type rpc struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+}
+
+var fakeTools = map[string]string{
+	"hints": `[
+		{"name":"bare","inputSchema":{"type":"object"}},
+		{"name":"nulls","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":null,"destructiveHint":null}},
+		{"name":"stringy","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":"true","openWorldHint":false}},
+		{"name":"full","title":"Full","inputSchema":{"type":"object"},"annotations":{"title":"Ann","readOnlyHint":false,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}},
+		{"name":"examples","inputSchema":{"type":"object","properties":{"n":{"type":"integer"}}},"annotations":{"readOnlyHint":true},"_meta":{"inputExamples":[{"n":1},"oops",{"n":2}]}},
+		{"title":"nameless","inputSchema":{"type":"object"}},
+		{"name":"full","inputSchema":{"type":"object"}}
+	]`,
+	"content": `[{"name":"mixed","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}},
+		{"name":"crash","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}}]`,
+}
+
+func serveFake(scenario string, in io.Reader, out io.Writer) int {
+	fmt.Fprintln(os.Stderr, "fake server starting:", scenario)
+	if scenario == "exit-early" {
+		fmt.Fprintln(os.Stderr, "fatal: missing API key")
+		return 1
+	}
+	if scenario == "spawn" {
+		// A grandchild in the same process group, like node under npx.
+		c := exec.Command("sleep", "300")
+		if err := c.Start(); err == nil {
+			fmt.Fprintf(os.Stderr, "child pid %d\n", c.Process.Pid)
+		}
+	}
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	enc := json.NewEncoder(out)
+	reply := func(id json.RawMessage, result string) {
+		enc.Encode(map[string]any{"jsonrpc": "2.0", "id": id, "result": json.RawMessage(result)})
+	}
+	for sc.Scan() {
+		var r rpc
+		if json.Unmarshal(sc.Bytes(), &r) != nil || r.ID == nil {
+			continue // notifications
+		}
+		switch r.Method {
+		case "initialize":
+			if scenario == "hang-init" {
+				continue
+			}
+			reply(r.ID, `{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"fake","version":"0"}}`)
+		case "tools/list":
+			var p struct{ Cursor string }
+			json.Unmarshal(r.Params, &p)
+			switch scenario {
+			case "cursor-loop":
+				reply(r.ID, fmt.Sprintf(`{"tools":[{"name":"t%s","inputSchema":{"type":"object"}}],"nextCursor":"again"}`, p.Cursor))
+			case "pages":
+				next := map[string]string{"": "p2", "p2": "p3", "p3": ""}[p.Cursor]
+				reply(r.ID, fmt.Sprintf(`{"tools":[{"name":"tool-%s","inputSchema":{"type":"object"}}],"nextCursor":%q}`, p.Cursor, next))
+			default:
+				reply(r.ID, `{"tools":`+fakeTools[scenario]+`}`)
+			}
+		case "tools/call":
+			var p struct{ Name string }
+			json.Unmarshal(r.Params, &p)
+			if p.Name == "crash" {
+				fmt.Fprintln(os.Stderr, "panic: simulated crash")
+				os.Exit(3)
+			}
+			reply(r.ID, `{"content":[{"type":"text","text":"hello \u001b[31mred"},{"type":"hologram","shape":"cube"},{"type":"image","data":"AAAA","mimeType":"image/png"}],"isError":false}`)
+		case "ping":
+			reply(r.ID, `{}`)
+		default:
+			enc.Encode(map[string]any{"jsonrpc": "2.0", "id": r.ID, "error": map[string]any{"code": -32601, "message": "method not found"}})
+		}
+	}
+	return 0
+}
+
+// waitGone waits for a process to disappear.
+func waitGone(pid int, d time.Duration) bool {
+	deadline := time.Now().Add(d)
+	for time.Now().Before(deadline) {
+		// A killed process may linger as a zombie until reaped: that counts as gone.
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil || strings.Contains(string(stat), ") Z ") {
+			return true
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return false
+}

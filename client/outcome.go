@@ -1,0 +1,113 @@
+package client
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/mcpsh/mcpsh/policy"
+)
+
+// Status is how a call ended.
+type Status string
+
+const (
+	StatusOK        Status = "ok"
+	StatusToolError Status = "tool_error" // the tool ran and answered isError
+	StatusFailed    Status = "failed"     // connect, transport or protocol failure
+	StatusRefused   Status = "refused"    // policy or the user said no; nothing was sent
+	StatusCancelled Status = "cancelled"  // the user interrupted it
+)
+
+// Flags are a tool's effective hints.
+type Flags struct {
+	ReadOnly    bool `json:"readOnly"`
+	Destructive bool `json:"destructive"`
+	Idempotent  bool `json:"idempotent"`
+	OpenWorld   bool `json:"openWorld"`
+}
+
+func flagsOf(e policy.Effective) Flags {
+	return Flags{ReadOnly: e.ReadOnly, Destructive: e.Destructive, Idempotent: e.Idempotent, OpenWorld: e.OpenWorld}
+}
+
+// Attempt is one sending of a call.
+type Attempt struct {
+	N          int     `json:"n"`
+	DurationMS float64 `json:"durationMs"`
+	// Failure is the failure class, empty when the attempt got an answer.
+	Failure string `json:"failure,omitempty"`
+	Error   string `json:"error,omitempty"`
+	// WaitMS is the pause before the next attempt, if there is one.
+	WaitMS float64 `json:"waitMs,omitempty"`
+}
+
+// Outcome is the record of one call: what was asked, what policy decided and
+// why, every attempt, and how it ended. It is the --json output of call and run
+// and, without content, one line of the session log.
+type Outcome struct {
+	Time       time.Time                  `json:"time"`
+	Server     string                     `json:"server"`
+	Via        string                     `json:"via"`
+	Tool       string                     `json:"tool"`
+	Title      string                     `json:"title"`
+	Class      policy.Class               `json:"class"`
+	Flags      Flags                      `json:"flags"`
+	Declared   map[string]json.RawMessage `json:"declared"`
+	Trust      policy.Trust               `json:"trust"`
+	Decision   policy.Verdict             `json:"decision"`
+	Reason     string                     `json:"reason"`
+	ApprovedBy policy.Approver            `json:"approvedBy,omitempty"`
+	Rule       string                     `json:"rule,omitempty"`
+	ReplaySafe bool                       `json:"replaySafe"`
+	// OpenWorld flags the call for review: the tool may reach outside entities,
+	// or the server is untrusted so its claim otherwise is not believed.
+	OpenWorld  bool      `json:"openWorld"`
+	Attempts   []Attempt `json:"attempts"`
+	Status     Status    `json:"status"`
+	DurationMS float64   `json:"durationMs"`
+	ResultSize int       `json:"resultSize"`
+	IsError    bool      `json:"isError"`
+	// Content is the result's content array exactly as the server sent it.
+	Content           json.RawMessage `json:"content,omitempty"`
+	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
+	// OutputSchemaError says how structuredContent breaks the tool's output schema.
+	OutputSchemaError string `json:"outputSchemaError,omitempty"`
+	Error             string `json:"error,omitempty"`
+
+	// Result is the parsed result, when there is one.
+	Result *Result `json:"-"`
+	// Err is the failure behind Status, typed for exit codes.
+	Err error `json:"-"`
+}
+
+// RefusedError is a call that policy or the user refused; it was not sent.
+type RefusedError struct {
+	Tool   string
+	Reason string
+}
+
+func (e *RefusedError) Error() string { return "refused " + e.Tool + ": " + e.Reason }
+
+func (s *Session) newOutcome(c *Call, d policy.Decision) *Outcome {
+	t := c.Tool
+	return &Outcome{
+		Time:       s.now(),
+		Server:     s.Target.Label(),
+		Via:        s.Target.Via(),
+		Tool:       t.Name,
+		Title:      t.Title,
+		Class:      t.Class(),
+		Flags:      flagsOf(t.Effective()),
+		Declared:   t.Declared,
+		Trust:      s.Target.Trust,
+		Decision:   d.Verdict,
+		Reason:     d.Reason,
+		ApprovedBy: d.By,
+		Rule:       d.Rule,
+		ReplaySafe: d.ReplaySafe,
+		OpenWorld:  d.OpenWorld,
+		Attempts:   []Attempt{},
+	}
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

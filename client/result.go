@@ -1,0 +1,142 @@
+package client
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+)
+
+// Result is a tools/call result read from the wire. Content blocks of types
+// mcpsh does not know are kept, not fatal: they render as a one-line summary.
+type Result struct {
+	Content    []Block
+	RawContent json.RawMessage // the content array exactly as sent, for --json
+	Structured json.RawMessage // structuredContent as sent; nil if none
+	IsError    bool
+	// Size is the length in bytes of the result on the wire.
+	Size int
+	// Problems are deviations from the spec that mcpsh worked around.
+	Problems []string
+}
+
+// Block is one content block.
+type Block struct {
+	Type     string
+	Text     string // text blocks
+	MIMEType string // image, audio, embedded resource
+	Bytes    int    // decoded size of base64 data (image, audio, blob)
+	URI      string // resource_link and embedded resource
+	Name     string // resource_link
+	Raw      json.RawMessage
+}
+
+type wireResult struct {
+	Content           json.RawMessage `json:"content"`
+	StructuredContent json.RawMessage `json:"structuredContent"`
+	IsError           json.RawMessage `json:"isError"`
+}
+
+func parseResult(raw json.RawMessage) (*Result, error) {
+	var w wireResult
+	if err := json.Unmarshal(raw, &w); err != nil {
+		return nil, fmt.Errorf("result is not a JSON object: %v", err)
+	}
+	r := &Result{Size: len(raw), RawContent: w.Content}
+	if !isNull(w.StructuredContent) {
+		r.Structured = w.StructuredContent
+	}
+	switch h := hintValue(w.IsError); {
+	case h.Declared():
+		r.IsError = h.Or(false)
+	case !isNull(w.IsError):
+		r.Problems = append(r.Problems, fmt.Sprintf("isError is %s, not a boolean: treated as an error", clip(w.IsError, 20)))
+		r.IsError = true
+	}
+	if isNull(w.Content) {
+		r.RawContent = json.RawMessage("[]")
+		return r, nil
+	}
+	var blocks []json.RawMessage
+	if err := json.Unmarshal(w.Content, &blocks); err != nil {
+		r.Problems = append(r.Problems, "content is not an array: ignored")
+		r.RawContent = json.RawMessage("[]")
+		return r, nil
+	}
+	for _, b := range blocks {
+		r.Content = append(r.Content, parseBlock(b))
+	}
+	return r, nil
+}
+
+func parseBlock(raw json.RawMessage) Block {
+	var w struct {
+		Type     string `json:"type"`
+		Text     string `json:"text"`
+		Data     string `json:"data"`
+		MIMEType string `json:"mimeType"`
+		URI      string `json:"uri"`
+		Name     string `json:"name"`
+		Resource *struct {
+			URI      string `json:"uri"`
+			MIMEType string `json:"mimeType"`
+			Text     string `json:"text"`
+			Blob     string `json:"blob"`
+		} `json:"resource"`
+	}
+	if err := json.Unmarshal(raw, &w); err != nil {
+		return Block{Type: "invalid", Text: fmt.Sprintf("content block mcpsh cannot read: %s", clip(raw, 60)), Raw: raw}
+	}
+	b := Block{Type: w.Type, Text: w.Text, MIMEType: w.MIMEType, URI: w.URI, Name: w.Name, Raw: raw}
+	switch w.Type {
+	case "image", "audio":
+		b.Bytes = base64.StdEncoding.DecodedLen(len(w.Data))
+	case "resource":
+		if w.Resource != nil {
+			b.URI, b.MIMEType, b.Text = w.Resource.URI, w.Resource.MIMEType, w.Resource.Text
+			b.Bytes = base64.StdEncoding.DecodedLen(len(w.Resource.Blob))
+		}
+	}
+	return b
+}
+
+// Summary is a one-line description of a block that is not plain text.
+func (b Block) Summary() string {
+	switch b.Type {
+	case "text":
+		return b.Text
+	case "image", "audio":
+		return fmt.Sprintf("[%s %s, %s]", b.Type, orUnknown(b.MIMEType), HumanBytes(b.Bytes))
+	case "resource_link":
+		if b.Name != "" {
+			return fmt.Sprintf("[resource link %s: %s]", b.Name, b.URI)
+		}
+		return fmt.Sprintf("[resource link %s]", b.URI)
+	case "resource":
+		if b.Text != "" {
+			return fmt.Sprintf("[resource %s, %s]\n%s", b.URI, orUnknown(b.MIMEType), b.Text)
+		}
+		return fmt.Sprintf("[resource %s, %s, %s]", b.URI, orUnknown(b.MIMEType), HumanBytes(b.Bytes))
+	case "invalid":
+		return "[" + b.Text + "]"
+	}
+	return fmt.Sprintf("[content of type %q that mcpsh does not know: %s]", b.Type, clip(b.Raw, 60))
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown type"
+	}
+	return s
+}
+
+// HumanBytes formats a byte count for people.
+func HumanBytes(n int) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprintf("%d B", n)
+	case n < 1000*1000:
+		return fmt.Sprintf("%.1f kB", float64(n)/1000)
+	default:
+		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+	}
+}

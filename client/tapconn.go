@@ -1,0 +1,42 @@
+package client
+
+import (
+	"context"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// tappedTransport puts the wire tap under a message-level connection. It must not
+// wrap the streamable HTTP connection: that one has an unexported hook the SDK
+// uses to start its event stream, which a wrapper would hide (see taphttp.go).
+type tappedTransport struct {
+	inner mcp.Transport
+	tap   *tap
+}
+
+func (t *tappedTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := t.inner.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &tappedConn{Connection: c, tap: t.tap}, nil
+}
+
+type tappedConn struct {
+	mcp.Connection
+	tap *tap
+}
+
+func (c *tappedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	m, err := c.Connection.Read(ctx)
+	if err != nil {
+		return m, err
+	}
+	return c.tap.incoming(m), nil
+}
+
+func (c *tappedConn) Write(ctx context.Context, m jsonrpc.Message) error {
+	c.tap.outgoing(m)
+	return c.Connection.Write(ctx, m)
+}

@@ -1,0 +1,29 @@
+// Command mcpsh is a terminal client for MCP servers. See internal/cli.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/mcpsh/mcpsh/internal/cli"
+	"github.com/mcpsh/mcpsh/internal/iostreams"
+)
+
+func main() {
+	// The first Ctrl-C cancels the call in flight (the server is told) and lets
+	// mcpsh record it and exit 130; a second one exits at once.
+	ctx, cancel := context.WithCancel(context.Background())
+	sig := make(chan os.Signal, 2)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-sig
+		cancel()
+		<-sig
+		os.Exit(130)
+	}()
+	code := cli.Main(ctx, os.Args[1:], iostreams.System(os.Getenv), os.LookupEnv)
+	cancel()
+	os.Exit(code)
+}

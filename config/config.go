@@ -1,0 +1,98 @@
+// Package config reads the MCP server configuration files people already have:
+// the "mcpServers" JSON of Claude Desktop, Cursor and Claude Code, and the
+// "servers" JSONC of VS Code's mcp.json. On top of those it reads mcpsh's own
+// per-server keys: trust, policy, timeout, retries and retryMax.
+//
+// Loading is strict about structure (bad JSON, wrong types, unknown trust, bad
+// globs) and lenient about everything else: keys other clients use are ignored,
+// and a variable that is not set spoils only the server that uses it.
+//
+// Find never looks in the working directory: a repository someone clones must
+// not be able to make mcpsh start a program.
+package config
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mcpsh/mcpsh/policy"
+)
+
+// Transport is how mcpsh talks to a server.
+type Transport string
+
+const (
+	Stdio Transport = "stdio" // a child process, over its stdin and stdout
+	HTTP  Transport = "http"  // streamable HTTP
+	SSE   Transport = "sse"   // the older HTTP+SSE transport
+)
+
+// Server is one configured server, with variables already expanded.
+type Server struct {
+	Name      string
+	Transport Transport
+
+	// Command, Args, Env and Cwd start a Stdio server. Env holds only the
+	// variables the file sets, not the whole environment.
+	Command string
+	Args    []string
+	Env     map[string]string
+	Cwd     string
+
+	// URL and Headers reach an HTTP or SSE server.
+	URL     string
+	Headers map[string]string
+
+	// Trust is Trusted unless the file says otherwise: the user configured the server.
+	Trust policy.Trust
+	// Rules are the server's policy rules, in the order the file gives them.
+	Rules []policy.Rule
+	// Timeout limits each call; 0 when the file does not set one.
+	Timeout time.Duration
+	// Retries is the most attempts a replay-safe call gets; 0 when not set.
+	Retries int
+	// RetryMax is the total time retries may take; 0 when not set.
+	RetryMax time.Duration
+
+	// Key is where the server came from, such as "mcpServers.fs", for messages.
+	Key string
+	// Err is a problem of this server alone, such as a variable that is not set;
+	// nil when the server is usable. The fields it concerns keep their text
+	// unexpanded.
+	Err error
+}
+
+// Validate reports why the server cannot be used, or nil when it can. Call it
+// before starting or connecting to a server.
+func (s *Server) Validate() error { return s.Err }
+
+// File is a loaded configuration file.
+type File struct {
+	Path string
+	// Servers are sorted by name.
+	Servers []*Server
+}
+
+// Lookup returns the server called name, and its Validate error, so a caller about
+// to use it cannot forget to check. The server comes back even when it is not
+// usable, so it can still be described. An unknown name is an error that lists
+// the known ones. Lookup works on a nil *File, which has no servers.
+func (f *File) Lookup(name string) (*Server, error) {
+	var path string
+	var names []string
+	if f != nil {
+		path = f.Path
+		for _, s := range f.Servers {
+			if s.Name == name {
+				return s, s.Validate()
+			}
+			names = append(names, s.Name)
+		}
+	}
+	msg := fmt.Sprintf("unknown server %q (no servers are configured)", name)
+	if len(names) > 0 {
+		msg = fmt.Sprintf("unknown server %q (known: %s)", name, strings.Join(names, ", "))
+	}
+	return nil, &Error{File: path, Msg: msg}
+}

@@ -1,0 +1,34 @@
+package config
+
+import (
+	goparser "go/parser"
+	"go/token"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestImports keeps config to the standard library and policy (go-cmp in tests):
+// it reads files and must not pull in the SDK, the UI or the client.
+func TestImports(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no Go files found: %v", err)
+	}
+	for _, f := range files {
+		af, err := goparser.ParseFile(token.NewFileSet(), f, nil, goparser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range af.Imports {
+			p := strings.Trim(imp.Path.Value, `"`)
+			switch {
+			case !strings.Contains(strings.Split(p, "/")[0], "."):
+			case p == "github.com/mcpsh/mcpsh/policy":
+			case strings.HasSuffix(f, "_test.go") && strings.HasPrefix(p, "github.com/google/go-cmp/"):
+			default:
+				t.Errorf("%s imports %s: config may use the standard library and policy only", f, p)
+			}
+		}
+	}
+}

@@ -1,0 +1,226 @@
+package config
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+
+	"github.com/mcpsh/mcpsh/policy"
+)
+
+// knownKeys are the per-server keys mcpsh reads. Every other key (disabled,
+// autoApprove, alwaysAllow, envFile, description, ...) belongs to another client
+// and is ignored.
+var knownKeys = map[string]bool{
+	"type": true, "command": true, "args": true, "env": true, "cwd": true,
+	"url": true, "headers": true,
+	"trust": true, "policy": true, "timeout": true, "retries": true, "retryMax": true,
+}
+
+// entry is one server's object while it is decoded.
+type entry struct {
+	p   *parser
+	key string
+	// fields are the known keys that are present; a null value counts as absent.
+	fields map[string]json.RawMessage
+	srv    *Server
+}
+
+// server decodes the server called name, found at key.
+func (p *parser) server(key, name string, raw json.RawMessage) (*Server, error) {
+	ms, err := p.object(key, raw, func(k string) bool { return knownKeys[k] })
+	if err != nil {
+		return nil, err
+	}
+	e := &entry{p: p, key: key, fields: map[string]json.RawMessage{},
+		srv: &Server{Name: name, Key: key, Trust: policy.Trusted}}
+	for _, m := range ms {
+		if knownKeys[m.name] && kind(m.value) != "null" {
+			e.fields[m.name] = m.value
+		}
+	}
+	if e.srv.Transport, err = e.transport(); err != nil {
+		return nil, err
+	}
+	connect := e.remote
+	if e.srv.Transport == Stdio {
+		connect = e.stdio
+	}
+	for _, step := range []func() error{connect, e.trust, e.rules, e.limits} {
+		if err := step(); err != nil {
+			return nil, err
+		}
+	}
+	return e.srv, nil
+}
+
+// sub is the key path of the server's field name.
+func (e *entry) sub(name string) string { return e.key + "." + name }
+
+// transport reads "type", or infers it from whether the server has a command or a
+// URL, as Claude Desktop and Cursor files leave it out.
+func (e *entry) transport() (Transport, error) {
+	typ, err := e.str("type")
+	if err != nil {
+		return "", err
+	}
+	switch typ {
+	case "stdio":
+		return Stdio, nil
+	case "http", "streamable-http", "streamableHttp", "streamable_http":
+		return HTTP, nil
+	case "sse":
+		return SSE, nil
+	case "":
+		_, cmd := e.fields["command"]
+		_, url := e.fields["url"]
+		switch {
+		case cmd && url:
+			return "", e.p.errf(e.key, `has both "command" and "url"; add "type" to say which to use`)
+		case cmd:
+			return Stdio, nil
+		case url:
+			return HTTP, nil
+		}
+		return "", e.p.errf(e.key, `has neither "command" nor "url"`)
+	}
+	return "", e.p.errf(e.sub("type"), "unknown type %q (want stdio, http or sse)", typ)
+}
+
+// stdio reads what starts a child process.
+func (e *entry) stdio() error {
+	cmd, err := e.required("command")
+	if err != nil {
+		return err
+	}
+	if v, ok := e.expand(e.sub("command"), cmd); ok && v == "" {
+		e.fail(e.p.errf(e.sub("command"), "%q expands to nothing", cmd))
+	} else {
+		e.srv.Command = v
+	}
+	if raw, ok := e.fields["args"]; ok {
+		args, err := e.p.strs(e.sub("args"), raw)
+		if err != nil {
+			return err
+		}
+		for i, a := range args {
+			args[i], _ = e.expand(fmt.Sprintf("%s[%d]", e.sub("args"), i), a)
+		}
+		e.srv.Args = args
+	}
+	if e.srv.Env, err = e.strMap("env"); err != nil {
+		return err
+	}
+	cwd, err := e.str("cwd")
+	if err != nil {
+		return err
+	}
+	e.srv.Cwd, _ = e.expand(e.sub("cwd"), cwd)
+	return nil
+}
+
+// remote reads what reaches an HTTP or SSE server.
+func (e *entry) remote() error {
+	raw, err := e.required("url")
+	if err != nil {
+		return err
+	}
+	key := e.sub("url")
+	u, ok := e.expand(key, raw)
+	e.srv.URL = u
+	if ok && !isWebURL(u) {
+		if u == raw {
+			return e.p.errf(key, "%q is not an absolute http or https URL", raw)
+		}
+		// The value came from the environment, so only this server is at fault.
+		e.fail(e.p.errf(key, "%q does not expand to an absolute http or https URL", raw))
+	}
+	e.srv.Headers, err = e.strMap("headers")
+	return err
+}
+
+// isWebURL reports whether s is an absolute http or https URL with a host.
+func isWebURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+}
+
+// trust reads the server's trust level; the default is trusted.
+func (e *entry) trust() error {
+	if _, ok := e.fields["trust"]; !ok {
+		return nil
+	}
+	s, err := e.str("trust")
+	if err != nil {
+		return err
+	}
+	if e.srv.Trust, err = policy.ParseTrust(s); err != nil {
+		return e.p.errf(e.sub("trust"), "%v", err)
+	}
+	return nil
+}
+
+// rules reads the policy object: allow, confirm and deny lists of tool-name globs.
+func (e *entry) rules() error {
+	raw, ok := e.fields["policy"]
+	if !ok {
+		return nil
+	}
+	key := e.sub("policy")
+	ms, err := e.p.object(key, raw, nil)
+	if err != nil {
+		return err
+	}
+	for _, m := range ms {
+		k := join(key, m.name)
+		action, err := policy.ParseAction(m.name)
+		if err != nil {
+			return e.p.errf(k, "%v", err)
+		}
+		if kind(m.value) == "null" {
+			continue
+		}
+		pats, err := e.p.strs(k, m.value)
+		if err != nil {
+			return err
+		}
+		for i, pat := range pats {
+			if err := policy.ValidatePattern(pat); err != nil {
+				return e.p.errf(fmt.Sprintf("%s[%d]", k, i), "%v", err)
+			}
+			e.srv.Rules = append(e.srv.Rules, policy.Rule{Pattern: pat, Action: action})
+		}
+	}
+	return nil
+}
+
+// limits reads the call timeout and the retry budget.
+func (e *entry) limits() error {
+	var err error
+	if e.srv.Timeout, err = e.duration("timeout"); err != nil {
+		return err
+	}
+	if e.srv.Retries, err = e.count("retries"); err != nil {
+		return err
+	}
+	e.srv.RetryMax, err = e.duration("retryMax")
+	return err
+}
+
+// expand expands s, the value at key. A reference that cannot be expanded becomes
+// the server's Err (the first found wins) and s comes back as written, with false.
+func (e *entry) expand(key, s string) (string, bool) {
+	v, err := expand(s, e.p.getenv)
+	if err != nil {
+		e.fail(e.p.errf(key, "%v", err))
+		return s, false
+	}
+	return v, true
+}
+
+// fail records a problem of this server alone, keeping the first.
+func (e *entry) fail(err *Error) {
+	if e.srv.Err == nil {
+		e.srv.Err = err
+	}
+}

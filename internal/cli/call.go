@@ -1,0 +1,170 @@
+package cli
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/policy"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// callFlags are shared by call and run.
+type callFlags struct {
+	yes      bool
+	readOnly bool
+	timeout  time.Duration
+	json     bool
+}
+
+func (f *callFlags) register(fs *pflag.FlagSet) {
+	fs.BoolVarP(&f.yes, "yes", "y", false, "approve calls that need confirmation (destructive tools, untrusted servers)")
+	fs.BoolVar(&f.readOnly, "read-only", false, "refuse every call that is not effectively read-only")
+	fs.DurationVar(&f.timeout, "timeout", 60*time.Second, "give up on a call after `DURATION` without an answer or progress")
+	fs.BoolVar(&f.json, "json", false, "print JSON")
+}
+
+// timeoutFor prefers --timeout when given, then the server's configured timeout.
+func (f *callFlags) timeoutFor(cmd *cobra.Command, t client.Target) time.Duration {
+	if !cmd.Flags().Changed("timeout") && t.Timeout > 0 {
+		return t.Timeout
+	}
+	return f.timeout
+}
+
+func (a *app) callCmd() *cobra.Command {
+	var f callFlags
+	var example int
+	cmd := &cobra.Command{
+		Use:   "call [target] TOOL [ARGS...] [-- COMMAND ARGS...]",
+		Short: "Call one tool",
+		Long: `Call one tool and print its result: text on stdout, diagnostics on stderr.
+
+ARGS is one JSON object, or key=value pairs typed by the tool's input schema
+(count=3 is a number when the schema says so). key:=JSON passes a JSON value;
+an array takes a comma-separated list (tags=a,b). --example N starts from the
+tool's Nth input example; ARGS given as well replace its values.
+
+Arguments are checked against the input schema before anything is sent.
+Calls that need confirmation (destructive tools, untrusted servers, confirm
+rules) are refused unless --yes: nobody is asked in a script.`,
+		Example: `  mcpsh call --demo get_note id=1
+  mcpsh call --demo add_note '{"title":"Buy milk","tags":["home"]}'
+  mcpsh call --demo add_note --example 1
+  mcpsh call --demo delete_note id=2 --yes
+  mcpsh call --json -s fs read_text_file path=/tmp/notes.txt`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			rest, command := commandAfterDash(cmd, args)
+			if len(rest) == 0 {
+				return &usageError{"call needs a TOOL name"}
+			}
+			s, err := a.connect(cmd, command)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			tool, err := findTool(s, rest[0])
+			if err != nil {
+				return err
+			}
+			callArgs, err := buildArgs(tool, rest[1:], example)
+			if err != nil {
+				return err
+			}
+			if n := tool.SchemaNotice(); n != "" {
+				fmt.Fprintln(a.io.ErrOut, "mcpsh: warning:", n)
+			}
+			prog := a.newProgress(tool.Name)
+			o, err := s.Do(cmd.Context(), &client.Call{
+				Tool: tool, Args: callArgs, Mode: policy.Batch,
+				Yes: f.yes, ReadOnly: f.readOnly, Timeout: f.timeoutFor(cmd, s.Target),
+				OnProgress: prog.update,
+			})
+			prog.done()
+			if err != nil {
+				return err
+			}
+			if f.json {
+				if err := writeJSON(a.io.Out, o); err != nil {
+					return err
+				}
+				a.reportWarnings(o)
+			} else {
+				a.reportOutcome(o)
+			}
+			if code := statusCode(o.Status); code != ExitOK {
+				return &exitError{code}
+			}
+			return nil
+		},
+	}
+	f.register(cmd.Flags())
+	cmd.Flags().IntVar(&example, "example", 0, "start from the tool's `N`th input example (1-based)")
+	return cmd
+}
+
+// findTool looks a tool up, and suggests near names when it is not there.
+func findTool(s *client.Session, name string) (*client.Tool, error) {
+	if t, ok := s.Tool(name); ok {
+		return t, nil
+	}
+	var near []string
+	for _, t := range s.Tools() {
+		if strings.Contains(t.Name, name) || strings.Contains(name, t.Name) || editDistance(t.Name, name) <= 2 {
+			near = append(near, t.Name)
+		}
+	}
+	sort.Strings(near)
+	msg := fmt.Sprintf("%s has no tool %q", s.Target.Label(), name)
+	if len(near) > 0 {
+		msg += fmt.Sprintf("; did you mean %s?", strings.Join(near, ", "))
+	} else {
+		msg += " (see: mcpsh tools)"
+	}
+	return nil, &usageError{msg}
+}
+
+// buildArgs merges an input example (when asked for) with the given arguments.
+func buildArgs(tool *client.Tool, argv []string, example int) (map[string]any, error) {
+	given, err := tool.ParseArgs(argv)
+	if err != nil {
+		return nil, err
+	}
+	if example == 0 {
+		return given, nil
+	}
+	if example < 0 || example > len(tool.Examples) {
+		return nil, &usageError{fmt.Sprintf("%s has %s; --example %d is out of range", tool.Name, plural(len(tool.Examples), "input example"), example)}
+	}
+	args := map[string]any{}
+	for k, v := range tool.Examples[example-1] {
+		args[k] = v
+	}
+	for k, v := range given {
+		args[k] = v
+	}
+	return args, nil
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,143 @@
+// Package cli holds mcpsh's commands: flags, streams and exit codes around the
+// client, policy and config packages. cmd/mcpsh only wires it to the process.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/config"
+	"github.com/mcpsh/mcpsh/internal/iostreams"
+	"github.com/spf13/cobra"
+)
+
+// Version is set at build time with -ldflags "-X github.com/mcpsh/mcpsh/internal/cli.Version=…".
+var Version = "dev"
+
+// app is the state one invocation of mcpsh shares between its commands.
+type app struct {
+	io         *iostreams.IOStreams
+	getenv     func(string) (string, bool)
+	configPath string
+	target     targetFlags
+
+	cfg    *config.File
+	cfgErr error
+
+	// recorder receives every call's outcome (the session log); nil for none.
+	recorder func(*client.Outcome) error
+}
+
+const rootHelp = `mcpsh explores, scripts and checks MCP servers, and takes their tool
+annotations seriously: tools are grouped by safety, destructive calls ask
+first (and are refused in scripts unless --yes), and every call is recorded.
+
+Name a server with one of:
+  --demo               the embedded demo server (start here)
+  -s NAME              a server from your config file (see: mcpsh servers)
+  --url URL            a streamable HTTP server (--header 'K: V' to add headers)
+  --sse URL            a legacy HTTP+SSE server
+  -- COMMAND ARGS...   a stdio server mcpsh starts (and stops) itself
+
+Examples:
+  mcpsh tools --demo
+  mcpsh call --demo add_note title="Buy milk"
+  mcpsh call read_file path=/tmp/x.txt -- npx -y @modelcontextprotocol/server-filesystem /tmp
+  echo 'list_notes' | mcpsh run --demo --json
+
+Exit codes:
+  0    ok
+  1    failure: connect, transport or protocol
+  2    usage or invalid arguments (nothing was sent)
+  3    the tool returned an error (isError)
+  4    refused by policy: confirmation needed, denied by a rule, or --read-only
+  130  interrupted
+For run, the worst outcome wins: 130, then 1, then 4, then 3.`
+
+// Main runs mcpsh with args and returns the exit status.
+func Main(ctx context.Context, args []string, io *iostreams.IOStreams, getenv func(string) (string, bool)) int {
+	a := &app{io: io, getenv: getenv}
+	root := a.rootCmd()
+	root.SetArgs(args)
+	root.SetIn(io.In)
+	root.SetOut(io.Out)
+	root.SetErr(io.ErrOut)
+	err := root.ExecuteContext(ctx)
+	code := ExitCode(err)
+	if err != nil {
+		var ee *exitError
+		if !errors.As(err, &ee) {
+			fmt.Fprintln(io.ErrOut, "mcpsh:", err)
+		}
+		if code == ExitUsage {
+			var ue *usageError
+			if errors.As(err, &ue) {
+				fmt.Fprintln(io.ErrOut, "Run 'mcpsh --help' for usage.")
+			}
+		}
+	}
+	return code
+}
+
+func (a *app) rootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "mcpsh",
+		Short:         "A terminal client for MCP servers that honours tool annotations",
+		Long:          rootHelp,
+		Version:       Version,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		Args:          cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.interactive(cmd, args)
+		},
+	}
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
+	root.PersistentFlags().StringVar(&a.configPath, "config", "", "read servers from `FILE` (default $MCPSH_CONFIG, then $XDG_CONFIG_HOME/mcpsh/config.json)")
+	a.target.register(root.PersistentFlags())
+	root.AddCommand(a.toolsCmd(), a.callCmd(), a.runCmd(), a.serversCmd(), a.serveDemoCmd())
+	return root
+}
+
+// commandAfterDash splits args at "--": what follows is a stdio server's command.
+func commandAfterDash(cmd *cobra.Command, args []string) (before, command []string) {
+	if i := cmd.ArgsLenAtDash(); i >= 0 {
+		return args[:i], args[i:]
+	}
+	return args, nil
+}
+
+// connect resolves the target and opens a session with its tools listed.
+func (a *app) connect(cmd *cobra.Command, command []string) (*client.Session, error) {
+	t, err := a.resolveTarget(cmd, command)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(cmd.Context(), connectTimeout)
+	defer cancel()
+	s, err := client.Connect(ctx, t, a.clientOptions())
+	if err != nil {
+		return nil, err
+	}
+	l, err := s.ListTools(ctx)
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+	for _, w := range l.Warnings {
+		fmt.Fprintf(a.io.ErrOut, "mcpsh: warning: %s\n", w)
+	}
+	return s, nil
+}
+
+// interactive is bare `mcpsh`: the full-screen view, which needs a terminal.
+func (a *app) interactive(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 && cmd.ArgsLenAtDash() != 0 {
+		return &usageError{fmt.Sprintf("unknown command %q", args[0])}
+	}
+	return cmd.Help()
+}
+
+

@@ -1,0 +1,221 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/policy"
+	"github.com/spf13/cobra"
+)
+
+func (a *app) runCmd() *cobra.Command {
+	var f callFlags
+	var failFast bool
+	cmd := &cobra.Command{
+		Use:   "run [target] [FILE|-] [-- COMMAND ARGS...]",
+		Short: "Run a script of calls over one session",
+		Long: `Run a script of calls, one per line, all over one session:
+
+  # comments and blank lines are ignored
+  add_note {"title": "Buy milk", "tags": ["home"]}
+  add_note title="Call Sam" content='about the "plan"'
+  list_notes
+
+Every line is checked (tool names, argument types, input schemas) before the
+first call is sent: a script with a mistake runs nothing and exits 2.
+FILE "-" or no FILE reads the script from standard input.
+
+With --json, each call prints one JSON object on its own line: line, tool,
+title, class, flags, decision, reason, attempts, status, durationMs, content,
+structuredContent, isError, error. --fail-fast stops at the first call that
+does not end ok. The exit status is the worst outcome: 130 (interrupted), then
+1 (failure), then 4 (refused), then 3 (tool error), else 0.`,
+		Example: `  mcpsh run --demo calls.txt
+  printf 'list_notes\nget_note id=1\n' | mcpsh run --demo --json
+  mcpsh run --yes --fail-fast setup.txt -- npx -y @modelcontextprotocol/server-memory`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			rest, command := commandAfterDash(cmd, args)
+			if len(rest) > 1 {
+				return &usageError{fmt.Sprintf("run takes one script FILE, got %q", rest)}
+			}
+			name, r, err := a.openScript(rest)
+			if err != nil {
+				return err
+			}
+			defer r.Close()
+			lines, syntaxErrs := parseScript(name, r)
+			s, err := a.connect(cmd, command)
+			if err != nil {
+				if len(syntaxErrs) > 0 {
+					return a.scriptErrors(syntaxErrs)
+				}
+				return err
+			}
+			defer s.Close()
+			// Lines that parsed are checked against the server too, so one pass
+			// reports every mistake in the script.
+			calls, errs := resolveScript(s, name, lines)
+			if errs = append(syntaxErrs, errs...); len(errs) > 0 {
+				sort.SliceStable(errs, func(i, j int) bool { return errs[i].(*scriptError).line < errs[j].(*scriptError).line })
+				return a.scriptErrors(errs)
+			}
+			return a.runCalls(cmd, s, calls, &f, failFast)
+		},
+	}
+	f.register(cmd.Flags())
+	cmd.Flags().BoolVar(&failFast, "fail-fast", false, "stop at the first call that does not end ok")
+	return cmd
+}
+
+func (a *app) openScript(rest []string) (string, io.ReadCloser, error) {
+	if len(rest) == 0 || rest[0] == "-" {
+		if len(rest) == 0 && a.io.StdinTTY {
+			return "", nil, &usageError{"run needs a script: give a FILE, or pipe one to standard input"}
+		}
+		return "<stdin>", io.NopCloser(a.io.In), nil
+	}
+	f, err := os.Open(rest[0])
+	if err != nil {
+		return "", nil, &usageError{err.Error()}
+	}
+	return rest[0], f, nil
+}
+
+// scriptErrors reports every mistake in a script at once, then exits 2.
+func (a *app) scriptErrors(errs []error) error {
+	for _, e := range errs {
+		fmt.Fprintln(a.io.ErrOut, "mcpsh:", e)
+	}
+	fmt.Fprintf(a.io.ErrOut, "mcpsh: %s in the script; nothing was sent\n", plural(len(errs), "error"))
+	return &exitError{ExitUsage}
+}
+
+type scriptCall struct {
+	line int
+	tool *client.Tool
+	args map[string]any
+}
+
+// resolveScript checks every line against the server's tools and schemas.
+func resolveScript(s *client.Session, file string, lines []scriptLine) ([]scriptCall, []error) {
+	var calls []scriptCall
+	var errs []error
+	for _, l := range lines {
+		tool, err := findTool(s, l.Tool)
+		if err == nil {
+			var args map[string]any
+			if args, err = tool.ParseArgs(l.Argv); err == nil {
+				if err = tool.Validate(args); err == nil {
+					calls = append(calls, scriptCall{line: l.N, tool: tool, args: args})
+					continue
+				}
+			}
+		}
+		errs = append(errs, &scriptError{file, l.N, err.Error()})
+	}
+	return calls, errs
+}
+
+// runRecord is one line of run --json.
+type runRecord struct {
+	Line int `json:"line"`
+	*client.Outcome
+}
+
+func (a *app) runCalls(cmd *cobra.Command, s *client.Session, calls []scriptCall, f *callFlags, failFast bool) error {
+	p := palette{a.io.Color}
+	code := ExitOK
+	counts := map[client.Status]int{}
+	ran := 0
+	for i, c := range calls {
+		if err := cmd.Context().Err(); err != nil {
+			code = worse(code, ExitInterrupted)
+			break
+		}
+		prog := a.newProgress(c.tool.Name)
+		o, err := s.Do(cmd.Context(), &client.Call{
+			Tool: c.tool, Args: c.args, Mode: policy.Batch,
+			Yes: f.yes, ReadOnly: f.readOnly, Timeout: f.timeoutFor(cmd, s.Target), OnProgress: prog.update,
+		})
+		prog.done()
+		if err != nil {
+			return err // validated above; only a bug lands here
+		}
+		ran++
+		counts[o.Status]++
+		code = worse(code, statusCode(o.Status))
+		if f.json {
+			if err := writeJSONLine(a.io.Out, runRecord{Line: c.line, Outcome: o}); err != nil {
+				return err
+			}
+			a.reportWarnings(o)
+		} else {
+			a.printRunStep(p, c, o)
+		}
+		if o.Status == client.StatusCancelled {
+			break
+		}
+		if failFast && o.Status != client.StatusOK {
+			if left := len(calls) - i - 1; left > 0 {
+				fmt.Fprintf(a.io.ErrOut, "mcpsh: stopped at line %d (--fail-fast): %s not run\n", c.line, plural(left, "call"))
+			}
+			break
+		}
+	}
+	fmt.Fprintln(a.io.ErrOut, "mcpsh: "+summary(ran, counts))
+	if errors.Is(cmd.Context().Err(), context.Canceled) {
+		code = worse(code, ExitInterrupted)
+	}
+	if code != ExitOK {
+		return &exitError{code}
+	}
+	return nil
+}
+
+func (a *app) printRunStep(p palette, c scriptCall, o *client.Outcome) {
+	status := string(o.Status)
+	switch o.Status {
+	case client.StatusOK:
+		status = p.green(status)
+	case client.StatusToolError, client.StatusRefused:
+		status = p.yellow(status)
+	default:
+		status = p.red(status)
+	}
+	fmt.Fprintf(a.io.Out, "%s %s (%s) · %s · %.0fms\n", p.dim(fmt.Sprintf("[line %d]", c.line)),
+		termtext.Line(o.Title), o.Tool, status, o.DurationMS)
+	switch o.Status {
+	case client.StatusOK, client.StatusToolError:
+		fmt.Fprint(a.io.Out, indent(resultText(o.Result, a.io.StdoutTTY)))
+	default:
+		fmt.Fprint(a.io.Out, indent(termtext.Sanitize(o.Error)))
+	}
+}
+
+func indent(s string) string {
+	if s == "" {
+		return ""
+	}
+	return "  " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n  ") + "\n"
+}
+
+func summary(ran int, counts map[client.Status]int) string {
+	var parts []string
+	for _, st := range []client.Status{client.StatusOK, client.StatusToolError, client.StatusRefused, client.StatusFailed, client.StatusCancelled} {
+		if n := counts[st]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, strings.ReplaceAll(string(st), "_", " ")))
+		}
+	}
+	s := plural(ran, "call")
+	if len(parts) > 0 {
+		s += ": " + strings.Join(parts, ", ")
+	}
+	return s
+}

@@ -1,0 +1,124 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/iostreams"
+	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/policy"
+)
+
+// palette is the batch commands' few colours; all plain text when colour is off.
+type palette struct{ on bool }
+
+func (p palette) wrap(code, s string) string {
+	if !p.on || s == "" {
+		return s
+	}
+	return "\x1b[" + code + "m" + s + "\x1b[0m"
+}
+
+func (p palette) bold(s string) string   { return p.wrap("1", s) }
+func (p palette) dim(s string) string    { return p.wrap("2", s) }
+func (p palette) red(s string) string    { return p.wrap("31", s) }
+func (p palette) yellow(s string) string { return p.wrap("33", s) }
+func (p palette) green(s string) string  { return p.wrap("32", s) }
+
+func (p palette) class(c policy.Class, s string) string {
+	switch c {
+	case policy.ClassReadOnly:
+		return p.green(s)
+	case policy.ClassWrite:
+		return p.yellow(s)
+	}
+	return p.red(s)
+}
+
+var classHeading = map[policy.Class]string{
+	policy.ClassReadOnly:    "Read-only",
+	policy.ClassWrite:       "Write",
+	policy.ClassDestructive: "Destructive",
+}
+
+// printToolTable is the terminal form of `tools`: grouped by class, with titles,
+// the name dimmed beside a title that differs, flags and example counts.
+func (a *app) printToolTable(s *client.Session) {
+	p := palette{a.io.Color}
+	w := a.io.Out
+	tools := s.Tools()
+	groups := map[policy.Class][]*client.Tool{}
+	for _, t := range tools {
+		groups[t.Class()] = append(groups[t.Class()], t)
+	}
+	info := s.Server()
+	name := termtext.Line(info.Name)
+	if name == "" {
+		name = s.Target.Label()
+	}
+	fmt.Fprintf(w, "%s %s · %d tools (%d read-only, %d write, %d destructive) · %s\n",
+		p.bold(name), termtext.Line(info.Version), len(tools),
+		len(groups[policy.ClassReadOnly]), len(groups[policy.ClassWrite]), len(groups[policy.ClassDestructive]),
+		p.dim(termtext.Line(s.Target.Via())))
+	if s.Target.Trust != policy.Trusted {
+		fmt.Fprintln(w, p.red("untrusted server: its hints are shown but not believed; every call asks first"))
+	}
+
+	width := a.io.Width
+	if width <= 0 {
+		width = 100
+	}
+	titleW, nameW := 0, 0
+	for _, t := range tools {
+		titleW = max(titleW, ansi.StringWidth(termtext.Line(t.Title)))
+		nameW = max(nameW, ansi.StringWidth(termtext.Line(t.Name)))
+	}
+	// Titles and names share what the flags leave, titles first.
+	room := max(width-2-2-30, 20)
+	titleW = min(titleW, room*3/5)
+	nameW = min(nameW, room-titleW)
+	for _, c := range policy.Classes {
+		g := groups[c]
+		if len(g) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\n%s\n", p.class(c, p.bold(fmt.Sprintf("%s (%d)", classHeading[c], len(g)))))
+		for _, t := range g {
+			title := termtext.Truncate(termtext.Line(t.Title), titleW)
+			nm := ""
+			if t.Title != t.Name {
+				nm = termtext.Truncate(termtext.Line(t.Name), nameW)
+			}
+			extra := flagWords(t)
+			if n := len(t.Examples); n > 0 {
+				extra = append(extra, plural(n, "example"))
+			}
+			line := fmt.Sprintf("  %s  %s  %s", pad(title, titleW), p.dim(pad(nm, nameW)), strings.Join(extra, "  "))
+			fmt.Fprintln(w, strings.TrimRight(termtext.Truncate(line, width), " "))
+		}
+	}
+}
+
+func pad(s string, w int) string {
+	if n := ansi.StringWidth(s); n < w {
+		return s + strings.Repeat(" ", w-n)
+	}
+	return s
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// printToolLines is the non-terminal form: one tab-separated line per tool
+// (name, class, title, flags), easy to cut and grep.
+func printToolLines(io *iostreams.IOStreams, tools []*client.Tool) {
+	for _, t := range tools {
+		fmt.Fprintf(io.Out, "%s\t%s\t%s\t%s\n", termtext.Line(t.Name), t.Class(), termtext.Line(t.Title), strings.Join(flagWords(t), ","))
+	}
+}

@@ -1,0 +1,116 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/policy"
+	"github.com/spf13/cobra"
+)
+
+func (a *app) toolsCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "tools [target] [-- COMMAND ARGS...]",
+		Short: "List a server's tools, grouped by safety",
+		Long: `List a server's tools grouped by safety class: read-only, write (declared
+non-destructive) and destructive (declared, or by the spec's default).
+
+Hints the server left out take the spec's defaults, which assume the worst;
+such tools are marked "implied". --json prints one array with, per tool, the
+effective hints and, under "declared", only the hints the server sent.`,
+		Example: `  mcpsh tools --demo
+  mcpsh tools -s memory --json | jq '.[] | select(.class == "destructive") | .name'
+  mcpsh tools -- npx -y @modelcontextprotocol/server-everything`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			rest, command := commandAfterDash(cmd, args)
+			if len(rest) > 0 {
+				return &usageError{fmt.Sprintf("tools takes no arguments before --, got %q", rest)}
+			}
+			s, err := a.connect(cmd, command)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			if asJSON {
+				return writeJSON(a.io.Out, toolsJSON(s.Tools()))
+			}
+			if a.io.StdoutTTY {
+				a.printToolTable(s)
+			} else {
+				printToolLines(a.io, s.Tools())
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array")
+	return cmd
+}
+
+// toolJSON is one element of `tools --json`. Field names are a stable interface.
+type toolJSON struct {
+	Name          string                     `json:"name"`
+	Title         string                     `json:"title"`
+	Description   string                     `json:"description"`
+	Class         policy.Class               `json:"class"`
+	ReadOnly      bool                       `json:"readOnly"`
+	Destructive   bool                       `json:"destructive"`
+	Idempotent    bool                       `json:"idempotent"`
+	OpenWorld     bool                       `json:"openWorld"`
+	Declared      map[string]json.RawMessage `json:"declared"`
+	InputExamples []map[string]any           `json:"inputExamples"`
+	InputSchema   json.RawMessage            `json:"inputSchema"`
+	OutputSchema  json.RawMessage            `json:"outputSchema"`
+}
+
+func toolsJSON(tools []*client.Tool) []toolJSON {
+	out := make([]toolJSON, 0, len(tools))
+	for _, t := range tools {
+		e := t.Effective()
+		j := toolJSON{
+			Name: t.Name, Title: t.Title, Description: t.Description, Class: t.Class(),
+			ReadOnly: e.ReadOnly, Destructive: e.Destructive, Idempotent: e.Idempotent, OpenWorld: e.OpenWorld,
+			Declared: t.Declared, InputExamples: t.Examples, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema,
+		}
+		if j.Declared == nil {
+			j.Declared = map[string]json.RawMessage{}
+		}
+		if j.InputExamples == nil {
+			j.InputExamples = []map[string]any{}
+		}
+		if j.InputSchema == nil {
+			j.InputSchema = json.RawMessage("null")
+		}
+		if j.OutputSchema == nil {
+			j.OutputSchema = json.RawMessage("null")
+		}
+		out = append(out, j)
+	}
+	return out
+}
+
+// flagWords are the marks shown beside a tool: what its hints mean in practice.
+func flagWords(t *client.Tool) []string {
+	var w []string
+	e := t.Effective()
+	if !e.ReadOnly && e.Idempotent {
+		w = append(w, "idempotent")
+	}
+	if e.OpenWorld {
+		w = append(w, "open-world")
+	}
+	if imp := t.Hints.Implied(); len(imp) > 0 {
+		if !t.HasAnnotations {
+			w = append(w, "implied:all")
+		} else {
+			var names []string
+			for _, f := range imp {
+				names = append(names, strings.TrimSuffix(string(f), "Hint"))
+			}
+			w = append(w, "implied:"+strings.Join(names, ","))
+		}
+	}
+	return w
+}
