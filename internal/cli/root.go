@@ -132,12 +132,26 @@ func (a *app) connect(cmd *cobra.Command, command []string) (*client.Session, er
 	return s, nil
 }
 
-// interactive is bare `mcpsh`: the full-screen view, which needs a terminal.
+// interactive is bare `mcpsh`. With a target it shows the server's tools
+// grouped by safety; without one it teaches how to name one.
 func (a *app) interactive(cmd *cobra.Command, args []string) error {
-	if len(args) > 0 && cmd.ArgsLenAtDash() != 0 {
-		return &usageError{fmt.Sprintf("unknown command %q", args[0])}
+	rest, command := commandAfterDash(cmd, args)
+	if len(rest) > 0 {
+		return &usageError{fmt.Sprintf("unknown command %q", rest[0])}
 	}
-	return cmd.Help()
+	if !a.targetGiven(command) {
+		return cmd.Help()
+	}
+	s, err := a.connect(cmd, command)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	a.printToolTable(s)
+	return nil
 }
 
-
+func (a *app) targetGiven(command []string) bool {
+	f := &a.target
+	return f.demo || f.server != "" || f.url != "" || f.sse != "" || len(command) > 0
+}

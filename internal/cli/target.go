@@ -67,7 +67,7 @@ func (a *app) resolveTarget(cmd *cobra.Command, command []string) (client.Target
 	var err error
 	switch {
 	case f.demo:
-		t = client.Target{Name: "demo", Kind: client.KindInProcess, InProcess: demo.New().MCP(), Trust: policy.Trusted}
+		t = client.Target{Name: "demo", Kind: client.KindInProcess, InProcess: newDemoServer().MCP(), Trust: policy.Trusted}
 	case f.server != "":
 		t, err = a.configuredTarget(f.server)
 	case f.url != "" || f.sse != "":
@@ -187,4 +187,5 @@ func (a *app) clientOptions() *client.Options {
 	return o
 }
 
-
+// newDemoServer builds the --demo server; tests replace it to watch the server's counters.
+var newDemoServer = demo.New
