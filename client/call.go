@@ -2,13 +2,19 @@ package client
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"sync/atomic"
 	"time"
 
 	"github.com/mcpsh/mcpsh/policy"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Defaults for a call's limits, used when neither the call nor the server's
+// configuration sets them.
+const (
+	DefaultTimeout     = 60 * time.Second
+	DefaultMaxDuration = 10 * time.Minute
+	DefaultAttempts    = 4
+	DefaultRetryMax    = 30 * time.Second
 )
 
 // Call is one call a person or a script asked for.
@@ -24,15 +30,67 @@ type Call struct {
 	Approved bool
 	// Declined: the user answered no. The call is recorded as refused.
 	Declined bool
+
 	// Timeout bounds the wait for an answer; progress notifications restart it.
+	// Zero takes the server's configured timeout, else DefaultTimeout.
 	Timeout time.Duration
+	// MaxDuration bounds one attempt however much progress the server reports.
+	MaxDuration time.Duration
+	// Attempts is the most attempts the call may take; zero takes the server's
+	// configured retries, else DefaultAttempts. Only replay-safe calls use more
+	// than one, unless an attempt provably never reached the server.
+	Attempts int
+	// RetryMax bounds the time spent retrying; zero takes the configured value.
+	RetryMax time.Duration
+
 	// OnProgress receives the server's progress notifications for this call. It
 	// runs on an SDK goroutine and must not block.
 	OnProgress func(Progress)
+	// OnRetry hears of each failed attempt that will be retried, before the wait.
+	OnRetry func(RetryNotice)
+}
+
+// RetryNotice describes a failed attempt that is about to be retried.
+type RetryNotice struct {
+	Attempt, Of int
+	Failure     policy.Failure
+	Error       string
+	Wait        time.Duration
+}
+
+func (n RetryNotice) String() string {
+	return fmt.Sprintf("attempt %d of %d failed (%s); next in %.1fs", n.Attempt, n.Of, n.Error, n.Wait.Seconds())
+}
+
+func (c *Call) limits(t Target) (timeout, maxDur time.Duration, attempts int, retryMax time.Duration) {
+	timeout, maxDur, attempts, retryMax = c.Timeout, c.MaxDuration, c.Attempts, c.RetryMax
+	if timeout == 0 {
+		timeout = t.Timeout
+	}
+	if timeout == 0 {
+		timeout = DefaultTimeout
+	}
+	if maxDur == 0 {
+		maxDur = DefaultMaxDuration
+	}
+	if attempts == 0 {
+		attempts = t.Retries
+	}
+	if attempts <= 0 {
+		attempts = DefaultAttempts
+	}
+	if retryMax == 0 {
+		retryMax = t.RetryMax
+	}
+	if retryMax == 0 {
+		retryMax = DefaultRetryMax
+	}
+	return timeout, maxDur, attempts, retryMax
 }
 
 // Decide is the policy's decision for the call; nothing is sent.
 func (s *Session) Decide(c *Call) policy.Decision {
+	_, _, attempts, _ := c.limits(s.Target)
 	d := policy.Decide(policy.Request{
 		Tool:           c.Tool.Name,
 		Hints:          c.Tool.Hints,
@@ -42,6 +100,7 @@ func (s *Session) Decide(c *Call) policy.Decision {
 		ReadOnly:       c.ReadOnly,
 		Rules:          s.Target.Rules,
 		SessionAllowed: c.SessionAllowed,
+		MaxAttempts:    attempts,
 	})
 	if c.Approved {
 		d = d.Approve()
@@ -50,7 +109,8 @@ func (s *Session) Decide(c *Call) policy.Decision {
 }
 
 // Do validates the arguments, asks policy, and sends the call only when policy
-// says run. Every call that gets past validation is recorded, refusals included.
+// says run, retrying what is safe to retry. Every call that gets past
+// validation is recorded before Do returns, refusals included.
 // The error is an *ArgError or *UsageError, for input that was never a call.
 func (s *Session) Do(ctx context.Context, c *Call) (*Outcome, error) {
 	if c.Tool == nil {
@@ -68,7 +128,7 @@ func (s *Session) Do(ctx context.Context, c *Call) (*Outcome, error) {
 	case d.Verdict != policy.Run:
 		o.refuse(d.Reason)
 	default:
-		s.execute(ctx, c, o)
+		s.execute(ctx, c, d, o)
 	}
 	o.DurationMS = ms(s.now().Sub(start))
 	s.record(o)
@@ -86,96 +146,7 @@ func (s *Session) record(o *Outcome) {
 		return
 	}
 	if err := s.opts.Recorder(o); err != nil {
+		o.LogError = err.Error()
 		s.emit(Event{Kind: EventLog, Level: "error", Logger: "mcpsh", Text: "session log: " + err.Error()})
 	}
-}
-
-func (s *Session) execute(ctx context.Context, c *Call, o *Outcome) {
-	start := s.now()
-	res, err := s.attempt(ctx, c)
-	a := Attempt{N: 1, DurationMS: ms(s.now().Sub(start))}
-	if err != nil {
-		a.Error = err.Error()
-	}
-	o.Attempts = append(o.Attempts, a)
-	switch {
-	case err == nil:
-		o.Result, o.ResultSize, o.IsError = res, res.Size, res.IsError
-		o.Content, o.StructuredContent = res.RawContent, res.Structured
-		if verr := c.Tool.ValidateOutput(res.Structured); verr != nil {
-			o.OutputSchemaError = verr.Error()
-		}
-		o.Status = StatusOK
-		if res.IsError {
-			o.Status = StatusToolError
-		}
-	case ctx.Err() != nil:
-		o.Status, o.Err = StatusCancelled, err
-		o.Error = "cancelled: " + err.Error()
-	default:
-		o.Status, o.Err, o.Error = StatusFailed, err, err.Error()
-	}
-}
-
-// progressLinger is how long a finished call still receives progress.
-const progressLinger = time.Second
-
-// TimeoutError is a call that got no answer, and no progress, within its timeout.
-type TimeoutError struct{ After time.Duration }
-
-func (e *TimeoutError) Error() string {
-	return fmt.Sprintf("no answer within %s (the server was told to cancel)", e.After)
-}
-
-func (e *TimeoutError) Is(target error) bool { return target == context.DeadlineExceeded }
-
-// attempt sends the call once, with fresh params (the SDK mutates them), and
-// reads the result the wire tap kept.
-func (s *Session) attempt(ctx context.Context, c *Call) (*Result, error) {
-	conn := s.current()
-	token := fmt.Sprintf("mcpsh-%d", s.seq.Add(1))
-	actx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	var timer *time.Timer
-	if c.Timeout > 0 {
-		timer = time.AfterFunc(c.Timeout, func() { cancel(&TimeoutError{After: c.Timeout}) })
-		defer timer.Stop()
-	}
-	var done atomic.Bool
-	s.progress.Store(token, func(p Progress) {
-		if timer != nil && !done.Load() {
-			timer.Reset(c.Timeout)
-		}
-		if c.OnProgress != nil {
-			c.OnProgress(p)
-		}
-	})
-	defer func() {
-		done.Store(true)
-		// The SDK hands a response to its caller before it has run the handlers
-		// of notifications that came earlier on the wire, so the route stays a
-		// moment for progress that was sent before the answer.
-		time.AfterFunc(progressLinger, func() { s.progress.Delete(token) })
-	}()
-
-	args := c.Args
-	if args == nil {
-		args = map[string]any{}
-	}
-	params := &mcp.CallToolParams{Name: c.Tool.Name, Arguments: args}
-	params.SetProgressToken(token)
-	_, err := conn.cs.CallTool(actx, params)
-	raw, captured := conn.tap.takeResult(token)
-	conn.tap.forget(token)
-	if err != nil {
-		var te *TimeoutError
-		if errors.As(context.Cause(actx), &te) && ctx.Err() == nil {
-			return nil, te
-		}
-		return nil, err
-	}
-	if !captured {
-		return nil, fmt.Errorf("the answer to %s never reached mcpsh's reader", c.Tool.Name)
-	}
-	return parseResult(raw)
 }

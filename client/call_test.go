@@ -97,10 +97,29 @@ func TestTimeoutWithoutProgress(t *testing.T) {
 	c := newCountingServer()
 	c.slowDelay.Store(int64(time.Second))
 	s := connectCounting(t, c)
-	o, _ := s.Do(context.Background(), &Call{Tool: mustTool(t, s, "slow"), Args: map[string]any{"steps": 1}, Mode: policy.Batch, Timeout: 100 * time.Millisecond})
-	var te *TimeoutError
-	if o.Status != StatusFailed || !errors.As(o.Err, &te) || !errors.Is(o.Err, context.DeadlineExceeded) {
-		t.Fatalf("status %s err %v", o.Status, o.Err)
+	// slow is read-only, so each timed-out attempt is sent again, up to the budget.
+	o, _ := s.Do(context.Background(), &Call{Tool: mustTool(t, s, "slow"), Args: map[string]any{"steps": 1}, Mode: policy.Batch,
+		Timeout: 50 * time.Millisecond, Attempts: 3})
+	var ce *CallError
+	if o.Status != StatusFailed || !errors.As(o.Err, &ce) || ce.Failure != policy.Timeout || len(o.Attempts) != 3 {
+		t.Fatalf("status %s err %v attempts %d", o.Status, o.Err, len(o.Attempts))
+	}
+	if !strings.Contains(o.Error, "no answer or progress within 50ms") || !strings.Contains(o.Error, "gave up after 3 attempts") {
+		t.Errorf("error %q", o.Error)
+	}
+	if !eventually(func() bool { return c.executions("slow") == 3 }) {
+		t.Errorf("server saw %d executions, want 3", c.executions("slow"))
+	}
+}
+
+func TestHardLimitIgnoresProgress(t *testing.T) {
+	c := newCountingServer()
+	c.slowDelay.Store(int64(20 * time.Millisecond))
+	s := connectCounting(t, c)
+	o, _ := s.Do(context.Background(), &Call{Tool: mustTool(t, s, "slow"), Args: map[string]any{"steps": 100}, Mode: policy.Batch,
+		Timeout: time.Second, MaxDuration: 150 * time.Millisecond, Attempts: 1})
+	if o.Status != StatusFailed || !strings.Contains(o.Error, "hard limit of 150ms") {
+		t.Fatalf("status %s error %q", o.Status, o.Error)
 	}
 }
 
@@ -111,8 +130,11 @@ func TestCancelledCall(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(50*time.Millisecond, cancel)
 	o, _ := s.Do(ctx, &Call{Tool: mustTool(t, s, "slow"), Args: map[string]any{"steps": 1}, Mode: policy.Batch})
-	if o.Status != StatusCancelled {
-		t.Fatalf("status %s, want cancelled", o.Status)
+	if o.Status != StatusCancelled || len(o.Attempts) != 1 {
+		t.Fatalf("status %s attempts %d, want cancelled after 1", o.Status, len(o.Attempts))
+	}
+	if !eventually(func() bool { return c.cancelled.Load() == 1 }) {
+		t.Error("the server was not told the call was cancelled")
 	}
 }
 

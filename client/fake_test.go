@@ -2,9 +2,11 @@ package client
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"strings"
@@ -21,6 +23,7 @@ func TestMain(m *testing.M) {
 	if sc := os.Getenv("MCPSH_FAKE_SERVER"); sc != "" {
 		os.Exit(serveFake(sc, os.Stdin, os.Stdout))
 	}
+	retryInitial = 5 * time.Millisecond
 	os.Exit(m.Run())
 }
 
@@ -53,6 +56,8 @@ var fakeTools = map[string]string{
 	]`,
 	"content": `[{"name":"mixed","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}},
 		{"name":"crash","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}}]`,
+	"crashy": `[{"name":"read","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}},
+		{"name":"write","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":false}}]`,
 }
 
 func serveFake(scenario string, in io.Reader, out io.Writer) int {
@@ -104,6 +109,16 @@ func serveFake(scenario string, in io.Reader, out io.Writer) int {
 				fmt.Fprintln(os.Stderr, "panic: simulated crash")
 				os.Exit(3)
 			}
+			if scenario == "crashy" {
+				// Executions are counted in a file, across restarts: the first
+				// execution of each tool dies mid-call.
+				if countExecution(p.Name) == 1 {
+					fmt.Fprintln(os.Stderr, "panic: crashed while running", p.Name)
+					os.Exit(2)
+				}
+				reply(r.ID, `{"content":[{"type":"text","text":"done"}]}`)
+				continue
+			}
 			reply(r.ID, `{"content":[{"type":"text","text":"hello \u001b[31mred"},{"type":"hologram","shape":"cube"},{"type":"image","data":"AAAA","mimeType":"image/png"}],"isError":false}`)
 		case "ping":
 			reply(r.ID, `{}`)
@@ -126,4 +141,39 @@ func waitGone(pid int, d time.Duration) bool {
 		time.Sleep(20 * time.Millisecond)
 	}
 	return false
+}
+
+// countExecution appends one line for tool to $MCPSH_FAKE_COUNT and returns how
+// many executions of it the file now records.
+func countExecution(tool string) int {
+	path := os.Getenv("MCPSH_FAKE_COUNT")
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err == nil {
+		fmt.Fprintln(f, tool)
+		f.Close()
+	}
+	return executionsIn(path, tool)
+}
+
+func executionsIn(path, tool string) int {
+	b, _ := os.ReadFile(path)
+	n := 0
+	for _, l := range strings.Split(string(b), "\n") {
+		if l == tool {
+			n++
+		}
+	}
+	return n
+}
+
+func countExecutionAs(path, tool string) {
+	f, _ := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	fmt.Fprintln(f, tool)
+	f.Close()
+}
+
+func readBody(r *http.Request) string {
+	b, _ := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(b))
+	return string(b)
 }

@@ -133,7 +133,7 @@ func TestListFromGoSDKServer(t *testing.T) {
 	if add.Class() != policy.ClassWrite || add.Hints.Idempotent != policy.False {
 		t.Errorf("add: %s %+v", add.Class(), add.Hints)
 	}
-	if len(s.Tools()) != 5 {
-		t.Errorf("got %d tools, want 5", len(s.Tools()))
+	if len(s.Tools()) != 8 {
+		t.Errorf("got %d tools, want 8", len(s.Tools()))
 	}
 }

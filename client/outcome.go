@@ -73,7 +73,11 @@ type Outcome struct {
 	// OutputSchemaError says how structuredContent breaks the tool's output schema.
 	OutputSchemaError string `json:"outputSchemaError,omitempty"`
 	Error             string `json:"error,omitempty"`
+	// LogError says the session log could not record this call.
+	LogError string `json:"logError,omitempty"`
 
+	// Args are the arguments sent; the session log redacts them.
+	Args map[string]any `json:"-"`
 	// Result is the parsed result, when there is one.
 	Result *Result `json:"-"`
 	// Err is the failure behind Status, typed for exit codes.
@@ -107,6 +111,7 @@ func (s *Session) newOutcome(c *Call, d policy.Decision) *Outcome {
 		ReplaySafe: d.ReplaySafe,
 		OpenWorld:  d.OpenWorld,
 		Attempts:   []Attempt{},
+		Args:       c.Args,
 	}
 }
 

@@ -54,13 +54,35 @@ type Session struct {
 
 	listMu sync.Mutex
 	tools  *toolSet
+
+	reconnectMu sync.Mutex
+	restarts    int
 }
 
 // connection is one established MCP session; a reconnect replaces it whole.
 type connection struct {
-	cs   *mcp.ClientSession
-	tap  *tap
-	proc *process
+	cs     *mcp.ClientSession
+	tap    *tap
+	proc   *process
+	closed chan struct{} // closed when the session has ended, for any reason
+}
+
+// gone reports whether the session has ended (the server exited, the HTTP
+// session vanished, or mcpsh closed it).
+func (c *connection) gone() bool {
+	select {
+	case <-c.closed:
+		return true
+	default:
+		return false
+	}
+}
+
+func (c *connection) close() {
+	c.cs.Close()
+	if c.proc != nil {
+		c.proc.Close()
+	}
 }
 
 // Connect starts or reaches the server and completes the MCP handshake.
@@ -155,6 +177,11 @@ func (s *Session) dial(ctx context.Context) (*connection, error) {
 		return nil, &ConnectError{Target: s.Target, Err: err, Detail: detail}
 	}
 	c.cs = cs
+	c.closed = make(chan struct{})
+	go func() {
+		cs.Wait()
+		close(c.closed)
+	}()
 	return c, nil
 }
 
@@ -241,9 +268,6 @@ func (s *Session) Close() error {
 	if c == nil {
 		return nil
 	}
-	err := c.cs.Close()
-	if c.proc != nil {
-		c.proc.Close()
-	}
-	return err
+	c.close()
+	return nil
 }

@@ -37,6 +37,10 @@ func (c *tappedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 }
 
 func (c *tappedConn) Write(ctx context.Context, m jsonrpc.Message) error {
-	c.tap.outgoing(m)
-	return c.Connection.Write(ctx, m)
+	token := c.tap.outgoing(m)
+	err := c.Connection.Write(ctx, m)
+	if err == nil {
+		c.tap.sentCall(token, 0, 0)
+	}
+	return err
 }

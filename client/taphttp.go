@@ -6,7 +6,11 @@ import (
 	"errors"
 	"io"
 	"mime"
+	"net"
 	"net/http"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
@@ -33,6 +37,7 @@ func (h *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 	for k, v := range h.headers {
 		req.Header.Set(k, v)
 	}
+	token := ""
 	if h.tap != nil && req.Method == http.MethodPost && req.Body != nil {
 		body, err := io.ReadAll(req.Body)
 		req.Body.Close()
@@ -41,13 +46,23 @@ func (h *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		req.Body = io.NopCloser(bytes.NewReader(body))
 		if m, err := jsonrpc.DecodeMessage(body); err == nil {
-			h.tap.outgoing(m)
+			token = h.tap.outgoing(m)
 		}
 	}
 	resp, err := h.base.RoundTrip(req)
-	if err != nil || h.tap == nil || req.Method != http.MethodPost {
+	if err != nil {
+		// A request that could not even connect never reached the server; any
+		// other transport error leaves the outcome unknown.
+		var op *net.OpError
+		if !(errors.As(err, &op) && op.Op == "dial") {
+			h.tap.sentCall(token, 0, 0)
+		}
 		return resp, err
 	}
+	if h.tap == nil || req.Method != http.MethodPost {
+		return resp, err
+	}
+	h.tap.sentCall(token, resp.StatusCode, retryAfter(resp.Header.Get("Retry-After"), time.Now()))
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	switch mt {
 	case "application/json":
@@ -67,6 +82,20 @@ func (h *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 		resp.Body = &sseRewriter{src: resp.Body, in: bufio.NewReader(resp.Body), rewrite: h.rewrite}
 	}
 	return resp, nil
+}
+
+// retryAfter reads a Retry-After header: seconds, or an HTTP date.
+func retryAfter(v string, now time.Time) time.Duration {
+	if v == "" {
+		return 0
+	}
+	if secs, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && secs >= 0 {
+		return time.Duration(secs) * time.Second
+	}
+	if t, err := http.ParseTime(v); err == nil && t.After(now) {
+		return t.Sub(now)
+	}
+	return 0
 }
 
 // rewrite passes one JSON-RPC message through the tap; anything it cannot

@@ -20,6 +20,10 @@ type countingServer struct {
 	count map[string]int
 	// slowDelay is how long "slow" sleeps between progress notifications.
 	slowDelay atomic.Int64
+	// failFirst is how many executions of the flaky tools fail with a server error.
+	failFirst atomic.Int64
+	// cancelled counts slow calls the server saw cancelled.
+	cancelled atomic.Int32
 }
 
 func (c *countingServer) hit(name string) {
@@ -70,6 +74,7 @@ func newCountingServer() *countingServer {
 			for i := 1; i <= in.Steps; i++ {
 				select {
 				case <-ctx.Done():
+					c.cancelled.Add(1)
 					return nil, out{}, ctx.Err()
 				case <-time.After(time.Duration(c.slowDelay.Load())):
 				}
@@ -79,6 +84,21 @@ func newCountingServer() *countingServer {
 			}
 			return nil, out{Echo: "done"}, nil
 		})
+	// Raw handlers: a plain error reaches the client as a JSON-RPC error, the
+	// "server error, may have run" case.
+	flaky := func(name string) mcp.ToolHandler {
+		return func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			c.hit(name)
+			if int64(c.executions(name)) <= c.failFirst.Load() {
+				return nil, errors.New("backend unavailable")
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "synced"}}}, nil
+		}
+	}
+	obj := map[string]any{"type": "object"}
+	c.srv.AddTool(&mcp.Tool{Name: "flaky_read", InputSchema: obj, Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, flaky("flaky_read"))
+	c.srv.AddTool(&mcp.Tool{Name: "flaky_idem", InputSchema: obj, Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(false), IdempotentHint: true}}, flaky("flaky_idem"))
+	c.srv.AddTool(&mcp.Tool{Name: "flaky_write", InputSchema: obj, Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(false)}}, flaky("flaky_write"))
 	return c
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
@@ -22,6 +23,16 @@ type tap struct {
 	pending map[string]tapped          // request ID → what the answer is wanted for
 	results map[string]json.RawMessage // tools/call results by progress token
 	pages   map[string]json.RawMessage // tools/list results by cursor
+	wire    map[string]*callWire       // what the transport saw of each tools/call, by token
+}
+
+// callWire is what the transport saw of one tools/call: whether it left mcpsh
+// and, over HTTP, the status and Retry-After. Failure classification needs it:
+// a request that never left cannot have run.
+type callWire struct {
+	sent       bool
+	status     int
+	retryAfter time.Duration
 }
 
 type tapped struct {
@@ -34,6 +45,7 @@ func newTap() *tap {
 		pending: map[string]tapped{},
 		results: map[string]json.RawMessage{},
 		pages:   map[string]json.RawMessage{},
+		wire:    map[string]*callWire{},
 	}
 }
 
@@ -45,12 +57,13 @@ var (
 
 func idKey(id jsonrpc.ID) string { return fmt.Sprintf("%T:%v", id.Raw(), id.Raw()) }
 
-// outgoing notes the requests whose answers mcpsh wants. It runs before the
-// message is written, so the answer cannot arrive first.
-func (t *tap) outgoing(msg jsonrpc.Message) {
+// outgoing notes the requests whose answers mcpsh wants, and returns the
+// progress token of a tools/call. It runs before the message is written, so
+// the answer cannot arrive first.
+func (t *tap) outgoing(msg jsonrpc.Message) string {
 	req, ok := msg.(*jsonrpc.Request)
 	if !ok || !req.IsCall() {
-		return
+		return ""
 	}
 	var key string
 	switch req.Method {
@@ -61,11 +74,11 @@ func (t *tap) outgoing(msg jsonrpc.Message) {
 			} `json:"_meta"`
 		}
 		if json.Unmarshal(req.Params, &p) != nil {
-			return
+			return ""
 		}
 		tok, ok := p.Meta.ProgressToken.(string)
 		if !ok {
-			return // not one of mcpsh's calls
+			return "" // not one of mcpsh's calls
 		}
 		key = tok
 	case "tools/list":
@@ -75,11 +88,41 @@ func (t *tap) outgoing(msg jsonrpc.Message) {
 		_ = json.Unmarshal(req.Params, &p)
 		key = p.Cursor
 	default:
-		return
+		return ""
 	}
 	t.mu.Lock()
 	t.pending[idKey(req.ID)] = tapped{method: req.Method, key: key}
+	if req.Method == "tools/call" {
+		t.wire[key] = &callWire{}
+	}
 	t.mu.Unlock()
+	if req.Method == "tools/call" {
+		return key
+	}
+	return ""
+}
+
+// sentCall records that the tools/call with this token left mcpsh, and what
+// an HTTP server answered (status 0 for other transports).
+func (t *tap) sentCall(token string, status int, retryAfter time.Duration) {
+	if t == nil || token == "" {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if w := t.wire[token]; w != nil {
+		w.sent, w.status, w.retryAfter = true, status, retryAfter
+	}
+}
+
+// wireOf returns what the transport saw of a call.
+func (t *tap) wireOf(token string) callWire {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if w := t.wire[token]; w != nil {
+		return *w
+	}
+	return callWire{}
 }
 
 // incoming keeps the raw result of a tapped request and returns the message the
@@ -126,6 +169,7 @@ func (t *tap) forget(token string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	delete(t.results, token)
+	delete(t.wire, token)
 	for id, p := range t.pending {
 		if p.method == "tools/call" && p.key == token {
 			delete(t.pending, id)

@@ -76,6 +76,8 @@ type Decision struct {
 	Rule string
 	// ReplaySafe: effectively read-only or idempotent, on a trusted server.
 	ReplaySafe bool
+	// NotReplaySafe says why a call is not replay-safe; empty when it is.
+	NotReplaySafe string
 	// MaxAttempts is how many times the call may be sent after an outcome-unknown
 	// failure: the retry budget when replay-safe, otherwise 1.
 	MaxAttempts int
@@ -106,7 +108,12 @@ func Decide(r Request) Decision {
 		OpenWorld:   !trusted || eff.OpenWorld,
 		MaxAttempts: 1,
 	}
-	if d.ReplaySafe && r.MaxAttempts > 1 {
+	switch {
+	case !trusted:
+		d.NotReplaySafe = "the server is untrusted"
+	case !d.ReplaySafe:
+		d.NotReplaySafe = "the tool is not idempotent"
+	case r.MaxAttempts > 1:
 		d.MaxAttempts = r.MaxAttempts
 	}
 

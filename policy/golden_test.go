@@ -18,7 +18,7 @@ var update = flag.Bool("update", false, "rewrite golden files")
 func TestDecisionMatrix(t *testing.T) {
 	values := []Hint{Absent, False, True}
 	var b bytes.Buffer
-	fmt.Fprintln(&b, "# ro de id ow | trust mode yes read-only | class | verdict by replay-safe attempts open-world | reason")
+	fmt.Fprintln(&b, "# ro de id ow | trust mode yes read-only | class | verdict by replay-safe attempts open-world | reason | not replay-safe because")
 	rows := 0
 	for _, ro := range values {
 		for _, de := range values {
@@ -31,11 +31,11 @@ func TestDecisionMatrix(t *testing.T) {
 								for _, readOnly := range []bool{false, true} {
 									d := Decide(Request{Tool: "t", Hints: h, Trust: trust, Mode: mode,
 										Yes: yes, ReadOnly: readOnly, MaxAttempts: 4})
-									fmt.Fprintf(&b, "%s %s %s %s | %s %s %s %s | %s | %s %s %v %d %v | %s\n",
+									fmt.Fprintf(&b, "%s %s %s %s | %s %s %s %s | %s | %s %s %v %d %v | %s | %s\n",
 										abbr(ro), abbr(de), abbr(id), abbr(ow),
 										trust, mode, flagName(yes, "yes"), flagName(readOnly, "ro"),
 										h.Class(), d.Verdict, orDash(string(d.By)), d.ReplaySafe, d.MaxAttempts, d.OpenWorld,
-										d.Reason)
+										d.Reason, orDash(d.NotReplaySafe))
 									rows++
 								}
 							}

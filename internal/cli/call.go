@@ -12,27 +12,48 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// callFlags are shared by call and run.
+// callFlags are shared by the commands that make calls.
 type callFlags struct {
-	yes      bool
-	readOnly bool
-	timeout  time.Duration
-	json     bool
+	yes        bool
+	readOnly   bool
+	timeout    time.Duration
+	timeoutMax time.Duration
+	retries    int
+	retryMax   time.Duration
+	json       bool
 }
 
 func (f *callFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVarP(&f.yes, "yes", "y", false, "approve calls that need confirmation (destructive tools, untrusted servers)")
 	fs.BoolVar(&f.readOnly, "read-only", false, "refuse every call that is not effectively read-only")
-	fs.DurationVar(&f.timeout, "timeout", 60*time.Second, "give up on a call after `DURATION` without an answer or progress")
+	fs.DurationVar(&f.timeout, "timeout", client.DefaultTimeout, "give up on an attempt after `DURATION` without an answer or progress")
+	fs.DurationVar(&f.timeoutMax, "timeout-max", client.DefaultMaxDuration, "give up on an attempt after `DURATION` however much progress it reports")
+	fs.IntVar(&f.retries, "retries", client.DefaultAttempts, "the most `ATTEMPTS` a replay-safe call may take (read-only or idempotent, trusted server)")
+	fs.DurationVar(&f.retryMax, "retry-max", client.DefaultRetryMax, "the most time `DURATION` retries of one call may take")
 	fs.BoolVar(&f.json, "json", false, "print JSON")
 }
 
-// timeoutFor prefers --timeout when given, then the server's configured timeout.
-func (f *callFlags) timeoutFor(cmd *cobra.Command, t client.Target) time.Duration {
-	if !cmd.Flags().Changed("timeout") && t.Timeout > 0 {
-		return t.Timeout
+// call builds a client.Call. Limits the user did not set stay zero, so the
+// server's configured values (or the defaults) apply.
+func (f *callFlags) call(cmd *cobra.Command, tool *client.Tool, args map[string]any) *client.Call {
+	c := &client.Call{Tool: tool, Args: args, Mode: policy.Batch, Yes: f.yes, ReadOnly: f.readOnly}
+	fl := cmd.Flags()
+	if fl.Changed("timeout") {
+		c.Timeout = f.timeout
+		if c.Timeout == 0 {
+			c.Timeout = -1 // --timeout 0: no timeout
+		}
 	}
-	return f.timeout
+	if fl.Changed("timeout-max") {
+		c.MaxDuration = f.timeoutMax
+	}
+	if fl.Changed("retries") {
+		c.Attempts = max(f.retries, 1)
+	}
+	if fl.Changed("retry-max") {
+		c.RetryMax = f.retryMax
+	}
+	return c
 }
 
 func (a *app) callCmd() *cobra.Command {
@@ -61,6 +82,9 @@ rules) are refused unless --yes: nobody is asked in a script.`,
 			if len(rest) == 0 {
 				return &usageError{"call needs a TOOL name"}
 			}
+			if err := a.openLog(); err != nil {
+				return err
+			}
 			s, err := a.connect(cmd, command)
 			if err != nil {
 				return err
@@ -77,13 +101,7 @@ rules) are refused unless --yes: nobody is asked in a script.`,
 			if n := tool.SchemaNotice(); n != "" {
 				fmt.Fprintln(a.io.ErrOut, "mcpsh: warning:", n)
 			}
-			prog := a.newProgress(tool.Name)
-			o, err := s.Do(cmd.Context(), &client.Call{
-				Tool: tool, Args: callArgs, Mode: policy.Batch,
-				Yes: f.yes, ReadOnly: f.readOnly, Timeout: f.timeoutFor(cmd, s.Target),
-				OnProgress: prog.update,
-			})
-			prog.done()
+			o, err := a.doCall(cmd, s, f.call(cmd, tool, callArgs))
 			if err != nil {
 				return err
 			}

@@ -9,58 +9,78 @@ import (
 	"github.com/mcpsh/mcpsh/internal/termtext"
 )
 
-// progressLine shows a call in flight on a terminal's stderr: a spinner and the
-// elapsed time once a call has taken a moment, and the server's progress when it
-// sends any. Progress arrives on SDK goroutines, which must not block on a
-// terminal write, so update only stores it and a ticker draws.
+// progressLine owns stderr while a batch call runs. On a terminal it draws a
+// spinner and the elapsed time once the call has taken a moment, and the
+// server's progress when it sends any; messages (retries) print above it.
+// Progress arrives on SDK goroutines, which must not block on a terminal
+// write, so update only stores it and a ticker draws.
 type progressLine struct {
-	mu     sync.Mutex
-	last   *client.Progress
-	status string
-	stop   chan struct{}
-	wg     sync.WaitGroup
+	io   ioWriter
+	tool string
+	mu   sync.Mutex // guards last and every write to stderr
+	last *client.Progress
+	// drawn is true while a status line is on the screen.
+	drawn bool
+	stop  chan struct{}
+	wg    sync.WaitGroup
+}
+
+type ioWriter struct {
+	w     interface{ Write([]byte) (int, error) }
+	tty   bool
+	width int
 }
 
 // progressDelay keeps quick calls from flashing a spinner.
 const progressDelay = 700 * time.Millisecond
 
 func (a *app) newProgress(tool string) *progressLine {
-	p := &progressLine{}
-	if !a.io.StderrTTY {
+	p := &progressLine{io: ioWriter{a.io.ErrOut, a.io.StderrTTY, a.io.Width}, tool: tool}
+	if !p.io.tty {
 		return p
 	}
 	p.stop = make(chan struct{})
 	p.wg.Add(1)
-	go func() {
-		defer p.wg.Done()
-		start := time.Now()
-		tick := time.NewTicker(100 * time.Millisecond)
-		defer tick.Stop()
-		frames := []rune("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏")
-		drawn := false
-		for i := 0; ; i++ {
-			select {
-			case <-p.stop:
-				if drawn {
-					fmt.Fprint(a.io.ErrOut, "\r\x1b[K")
-				}
-				return
-			case <-tick.C:
-			}
-			el := time.Since(start)
-			if el < progressDelay {
-				continue
-			}
-			line := fmt.Sprintf("%c %s %.1fs%s", frames[i%len(frames)], tool, el.Seconds(), p.describe())
-			width := a.io.Width
-			if width <= 0 {
-				width = 80
-			}
-			fmt.Fprint(a.io.ErrOut, "\r\x1b[K"+termtext.Truncate(line, width-1))
-			drawn = true
-		}
-	}()
+	go p.run()
 	return p
+}
+
+func (p *progressLine) run() {
+	defer p.wg.Done()
+	start := time.Now()
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	frames := []rune("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏")
+	for i := 0; ; i++ {
+		select {
+		case <-p.stop:
+			p.mu.Lock()
+			p.clear()
+			p.mu.Unlock()
+			return
+		case <-tick.C:
+		}
+		el := time.Since(start)
+		if el < progressDelay {
+			continue
+		}
+		p.mu.Lock()
+		line := fmt.Sprintf("%c %s %.1fs%s", frames[i%len(frames)], p.tool, el.Seconds(), p.describe())
+		width := p.io.width
+		if width <= 0 {
+			width = 80
+		}
+		fmt.Fprint(p.io.w, "\r\x1b[K"+termtext.Truncate(line, width-1))
+		p.drawn = true
+		p.mu.Unlock()
+	}
+}
+
+func (p *progressLine) clear() {
+	if p.drawn {
+		fmt.Fprint(p.io.w, "\r\x1b[K")
+		p.drawn = false
+	}
 }
 
 func (p *progressLine) update(pr client.Progress) {
@@ -69,29 +89,26 @@ func (p *progressLine) update(pr client.Progress) {
 	p.mu.Unlock()
 }
 
-// setStatus shows a line such as a retry's wait in place of the progress.
-func (p *progressLine) setStatus(s string) {
-	p.mu.Lock()
-	p.status = s
-	p.mu.Unlock()
-}
-
-func (p *progressLine) describe() string {
+// println prints a message on its own line, above the status line.
+func (p *progressLine) println(msg string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	s := ""
-	if pr := p.last; pr != nil {
-		if pr.Total > 0 {
-			s = fmt.Sprintf(" %.0f/%.0f", pr.Progress, pr.Total)
-		} else {
-			s = fmt.Sprintf(" %.0f", pr.Progress)
-		}
-		if pr.Message != "" {
-			s += " " + termtext.Line(pr.Message)
-		}
+	p.clear()
+	fmt.Fprintln(p.io.w, msg)
+}
+
+// describe renders the last progress; the caller holds mu.
+func (p *progressLine) describe() string {
+	pr := p.last
+	if pr == nil {
+		return ""
 	}
-	if p.status != "" {
-		s += " · " + p.status
+	s := fmt.Sprintf(" %.0f", pr.Progress)
+	if pr.Total > 0 {
+		s = fmt.Sprintf(" %.0f/%.0f", pr.Progress, pr.Total)
+	}
+	if pr.Message != "" {
+		s += " " + termtext.Line(pr.Message)
 	}
 	return s
 }

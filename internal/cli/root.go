@@ -10,6 +10,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/config"
 	"github.com/mcpsh/mcpsh/internal/iostreams"
+	"github.com/mcpsh/mcpsh/internal/sessionlog"
 	"github.com/spf13/cobra"
 )
 
@@ -26,6 +27,8 @@ type app struct {
 	cfg    *config.File
 	cfgErr error
 
+	logs logFlags
+	log  *sessionlog.Writer
 	// recorder receives every call's outcome (the session log); nil for none.
 	recorder func(*client.Outcome) error
 }
@@ -65,6 +68,9 @@ func Main(ctx context.Context, args []string, io *iostreams.IOStreams, getenv fu
 	root.SetOut(io.Out)
 	root.SetErr(io.ErrOut)
 	err := root.ExecuteContext(ctx)
+	if a.log != nil {
+		a.log.Close()
+	}
 	code := ExitCode(err)
 	if err != nil {
 		var ee *exitError
@@ -97,7 +103,8 @@ func (a *app) rootCmd() *cobra.Command {
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
 	root.PersistentFlags().StringVar(&a.configPath, "config", "", "read servers from `FILE` (default $MCPSH_CONFIG, then $XDG_CONFIG_HOME/mcpsh/config.json)")
 	a.target.register(root.PersistentFlags())
-	root.AddCommand(a.toolsCmd(), a.callCmd(), a.runCmd(), a.serversCmd(), a.serveDemoCmd())
+	a.logs.register(root.PersistentFlags())
+	root.AddCommand(a.toolsCmd(), a.callCmd(), a.runCmd(), a.logCmd(), a.serversCmd(), a.serveDemoCmd())
 	return root
 }
 

@@ -11,7 +11,6 @@ import (
 
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
-	"github.com/mcpsh/mcpsh/policy"
 	"github.com/spf13/cobra"
 )
 
@@ -51,6 +50,9 @@ does not end ok. The exit status is the worst outcome: 130 (interrupted), then
 			}
 			defer r.Close()
 			lines, syntaxErrs := parseScript(name, r)
+			if err := a.openLog(); err != nil {
+				return err
+			}
 			s, err := a.connect(cmd, command)
 			if err != nil {
 				if len(syntaxErrs) > 0 {
@@ -139,12 +141,7 @@ func (a *app) runCalls(cmd *cobra.Command, s *client.Session, calls []scriptCall
 			code = worse(code, ExitInterrupted)
 			break
 		}
-		prog := a.newProgress(c.tool.Name)
-		o, err := s.Do(cmd.Context(), &client.Call{
-			Tool: c.tool, Args: c.args, Mode: policy.Batch,
-			Yes: f.yes, ReadOnly: f.readOnly, Timeout: f.timeoutFor(cmd, s.Target), OnProgress: prog.update,
-		})
-		prog.done()
+		o, err := a.doCall(cmd, s, f.call(cmd, c.tool, c.args))
 		if err != nil {
 			return err // validated above; only a bug lands here
 		}

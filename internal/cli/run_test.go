@@ -67,14 +67,14 @@ func TestRunExitCodePrecedence(t *testing.T) {
 		script string
 		code   int
 	}{
+		// flaky_sync fails twice before it works: with one attempt it fails.
 		{"list_notes\n", ExitOK},
 		{"get_note id=999\n", ExitToolError},
 		{"get_note id=999\npop_note\n", ExitRefused},
-		// flaky_sync fails with a server error on its first execution.
 		{"pop_note\nflaky_sync\nget_note id=999\n", ExitFailure},
 	}
 	for _, tt := range tests {
-		r, _ := run(t, env{stdin: tt.script}, "run", "--demo")
+		r, _ := run(t, env{stdin: tt.script}, "run", "--demo", "--retries", "1")
 		if r.code != tt.code {
 			t.Errorf("script %q: exit %d, want %d\n%s", tt.script, r.code, tt.code, r.errOut)
 		}

@@ -10,7 +10,7 @@ const testConfig = `{
   // JSONC is fine
   "mcpServers": {
     "notes": {"command": %q, "env": {"MCPSH_TEST_SERVE_DEMO": "1"},
-              "policy": {"deny": ["pop_*"], "allow": ["delete_note"]}},
+              "policy": {"deny": ["pop_*"], "allow": ["delete_note"]}, "retries": 1},
     "careful": {"command": %q, "env": {"MCPSH_TEST_SERVE_DEMO": "1"}, "trust": "untrusted"},
     "remote": {"type": "http", "url": "http://127.0.0.1:9/mcp", "headers": {"Authorization": "Bearer ${TOKEN}"}}
   }
@@ -56,6 +56,16 @@ func TestConfiguredServerRulesAndTrust(t *testing.T) {
 	r, _ = run(t, env{}, "call", "--config", cfg, "-s", "careful", "list_notes")
 	wantCode(t, r, ExitRefused)
 	contains(t, "stderr", r.errOut, "untrusted")
+	r, _ = run(t, env{}, "call", "--config", cfg, "-s", "careful", "flaky_sync", "--yes")
+	wantCode(t, r, ExitFailure)
+	contains(t, "stderr", r.errOut, "not retried because the server is untrusted")
+	// The configured retries apply (flaky_sync fails on its first execution)
+	// unless --retries says otherwise.
+	r, _ = run(t, env{}, "call", "--config", cfg, "-s", "notes", "flaky_sync")
+	wantCode(t, r, ExitFailure)
+	contains(t, "stderr", r.errOut, "gave up after 1 attempt")
+	r, _ = run(t, env{}, "call", "--config", cfg, "-s", "notes", "flaky_sync", "--retries", "4")
+	wantCode(t, r, ExitOK)
 	// MCPSH_CONFIG finds the file too.
 	r, _ = run(t, env{vars: map[string]string{"MCPSH_CONFIG": cfg}}, "tools", "-s", "notes")
 	wantCode(t, r, ExitOK)

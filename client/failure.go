@@ -1,0 +1,86 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/mcpsh/mcpsh/policy"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// JSON-RPC codes that mean the request itself was refused: it never ran, and
+// sending it again cannot help.
+var permanentCodes = map[int64]string{
+	jsonrpc.CodeParseError:     "parse error",
+	jsonrpc.CodeInvalidRequest: "invalid request",
+	jsonrpc.CodeMethodNotFound: "method not found",
+	jsonrpc.CodeInvalidParams:  "invalid params",
+	-32042:                     "URL elicitation required, which mcpsh does not support",
+}
+
+// codeRejected is go-sdk's "rejected by transport": HTTP 429 or 5xx.
+const codeRejected = -32005
+
+// classify names how an attempt failed, from the error, what the transport
+// saw of the request, and whether the user cancelled.
+func classify(parent context.Context, err error, w callWire) policy.Failure {
+	var te *TimeoutError
+	var je *jsonrpc.Error
+	switch {
+	case parent.Err() != nil:
+		return policy.Cancelled
+	case errors.As(err, &te):
+		return policy.Timeout
+	case !w.sent:
+		return policy.NotSent
+	case errors.As(err, &je) && je.Code == codeRejected:
+		return policy.Rejected
+	case errors.As(err, &je) && permanentCodes[je.Code] != "":
+		return policy.Permanent
+	case errors.As(err, &je):
+		return policy.ServerError
+	}
+	// What is left is the connection failing under the call (a stdio server
+	// exiting, an HTTP session or stream gone): the server may have started on it.
+	return policy.ConnectionLost
+}
+
+// describe says what went wrong in words, without the SDK's "calling ..." wrapping.
+func describe(f policy.Failure, err error, w callWire) string {
+	msg := err.Error()
+	var je *jsonrpc.Error
+	if errors.As(err, &je) && je.Code != codeRejected {
+		msg = je.Message
+		if name := permanentCodes[je.Code]; name != "" {
+			msg = fmt.Sprintf("%s (%d): %s", name, je.Code, je.Message)
+		} else if je.Code != 0 {
+			msg = fmt.Sprintf("%s (code %d)", je.Message, je.Code)
+		}
+	}
+	msg = strings.TrimPrefix(msg, `calling "tools/call": `)
+	switch f {
+	case policy.Rejected:
+		if w.status != 0 {
+			return fmt.Sprintf("transport rejected the call: HTTP %d %s", w.status, http.StatusText(w.status))
+		}
+		return "transport rejected the call"
+	case policy.ServerError:
+		return "server error: " + msg
+	case policy.ConnectionLost:
+		return "connection lost: " + msg
+	case policy.NotSent:
+		return "not sent: " + msg
+	}
+	return msg
+}
+
+// connectionGone reports errors after which the session cannot carry another call.
+func connectionGone(err error) bool {
+	return errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, mcp.ErrSessionMissing) ||
+		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
+}
