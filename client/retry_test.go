@@ -186,8 +186,8 @@ func TestServerThatDiedBetweenCallsIsBroughtBack(t *testing.T) {
 	defer s.Close()
 	s.ListTools(context.Background())
 	c := s.current()
-	c.proc.Close() // the server goes away while nothing is in flight
-	<-c.closed     // and the session has noticed
+	c.proc.Close()                   // the server goes away while nothing is in flight
+	<-c.closed                       // and the session has noticed
 	countExecutionAs(count, "write") // so the restarted server does not crash on write
 	o, _ := s.Do(context.Background(), &Call{Tool: mustTool(t, s, "write"), Mode: policy.Batch, Timeout: 5 * time.Second})
 	if o.Status != StatusOK || len(o.Attempts) != 1 || s.Restarts() != 1 {
@@ -199,7 +199,9 @@ func TestServerThatDiedBetweenCallsIsBroughtBack(t *testing.T) {
 // server forget its sessions.
 type swapHandler struct{ h atomic.Pointer[http.Handler] }
 
-func (s *swapHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) { (*s.h.Load()).ServeHTTP(w, r) }
+func (s *swapHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	(*s.h.Load()).ServeHTTP(w, r)
+}
 
 func TestLostHTTPSessionReconnects(t *testing.T) {
 	c := newCountingServer()
