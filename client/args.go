@@ -195,3 +195,9 @@ func jsonKind(v any) string {
 	}
 	return "an object"
 }
+
+// ParseValue reads one argument's text typed by the input schema, by the
+// same rules as key=value on the command line (raw: as key:=JSON).
+func (t *Tool) ParseValue(key, val string, raw bool) (any, error) {
+	return typedValue(val, raw, t.properties()[key])
+}

@@ -1,0 +1,88 @@
+package ui
+
+import "charm.land/bubbles/v2/key"
+
+// KeyMap is every key the TUI answers to, grouped by where focus is. Help and
+// the footer are generated from it, so they cannot drift from the keys.
+type KeyMap struct {
+	// Anywhere.
+	Quit, ForceQuit, Help, Log, Server key.Binding
+
+	// The tool list.
+	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
+	Filter, ClearFilter, Call, Example      key.Binding
+
+	// Typing a filter.
+	AcceptFilter, CancelFilter key.Binding
+
+	// The argument editor.
+	NextField, PrevField, Cycle, Run, Back, ToggleJSON, Examples, ExampleN key.Binding
+
+	// The example picker.
+	PickExample key.Binding
+
+	// The confirmation dialog. Enter and Space are deliberately not bound: a
+	// key typed before the dialog appeared must not approve it.
+	Yes, No, AllowSession key.Binding
+
+	// A call in flight.
+	CancelCall key.Binding
+
+	// The result view and the panes.
+	ScrollUp, ScrollDown, Edit, Close key.Binding
+
+	// The server picker.
+	Choose key.Binding
+}
+
+// DefaultKeyMap returns mcpsh's keys.
+func DefaultKeyMap() *KeyMap {
+	b := func(keys []string, help, desc string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+	}
+	return &KeyMap{
+		Quit:      b([]string{"q"}, "q", "quit"),
+		ForceQuit: b([]string{"ctrl+c"}, "ctrl+c", "quit"),
+		Help:      b([]string{"?"}, "?", "help"),
+		Log:       b([]string{"L"}, "L", "session log"),
+		Server:    b([]string{"S"}, "S", "server output"),
+
+		Up:          b([]string{"up", "k"}, "↑/k", "up"),
+		Down:        b([]string{"down", "j"}, "↓/j", "down"),
+		PageUp:      b([]string{"pgup", "ctrl+u"}, "pgup", "page up"),
+		PageDown:    b([]string{"pgdown", "ctrl+d"}, "pgdn", "page down"),
+		Top:         b([]string{"home", "g"}, "g", "top"),
+		Bottom:      b([]string{"end", "G"}, "G", "bottom"),
+		Filter:      b([]string{"/"}, "/", "filter"),
+		ClearFilter: b([]string{"esc"}, "esc", "clear filter"),
+		Call:        b([]string{"enter"}, "enter", "call"),
+		Example:     b([]string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}, "1-9", "call with example"),
+
+		AcceptFilter: b([]string{"enter"}, "enter", "accept filter"),
+		CancelFilter: b([]string{"esc"}, "esc", "cancel filter"),
+
+		NextField:  b([]string{"tab", "down"}, "tab/↓", "next field"),
+		PrevField:  b([]string{"shift+tab", "up"}, "shift+tab/↑", "previous field"),
+		Cycle:      b([]string{"space", "left", "right"}, "space/←/→", "change choice"),
+		Run:        b([]string{"ctrl+r"}, "ctrl+r", "run"),
+		Back:       b([]string{"esc"}, "esc", "back"),
+		ToggleJSON: b([]string{"ctrl+t"}, "ctrl+t", "form/JSON"),
+		Examples:   b([]string{"ctrl+e"}, "ctrl+e", "examples"),
+		ExampleN:   b([]string{"alt+1", "alt+2", "alt+3", "alt+4", "alt+5", "alt+6", "alt+7", "alt+8", "alt+9"}, "alt+1-9", "fill example"),
+
+		PickExample: b([]string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "enter"}, "1-9/enter", "use example"),
+
+		Yes:          b([]string{"y"}, "y", "run it"),
+		No:           b([]string{"n", "esc"}, "n/esc", "cancel"),
+		AllowSession: b([]string{"a"}, "a", "allow for this session"),
+
+		CancelCall: b([]string{"esc"}, "esc", "cancel the call"),
+
+		ScrollUp:   b([]string{"up", "k", "pgup"}, "↑/pgup", "scroll up"),
+		ScrollDown: b([]string{"down", "j", "pgdown"}, "↓/pgdn", "scroll down"),
+		Edit:       b([]string{"e"}, "e", "edit and run again"),
+		Close:      b([]string{"esc"}, "esc", "back"),
+
+		Choose: b([]string{"enter"}, "enter", "connect"),
+	}
+}

@@ -1,0 +1,130 @@
+package ui
+
+import (
+	"image/color"
+
+	"charm.land/lipgloss/v2"
+	"github.com/mcpsh/mcpsh/policy"
+)
+
+// Theme is mcpsh's palette, named by meaning. Views never pick colours
+// themselves: they use Styles, built from a Theme.
+type Theme struct {
+	Accent      color.Color
+	Text        color.Color
+	Muted       color.Color
+	Border      color.Color
+	ReadOnly    color.Color
+	Write       color.Color
+	Destructive color.Color
+	OpenWorld   color.Color
+	Error       color.Color
+	Warning     color.Color
+	Success     color.Color
+	SelectBg    color.Color
+}
+
+// DefaultTheme works on dark and light terminals alike (ANSI 256 colours).
+func DefaultTheme() Theme {
+	return Theme{
+		Accent:      lipgloss.Color("39"),
+		Text:        lipgloss.Color("252"),
+		Muted:       lipgloss.Color("245"),
+		Border:      lipgloss.Color("240"),
+		ReadOnly:    lipgloss.Color("42"),
+		Write:       lipgloss.Color("214"),
+		Destructive: lipgloss.Color("203"),
+		OpenWorld:   lipgloss.Color("177"),
+		Error:       lipgloss.Color("203"),
+		Warning:     lipgloss.Color("214"),
+		Success:     lipgloss.Color("42"),
+		SelectBg:    lipgloss.Color("237"),
+	}
+}
+
+// Styles are every style the views use. With colour off (NO_COLOR), meaning
+// is carried by text, bold, faint and reverse video instead.
+type Styles struct {
+	NoColor bool
+
+	Header, HeaderDim  lipgloss.Style
+	Banner             lipgloss.Style // the untrusted-server warning
+	Section            map[policy.Class]lipgloss.Style
+	Row, RowSelected   lipgloss.Style
+	Name               lipgloss.Style // a tool's name beside its title
+	Mark               lipgloss.Style // idempotent
+	MarkOpenWorld      lipgloss.Style
+	MarkImplied        lipgloss.Style
+	Title              lipgloss.Style // a pane's title
+	Label              lipgloss.Style
+	Muted              lipgloss.Style
+	Error, Warning, OK lipgloss.Style
+	Focused            lipgloss.Style // the focused form field's label
+	Border             lipgloss.Style // a pane's frame
+	Dialog             lipgloss.Style // the confirmation dialog's frame
+	DialogTitle        lipgloss.Style
+	Footer             lipgloss.Style
+	Key, KeyDesc       lipgloss.Style
+	Filter             lipgloss.Style
+	ProgressFull       color.Color
+	ProgressEmpty      color.Color
+}
+
+// NewStyles builds Styles from t, or colourless ones when noColor.
+func NewStyles(t Theme, noColor bool) *Styles {
+	s := &Styles{NoColor: noColor}
+	fg := func(c color.Color) lipgloss.Style {
+		if noColor {
+			return lipgloss.NewStyle()
+		}
+		return lipgloss.NewStyle().Foreground(c)
+	}
+	s.Header = fg(t.Accent).Bold(true)
+	s.HeaderDim = fg(t.Muted)
+	s.Banner = fg(t.Error).Bold(true)
+	if noColor {
+		s.Banner = s.Banner.Reverse(true)
+	}
+	s.Section = map[policy.Class]lipgloss.Style{
+		policy.ClassReadOnly:    fg(t.ReadOnly).Bold(true),
+		policy.ClassWrite:       fg(t.Write).Bold(true),
+		policy.ClassDestructive: fg(t.Destructive).Bold(true),
+	}
+	s.Row = fg(t.Text)
+	s.RowSelected = fg(t.Text).Bold(true)
+	if noColor {
+		s.RowSelected = s.RowSelected.Reverse(true)
+	} else {
+		s.RowSelected = s.RowSelected.Background(t.SelectBg)
+	}
+	s.Name = fg(t.Muted).Faint(noColor)
+	s.Mark = fg(t.Accent)
+	s.MarkOpenWorld = fg(t.OpenWorld).Bold(true)
+	s.MarkImplied = fg(t.Warning)
+	s.Title = fg(t.Accent).Bold(true)
+	s.Label = fg(t.Muted).Bold(true)
+	s.Muted = fg(t.Muted).Faint(noColor)
+	s.Error = fg(t.Error).Bold(true)
+	s.Warning = fg(t.Warning)
+	s.OK = fg(t.Success)
+	s.Focused = fg(t.Accent).Bold(true)
+	border := lipgloss.NewStyle().Border(lipgloss.RoundedBorder())
+	if !noColor {
+		border = border.BorderForeground(t.Border)
+	}
+	s.Border = border
+	s.Dialog = lipgloss.NewStyle().Border(lipgloss.DoubleBorder()).Padding(0, 1)
+	if !noColor {
+		s.Dialog = s.Dialog.BorderForeground(t.Destructive)
+	}
+	s.DialogTitle = fg(t.Destructive).Bold(true)
+	s.Footer = fg(t.Muted)
+	s.Key = fg(t.Accent).Bold(true)
+	s.KeyDesc = fg(t.Muted)
+	s.Filter = fg(t.Accent)
+	s.ProgressFull, s.ProgressEmpty = t.Accent, t.Border
+	return s
+}
+
+// ClassStyle is the style for text about a class of tool.
+func (s *Styles) ClassStyle(c policy.Class) lipgloss.Style { return s.Section[c] }
