@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -75,19 +76,34 @@ func splitPair(a string) (key, val string, raw, ok bool) {
 type propSchema struct {
 	Type  json.RawMessage `json:"type"`
 	Items *propSchema     `json:"items"`
+	AnyOf []*propSchema   `json:"anyOf"`
+	OneOf []*propSchema   `json:"oneOf"`
 }
 
+// types are the JSON types a value may have: the schema's "type", or else
+// those of its anyOf/oneOf branches (pydantic writes Optional[int] that way).
 func (p *propSchema) types() []string {
-	if p == nil || isNull(p.Type) {
+	if p == nil {
 		return nil
 	}
-	var one string
-	if json.Unmarshal(p.Type, &one) == nil {
-		return []string{one}
+	if !isNull(p.Type) {
+		var one string
+		if json.Unmarshal(p.Type, &one) == nil {
+			return []string{one}
+		}
+		var many []string
+		_ = json.Unmarshal(p.Type, &many)
+		return many
 	}
-	var many []string
-	_ = json.Unmarshal(p.Type, &many)
-	return many
+	var out []string
+	for _, b := range append(append([]*propSchema{}, p.AnyOf...), p.OneOf...) {
+		for _, t := range b.types() {
+			if !slices.Contains(out, t) {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
 }
 
 func (t *Tool) properties() map[string]*propSchema {

@@ -27,7 +27,8 @@ const argSchema = `{"type":"object","properties":{
 	"ids":{"type":"array","items":{"type":"integer"}},
 	"units":{"type":"string","enum":["metric","imperial"]},
 	"filter":{"type":"object","properties":{"limit":{"type":"integer","maximum":5}}},
-	"maybe":{"type":["integer","null"]}
+	"maybe":{"type":["integer","null"]},
+	"opt":{"anyOf":[{"type":"integer"},{"type":"null"}]}
 },"required":["title"],"additionalProperties":false}`
 
 func TestParseArgs(t *testing.T) {
@@ -44,6 +45,7 @@ func TestParseArgs(t *testing.T) {
 		{[]string{`tags=["a,b"]`}, map[string]any{"tags": []any{"a,b"}}, ""},
 		{[]string{`filter={"limit":3}`}, map[string]any{"filter": map[string]any{"limit": 3.0}}, ""},
 		{[]string{"maybe=null"}, map[string]any{"maybe": nil}, ""},
+		{[]string{"opt=3"}, map[string]any{"opt": int64(3)}, ""},
 		{[]string{"title:=null"}, map[string]any{"title": nil}, ""},
 		{[]string{"unknown=1"}, map[string]any{"unknown": "1"}, ""},
 		{[]string{"title=a=b"}, map[string]any{"title": "a=b"}, ""},
@@ -88,7 +90,7 @@ func TestValidateNamesTheArgumentAndTheRule(t *testing.T) {
 	}{
 		{`{}`, "title", "required but missing", "/required"},
 		{`{"title":""}`, "title", "minLength", "/properties/title"},
-		{`{"title":"x","count":0}`, "count", "minimum", "/properties/count"},
+		{`{"title":"x","count":0}`, "count", "minimum: 0 is less than 1", "/properties/count"},
 		{`{"title":"x","count":1.5}`, "count", `want "integer"`, "/properties/count"},
 		{`{"title":"x","units":"kelvin"}`, "units", "enum", "/properties/units"},
 		{`{"title":"x","filter":{"limit":9}}`, "filter.limit", "maximum", "/properties/filter/properties/limit"},
@@ -144,5 +146,19 @@ func TestValidateOutput(t *testing.T) {
 	err := tool.ValidateOutput(json.RawMessage(`{"total":"many"}`))
 	if err == nil || !strings.Contains(err.Error(), "structuredContent.total") {
 		t.Errorf("err = %v", err)
+	}
+}
+
+func TestTidyNumbers(t *testing.T) {
+	for in, want := range map[string]string{
+		"maximum: 500/1 is greater than 50.000000":                 "maximum: 500 is greater than 50",
+		"minimum: 1/2 is less than 0.750000":                       "minimum: 0.5 is less than 0.75",
+		"exclusiveMinimum: -3/1 is less than or equal to 0.000000": "exclusiveMinimum: -3 is less than or equal to 0",
+		`minLength: "1/2" contains 3 Unicode code points`:          `minLength: "1/2" contains 3 Unicode code points`,
+		"required but missing":                                     "required but missing",
+	} {
+		if got := tidyNumbers(in); got != want {
+			t.Errorf("tidyNumbers(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

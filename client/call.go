@@ -32,7 +32,8 @@ type Call struct {
 	Declined bool
 
 	// Timeout bounds the wait for an answer; progress notifications restart it.
-	// Zero takes the server's configured timeout, else DefaultTimeout.
+	// Zero takes the server's configured timeout, else DefaultTimeout; a
+	// negative value means no timeout (MaxDuration still applies).
 	Timeout time.Duration
 	// MaxDuration bounds one attempt however much progress the server reports.
 	MaxDuration time.Duration

@@ -3,7 +3,9 @@ package client
 import (
 	"encoding/json"
 	"fmt"
+	"math/big"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -143,7 +145,7 @@ func schemaViolation(tool string, err error) error {
 	if path == "root" {
 		path = ""
 	}
-	e := &ArgError{Tool: tool, SchemaPath: path, Arg: argFromSchemaPath(path), Rule: msg}
+	e := &ArgError{Tool: tool, SchemaPath: path, Arg: argFromSchemaPath(path), Rule: tidyNumbers(msg)}
 	if rest, ok := strings.CutPrefix(msg, "required: missing properties: "); ok {
 		e.Rule = "required but missing"
 		e.Arg = joinArg(e.Arg, firstQuoted(rest))
@@ -154,6 +156,33 @@ func schemaViolation(tool string, err error) error {
 		e.SchemaPath = path + "/additionalProperties"
 	}
 	return e
+}
+
+// numberRule matches the numbers jsonschema-go writes into range rules: the
+// value as a fraction ("500/1") and the bound with %f ("50.000000").
+var numberRule = regexp.MustCompile(`-?\d+/\d+|-?\d+\.\d+`)
+
+// tidyNumbers writes the numbers in a range rule the way people write them:
+// "maximum: 500/1 is greater than 50.000000" becomes "maximum: 500 is
+// greater than 50". Other rules quote the user's text and are left alone.
+func tidyNumbers(rule string) string {
+	name, _, _ := strings.Cut(rule, ":")
+	switch name {
+	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf":
+	default:
+		return rule
+	}
+	return numberRule.ReplaceAllStringFunc(rule, func(n string) string {
+		r, ok := new(big.Rat).SetString(n)
+		if !ok {
+			return n
+		}
+		if r.IsInt() {
+			return r.Num().String()
+		}
+		f, _ := r.Float64()
+		return strconv.FormatFloat(f, 'g', -1, 64)
+	})
 }
 
 // argFromSchemaPath turns /properties/a/properties/b/items into "a.b[]".

@@ -11,6 +11,7 @@ type KeyMap struct {
 	// The tool list.
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
 	Filter, ClearFilter, Call, Example      key.Binding
+	DetailUp, DetailDown                    key.Binding
 
 	// Typing a filter.
 	AcceptFilter, CancelFilter key.Binding
@@ -31,8 +32,8 @@ type KeyMap struct {
 	// The result view and the panes.
 	ScrollUp, ScrollDown, Edit, Close key.Binding
 
-	// The server picker.
-	Choose key.Binding
+	// The server picker, and a failed connection.
+	Choose, Retry key.Binding
 }
 
 // DefaultKeyMap returns mcpsh's keys.
@@ -57,6 +58,8 @@ func DefaultKeyMap() *KeyMap {
 		ClearFilter: b([]string{"esc"}, "esc", "clear filter"),
 		Call:        b([]string{"enter"}, "enter", "call"),
 		Example:     b([]string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}, "1-9", "call with example"),
+		DetailUp:    b([]string{"K"}, "K", "scroll detail up"),
+		DetailDown:  b([]string{"J"}, "J", "scroll detail down"),
 
 		AcceptFilter: b([]string{"enter"}, "enter", "accept filter"),
 		CancelFilter: b([]string{"esc"}, "esc", "cancel filter"),
@@ -84,5 +87,6 @@ func DefaultKeyMap() *KeyMap {
 		Close:      b([]string{"esc"}, "esc", "back"),
 
 		Choose: b([]string{"enter"}, "enter", "connect"),
+		Retry:  b([]string{"r"}, "r", "try again"),
 	}
 }

@@ -33,27 +33,33 @@ func (f *callFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.json, "json", false, "print JSON")
 }
 
-// call builds a client.Call. Limits the user did not set stay zero, so the
-// server's configured values (or the defaults) apply.
+// call builds a client.Call with the flags' settings.
 func (f *callFlags) call(cmd *cobra.Command, tool *client.Tool, args map[string]any) *client.Call {
 	c := &client.Call{Tool: tool, Args: args, Mode: policy.Batch, Yes: f.yes, ReadOnly: f.readOnly}
+	c.Timeout, c.MaxDuration, c.Attempts, c.RetryMax = f.limits(cmd)
+	return c
+}
+
+// limits are the call limits the user set. Those not set stay zero, so the
+// server's configured values (or the defaults) apply.
+func (f *callFlags) limits(cmd *cobra.Command) (timeout, maxDur time.Duration, attempts int, retryMax time.Duration) {
 	fl := cmd.Flags()
 	if fl.Changed("timeout") {
-		c.Timeout = f.timeout
-		if c.Timeout == 0 {
-			c.Timeout = -1 // --timeout 0: no timeout
+		timeout = f.timeout
+		if timeout == 0 {
+			timeout = -1 // --timeout 0: no timeout
 		}
 	}
 	if fl.Changed("timeout-max") {
-		c.MaxDuration = f.timeoutMax
+		maxDur = f.timeoutMax
 	}
 	if fl.Changed("retries") {
-		c.Attempts = max(f.retries, 1)
+		attempts = max(f.retries, 1)
 	}
 	if fl.Changed("retry-max") {
-		c.RetryMax = f.retryMax
+		retryMax = f.retryMax
 	}
-	return c
+	return timeout, maxDur, attempts, retryMax
 }
 
 func (a *app) callCmd() *cobra.Command {

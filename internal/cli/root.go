@@ -88,6 +88,7 @@ func Main(ctx context.Context, args []string, io *iostreams.IOStreams, getenv fu
 }
 
 func (a *app) rootCmd() *cobra.Command {
+	var rootCall callFlags
 	root := &cobra.Command{
 		Use:           "mcpsh",
 		Short:         "A terminal client for MCP servers that honours tool annotations",
@@ -97,9 +98,10 @@ func (a *app) rootCmd() *cobra.Command {
 		SilenceUsage:  true,
 		Args:          cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.interactive(cmd, args)
+			return a.interactive(cmd, args, &rootCall)
 		},
 	}
+	rootCall.register(root.Flags())
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
 	root.PersistentFlags().StringVar(&a.configPath, "config", "", "read servers from `FILE` (default $MCPSH_CONFIG, then $XDG_CONFIG_HOME/mcpsh/config.json)")
 	a.target.register(root.PersistentFlags())
@@ -137,25 +139,6 @@ func (a *app) connect(cmd *cobra.Command, command []string) (*client.Session, er
 		fmt.Fprintf(a.io.ErrOut, "mcpsh: warning: %s\n", w)
 	}
 	return s, nil
-}
-
-// interactive is bare `mcpsh`. With a target it shows the server's tools
-// grouped by safety; without one it teaches how to name one.
-func (a *app) interactive(cmd *cobra.Command, args []string) error {
-	rest, command := commandAfterDash(cmd, args)
-	if len(rest) > 0 {
-		return &usageError{fmt.Sprintf("unknown command %q", rest[0])}
-	}
-	if !a.targetGiven(command) {
-		return cmd.Help()
-	}
-	s, err := a.connect(cmd, command)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	a.printToolTable(s)
-	return nil
 }
 
 func (a *app) targetGiven(command []string) bool {

@@ -1,0 +1,84 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/mcpsh/mcpsh/policy"
+	"github.com/mcpsh/mcpsh/ui"
+	"github.com/spf13/cobra"
+)
+
+// interactive is bare `mcpsh`: on a terminal, the full-screen view of the
+// server named, or a picker over the configured servers; piped, the grouped
+// tool table. With no server named or configured it teaches how to name one.
+func (a *app) interactive(cmd *cobra.Command, args []string, f *callFlags) error {
+	rest, command := commandAfterDash(cmd, args)
+	if len(rest) > 0 {
+		return &usageError{fmt.Sprintf("unknown command %q", rest[0])}
+	}
+	opts := ui.Options{
+		Client: *a.clientOptions(), Yes: f.yes, ReadOnly: f.readOnly,
+		NoColor: !a.io.Color,
+	}
+	opts.Timeout, opts.MaxDuration, opts.Attempts, opts.RetryMax = f.limits(cmd)
+
+	if a.targetGiven(command) {
+		t, err := a.resolveTarget(cmd, command)
+		if err != nil {
+			return err
+		}
+		opts.Target = &t
+	} else {
+		cfg, err := a.loadConfig()
+		if err != nil {
+			return err
+		}
+		switch len(cfg.Servers) {
+		case 0:
+			return cmd.Help()
+		case 1:
+			if err := cfg.Servers[0].Validate(); err != nil {
+				return err
+			}
+			t := targetOf(cfg.Servers[0])
+			opts.Target = &t
+		default:
+			for _, s := range cfg.Servers {
+				c := ui.Choice{Name: s.Name, Transport: string(s.Transport), Where: where(s), Target: targetOf(s)}
+				if err := s.Validate(); err != nil {
+					c.Problem = err.Error()
+				}
+				if a.target.untrusted {
+					c.Target.Trust = policy.Untrusted
+				}
+				opts.Choices = append(opts.Choices, c)
+			}
+		}
+	}
+
+	if !a.io.StdinTTY || !a.io.StdoutTTY {
+		if opts.Target == nil {
+			return &usageError{"several servers are configured: name one with -s NAME (the picker needs a terminal)"}
+		}
+		// Not a terminal: the tool table, as `mcpsh tools` prints it.
+		s, err := a.connect(cmd, command)
+		if err != nil {
+			return err
+		}
+		defer s.Close()
+		a.printToolTable(s)
+		return nil
+	}
+	if a.target.serverStderr {
+		fmt.Fprintln(a.io.ErrOut, "mcpsh: --server-stderr is ignored in the interactive view: press S to see what the server says")
+	}
+	if err := a.openLog(); err != nil {
+		return err
+	}
+	opts.Client = *a.clientOptions()
+	opts.Client.ServerStderr = nil
+	if a.log != nil {
+		opts.LogPath = a.log.Path()
+	}
+	return ui.Run(cmd.Context(), opts, a.io.In, a.io.Out)
+}

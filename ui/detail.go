@@ -1,0 +1,200 @@
+package ui
+
+import (
+	"encoding/json"
+
+	"charm.land/lipgloss/v2"
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/policy"
+)
+
+// renderDetail is everything mcpsh knows about one tool: what it is, the hints
+// as declared, implied and in effect, what mcpsh would decide for a call and why,
+// its schemas summarised, and its input examples.
+func renderDetail(t *client.Tool, d policy.Decision, width int, st *Styles) string {
+	if t == nil {
+		return st.Muted.Render("no tool matches the filter")
+	}
+	w := &lines{width: width}
+	w.add(st.Title.Render(termtext.Truncate(termtext.Line(t.Title), width)))
+	sub := termtext.Line(t.Name) + " · " + st.ClassStyle(t.Class()).Render(string(t.Class()))
+	if n := len(t.Examples); n > 0 {
+		sub += fmt.Sprintf(" · %d example%s", n, plural(n))
+	}
+	w.add(sub)
+	if t.ToolTitle != "" && t.AnnTitle != "" && t.ToolTitle != t.AnnTitle {
+		w.wrap("title from tool.title; annotations.title is "+termtext.Line(t.AnnTitle), st.Muted)
+	}
+	if desc := termtext.Sanitize(t.Description); desc != "" {
+		w.blank()
+		w.wrap(desc, st.Row)
+	}
+
+	w.section(st, "Hints")
+	w.add(st.Label.Render(padTo("hint", 13) + padTo("declared", 10) + "effective"))
+	eff := t.Effective()
+	implied := false
+	for _, f := range policy.Fields {
+		declared := "—"
+		if raw, ok := t.Declared[string(f)]; ok {
+			declared = termtext.Line(string(raw))
+		}
+		value := map[policy.Field]bool{
+			policy.FieldReadOnly: eff.ReadOnly, policy.FieldDestructive: eff.Destructive,
+			policy.FieldIdempotent: eff.Idempotent, policy.FieldOpenWorld: eff.OpenWorld,
+		}[f]
+		note := ""
+		switch {
+		case !t.Hints.Relevant(f):
+			note = st.Muted.Render("(ignored)")
+		case !t.Hints.Get(f).Declared():
+			note, implied = st.MarkImplied.Render("(spec default)"), true
+		}
+		label := strings.TrimSuffix(string(f), "Hint")
+		w.add(padTo(label, 13) + padTo(termtext.Truncate(declared, 9), 10) + padTo(fmt.Sprint(value), 6) + note)
+	}
+	if eff.ReadOnly {
+		w.wrap("destructive and idempotent do not apply to a read-only tool", st.Muted)
+	}
+	if implied {
+		w.wrap(markImplied+" implied: the server left a hint out, so the spec's default applies", st.MarkImplied)
+	}
+	if !t.HasAnnotations {
+		w.add(st.Warning.Render("no annotations at all: every hint takes the spec's worst-case default"))
+	}
+
+	w.section(st, "If you call it")
+	verdict := map[policy.Verdict]string{policy.Run: "runs", policy.Ask: "asks first", policy.Refuse: "refused"}[d.Verdict]
+	w.wrap(verdict+": "+d.Reason, decisionStyle(st, d))
+	replay := "replay-safe: retried on transient failures"
+	if !d.ReplaySafe {
+		replay = "not replay-safe (" + d.NotReplaySafe + "): never retried once it may have run"
+	}
+	w.wrap(replay, st.Muted)
+	if d.OpenWorld {
+		w.wrap(markOpenWorld+" open-world: flagged in the session log", st.MarkOpenWorld)
+	}
+
+	w.section(st, "Input")
+	schemaSummary(w, t.InputSchema, st, "takes no arguments")
+	if t.OutputSchema != nil {
+		w.section(st, "Output")
+		schemaSummary(w, t.OutputSchema, st, "an empty object")
+	}
+	if len(t.Examples) > 0 {
+		w.section(st, "Examples (1-9 to call with one)")
+		for i, ex := range t.Examples {
+			b, _ := json.Marshal(ex)
+			w.add(termtext.Truncate(fmt.Sprintf("%d %s", i+1, termtext.Line(string(b))), width))
+		}
+	}
+	if len(t.Problems) > 0 {
+		w.section(st, "Problems in the declaration")
+		for _, p := range t.Problems {
+			w.wrap("• "+termtext.Line(p), st.Warning)
+		}
+	}
+	return strings.Join(w.out, "\n")
+}
+
+func decisionStyle(st *Styles, d policy.Decision) lipgloss.Style {
+	switch d.Verdict {
+	case policy.Run:
+		return st.OK
+	case policy.Ask:
+		return st.Warning
+	}
+	return st.Error
+}
+
+// schemaSummary lists a schema's fields: name (* when required), type, rules,
+// default, and description.
+func schemaSummary(w *lines, raw json.RawMessage, st *Styles, none string) {
+	fields, err := parseFields(raw)
+	switch {
+	case err != nil:
+		w.wrap("schema mcpsh cannot read: "+termtext.Line(err.Error()), st.Warning)
+		return
+	case len(fields) == 0:
+		w.add(st.Muted.Render(none))
+		return
+	}
+	nameW := 0
+	for _, f := range fields {
+		nameW = max(nameW, ansi.StringWidth(termtext.Line(f.Name))+1)
+	}
+	nameW = min(nameW, w.width/3)
+	for _, f := range fields {
+		name := termtext.Line(f.Name)
+		if f.Required {
+			name += "*"
+		}
+		var rules []string
+		if f.Constraints != "" {
+			rules = append(rules, termtext.Line(f.Constraints))
+		}
+		if len(f.Enum) > 0 {
+			var opts []string
+			for _, e := range f.Enum {
+				b, _ := json.Marshal(e)
+				opts = append(opts, termtext.Line(string(b)))
+			}
+			rules = append(rules, "one of "+strings.Join(opts, ", "))
+		}
+		if f.HasDefault {
+			b, _ := json.Marshal(f.Default)
+			rules = append(rules, "default "+termtext.Line(string(b)))
+		}
+		line := padTo(termtext.Truncate(name, nameW), nameW+1) + st.Label.Render(f.TypeLabel())
+		if len(rules) > 0 {
+			line += " " + st.Muted.Render(strings.Join(rules, "; "))
+		}
+		w.add(termtext.Truncate(line, w.width))
+		if d := termtext.Line(f.Description); d != "" {
+			w.add(st.Muted.Render(termtext.Truncate(strings.Repeat(" ", 2)+d, w.width)))
+		}
+	}
+}
+
+// lines collects a pane's lines, each cut to width.
+type lines struct {
+	width int
+	out   []string
+}
+
+func (l *lines) add(s string) { l.out = append(l.out, termtext.Truncate(s, l.width)) }
+
+func (l *lines) blank() { l.out = append(l.out, "") }
+
+func (l *lines) section(st *Styles, title string) {
+	l.blank()
+	l.add(st.Label.Render(title))
+}
+
+// wrap adds text wrapped to the width, in style.
+func (l *lines) wrap(text string, style lipgloss.Style) {
+	for _, para := range strings.Split(text, "\n") {
+		for _, line := range strings.Split(ansi.Wrap(para, l.width, " "), "\n") {
+			l.add(style.Render(line))
+		}
+	}
+}
+
+func padTo(s string, w int) string {
+	if n := ansi.StringWidth(s); n < w {
+		return s + strings.Repeat(" ", w-n)
+	}
+	return s
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

@@ -1,0 +1,240 @@
+package ui
+
+import (
+	"fmt"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textarea"
+	tea "charm.land/bubbletea/v2"
+	"github.com/mcpsh/mcpsh/client"
+)
+
+// argForm is the argument editor: one input per top-level property of the
+// tool's input schema, or a JSON editor for the whole arguments object. It
+// never runs the call itself: the model asks Args when the user presses Run.
+type argForm struct {
+	tool *client.Tool
+	st   *Styles
+	keys *KeyMap
+
+	fields []*formField
+	focus  int // index into fields
+	offset int // first visible line of the field list
+
+	jsonMode bool
+	editor   textarea.Model
+
+	picker bool // the example picker is open
+	pick   int  // its highlighted example
+
+	schemaErr    string // the input schema cannot be read field by field
+	schemaNotice string // the schema can be checked only in part, or not at all
+	notice       string // a passing note, e.g. why the form shows JSON
+	topErr       string // an error that belongs to no field
+	err          error  // why the last Args failed
+
+	width, height int
+}
+
+// newArgForm builds the editor for tool. It opens on the first field, or in
+// the JSON editor when the schema is too rich for a form.
+func newArgForm(tool *client.Tool, st *Styles, keys *KeyMap) *argForm {
+	f := &argForm{tool: tool, st: st, keys: keys, editor: newJSONEditor(st)}
+	specs, err := parseFields(tool.InputSchema)
+	if err != nil {
+		f.schemaErr = "input " + err.Error()
+	}
+	allJSON := len(specs) > 0
+	for _, s := range specs {
+		f.fields = append(f.fields, newFormField(s, st))
+		allJSON = allJSON && s.Kind == kindJSON
+	}
+	f.schemaNotice = tool.SchemaNotice()
+	if err != nil || allJSON || schemaIsComplex(tool.InputSchema) {
+		f.jsonMode = true
+		f.editor.SetValue(prettyArgs(nil, nil))
+		f.editor.Focus()
+	} else if len(f.fields) > 0 {
+		f.fields[0].focus()
+	}
+	return f
+}
+
+// Tool is the tool whose arguments are being edited.
+func (f *argForm) Tool() *client.Tool { return f.tool }
+
+// Err is why the last Args call failed, or nil.
+func (f *argForm) Err() error { return f.err }
+
+// SetSize sets the area the form draws in.
+func (f *argForm) SetSize(width, height int) {
+	f.width, f.height = width, height
+	f.relayout()
+}
+
+// Editing reports whether keys are text being typed (a text input or the JSON
+// editor has focus) or belong to the example picker, so the model must not
+// read q, L, S or ? as commands.
+func (f *argForm) Editing() bool {
+	switch {
+	case f.picker, f.jsonMode:
+		return true
+	case len(f.fields) == 0:
+		return false
+	}
+	return !f.fields[f.focus].isChoice()
+}
+
+// picking reports whether the example picker is open; it takes Esc to close.
+func (f *argForm) picking() bool { return f.picker }
+
+// ShortHelp is the form's keys that work right now. The model adds Run and Back.
+func (f *argForm) ShortHelp() []key.Binding {
+	k := f.keys
+	if f.picker {
+		return []key.Binding{k.PickExample, k.Up, k.Down}
+	}
+	var b []key.Binding
+	if !f.jsonMode && len(f.fields) > 0 {
+		b = append(b, k.NextField, k.PrevField)
+		if f.fields[f.focus].isChoice() {
+			b = append(b, k.Cycle)
+		}
+	}
+	b = append(b, k.ToggleJSON)
+	if len(f.tool.Examples) > 0 {
+		b = append(b, k.Examples, k.ExampleN)
+	}
+	return b
+}
+
+// Update handles keys, pastes and the inner bubbles' messages while the form
+// has focus. Run and Back belong to the model and are ignored here.
+func (f *argForm) Update(msg tea.Msg) tea.Cmd {
+	defer f.relayout()
+	km, isKey := msg.(tea.KeyPressMsg)
+	if !isKey {
+		return f.forward(msg)
+	}
+	if f.picker {
+		f.pickerKey(km)
+		return nil
+	}
+	k := f.keys
+	switch {
+	case key.Matches(km, k.Run), key.Matches(km, k.Back):
+		return nil
+	case key.Matches(km, k.ToggleJSON):
+		return f.toggleJSON()
+	case key.Matches(km, k.Examples):
+		f.notice = ""
+		if len(f.tool.Examples) == 0 {
+			f.notice = "this tool has no input examples"
+			return nil
+		}
+		f.picker, f.pick = true, 0
+		return nil
+	case key.Matches(km, k.ExampleN):
+		n := int(km.Code - '0')
+		if !f.FillExample(n) {
+			f.notice = fmt.Sprintf("this tool has no input example %d", n)
+		}
+		return f.focusCmd()
+	}
+	if f.jsonMode {
+		return f.forward(msg)
+	}
+	if len(f.fields) == 0 {
+		return nil
+	}
+	ff := f.fields[f.focus]
+	switch {
+	case key.Matches(km, k.NextField), km.Code == tea.KeyEnter && km.Mod == 0:
+		return f.move(1)
+	case key.Matches(km, k.PrevField):
+		return f.move(-1)
+	case ff.isChoice() && key.Matches(km, k.Cycle):
+		if km.Code == tea.KeyLeft {
+			ff.cycle(-1)
+		} else {
+			ff.cycle(1)
+		}
+		return nil
+	}
+	return f.forward(msg)
+}
+
+// forward gives a message to whatever holds the cursor.
+func (f *argForm) forward(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	switch {
+	case f.jsonMode:
+		f.editor, cmd = f.editor.Update(msg)
+	case len(f.fields) > 0 && !f.fields[f.focus].isChoice():
+		ff := f.fields[f.focus]
+		before := ff.input.Value()
+		ff.input, cmd = ff.input.Update(msg)
+		if ff.input.Value() != before {
+			ff.err = ""
+		}
+	}
+	return cmd
+}
+
+// move focuses the field delta away, wrapping.
+func (f *argForm) move(delta int) tea.Cmd {
+	n := len(f.fields)
+	return f.focusField(((f.focus+delta)%n + n) % n)
+}
+
+func (f *argForm) focusField(i int) tea.Cmd {
+	if i < 0 || i >= len(f.fields) {
+		return nil
+	}
+	f.fields[f.focus].blur()
+	f.focus = i
+	return f.fields[i].focus()
+}
+
+// focusCmd (re)focuses whatever should hold the cursor in the current mode.
+func (f *argForm) focusCmd() tea.Cmd {
+	if f.jsonMode {
+		return f.editor.Focus()
+	}
+	return f.focusField(f.focus)
+}
+
+// pickerKey handles a key while the example picker is open: digits pick at
+// once, up/down and enter pick the highlighted one, Esc closes.
+func (f *argForm) pickerKey(km tea.KeyPressMsg) {
+	k := f.keys
+	n := len(f.tool.Examples)
+	switch {
+	case key.Matches(km, k.Back):
+		f.picker = false
+	case key.Matches(km, k.Up), key.Matches(km, k.PrevField):
+		f.pick = (f.pick - 1 + n) % n
+	case key.Matches(km, k.Down), key.Matches(km, k.NextField):
+		f.pick = (f.pick + 1) % n
+	case key.Matches(km, k.PickExample):
+		i := f.pick + 1
+		if km.Code >= '1' && km.Code <= '9' {
+			i = int(km.Code - '0')
+		}
+		if i <= n {
+			f.FillExample(i)
+			f.focusCmd()
+		}
+	}
+}
+
+// FillExample fills the form with the tool's input example n (1-based): the
+// fields the example has are set and the others cleared. An example that
+// breaks the schema still fills; Args then names the problem.
+func (f *argForm) FillExample(n int) bool {
+	if n < 1 || n > len(f.tool.Examples) {
+		return false
+	}
+	f.SetArgs(f.tool.Examples[n-1])
+	return true
+}

@@ -1,0 +1,307 @@
+package ui
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+
+	"charm.land/bubbles/v2/textarea"
+	tea "charm.land/bubbletea/v2"
+	"github.com/mcpsh/mcpsh/client"
+)
+
+// newJSONEditor is the textarea for arguments as one JSON object.
+func newJSONEditor(st *Styles) textarea.Model {
+	ed := textarea.New()
+	ed.Prompt = ""
+	ed.ShowLineNumbers = false
+	ed.CharLimit = 0
+	ed.MaxHeight = 0 // no limit on lines; the view scrolls
+	state := textarea.StyleState{
+		Base: st.Row, Text: st.Row, CursorLine: st.Row, Placeholder: st.Muted,
+		EndOfBuffer: st.Muted, Prompt: st.Muted, LineNumber: st.Muted, CursorLineNumber: st.Muted,
+		Selection: st.RowSelected,
+	}
+	ed.SetStyles(textarea.Styles{Focused: state, Blurred: state, Cursor: textarea.CursorStyle{Shape: tea.CursorBlock}})
+	ed.Placeholder = "{}"
+	return ed
+}
+
+// Args builds the arguments and checks them against the input schema. On
+// failure it puts the error beside the field at fault (or at the top, for the
+// JSON editor and for the object as a whole), focuses that field, and
+// returns false: nothing that breaks the schema gets out of the form.
+func (f *argForm) Args() (map[string]any, bool) {
+	f.clearErrors()
+	defer f.relayout()
+	var args map[string]any
+	if f.jsonMode {
+		a, err := parseEditorJSON(f.tool.Name, f.editor.Value())
+		if err != nil {
+			f.err, f.topErr = err, err.Error()
+			return nil, false
+		}
+		args = a
+	} else {
+		a, ok := f.collect()
+		if !ok {
+			return nil, false
+		}
+		args = a
+	}
+	if err := f.tool.Validate(args); err != nil {
+		f.placeError(err)
+		return nil, false
+	}
+	return args, true
+}
+
+// collect reads every field without checking the schema, marking fields
+// whose text cannot be typed (an integer that is not one, say).
+func (f *argForm) collect() (map[string]any, bool) {
+	args := map[string]any{}
+	first := -1
+	for i, ff := range f.fields {
+		v, set, err := ff.value(f.tool)
+		switch {
+		case err != nil:
+			ff.err = ff.spec.Name + ": " + err.Error()
+			if first < 0 {
+				first = i
+				f.err = fmt.Errorf("%s: argument %q: %v", f.tool.Name, ff.spec.Name, err)
+			}
+		case set:
+			args[ff.spec.Name] = v
+		}
+	}
+	if first >= 0 {
+		f.focusField(first)
+		return nil, false
+	}
+	return args, true
+}
+
+// placeError shows a schema violation beside its field when the form shows
+// one for it, else at the top.
+func (f *argForm) placeError(err error) {
+	f.err = err
+	var ae *client.ArgError
+	if !errors.As(err, &ae) {
+		f.topErr = err.Error()
+		return
+	}
+	msg := ae.Rule
+	if ae.Arg != "" {
+		msg = ae.Arg + ": " + msg
+	}
+	if i := f.fieldFor(ae.Arg); i >= 0 && !f.jsonMode {
+		f.fields[i].err = msg
+		f.focusField(i)
+		return
+	}
+	f.topErr = msg
+}
+
+// fieldFor finds the field an argument path ("filter.limit", "tags[]") is in.
+func (f *argForm) fieldFor(arg string) int {
+	best, bestLen := -1, -1
+	for i, ff := range f.fields {
+		n := ff.spec.Name
+		if arg == n || (strings.HasPrefix(arg, n) && len(arg) > len(n) && (arg[len(n)] == '.' || arg[len(n)] == '[')) {
+			if len(n) > bestLen {
+				best, bestLen = i, len(n)
+			}
+		}
+	}
+	return best
+}
+
+func (f *argForm) clearErrors() {
+	f.topErr, f.notice, f.err = "", "", nil
+	for _, ff := range f.fields {
+		ff.err = ""
+	}
+}
+
+// SetArgs fills the editor from args: "edit and run again", and examples. In
+// the form, fields args has are set and the others cleared; arguments the
+// form cannot show exactly (a name the schema lacks, a value of another type)
+// switch it to the JSON editor, so nothing is lost or changed.
+func (f *argForm) SetArgs(args map[string]any) {
+	f.clearErrors()
+	f.picker = false
+	defer f.relayout()
+	if f.jsonMode {
+		f.editor.SetValue(prettyArgs(args, f.order()))
+		return
+	}
+	if err := f.fillFields(args); err != nil {
+		f.showJSON(args)
+		f.notice = "shown as JSON: " + err.Error()
+	}
+}
+
+// fillFields clears the fields and sets the ones args names.
+func (f *argForm) fillFields(args map[string]any) error {
+	for _, ff := range f.fields {
+		ff.clear()
+	}
+	names := make([]string, 0, len(args))
+	for k := range args {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	for _, k := range names {
+		i := slices.IndexFunc(f.fields, func(ff *formField) bool { return ff.spec.Name == k })
+		if i < 0 {
+			return fmt.Errorf("%q is not in the input schema", k)
+		}
+		if !f.fields[i].set(f.tool, args[k]) {
+			return fmt.Errorf("the form cannot show the value of %q exactly", k)
+		}
+	}
+	return nil
+}
+
+// toggleJSON switches between the form and the JSON editor. Leaving the
+// editor needs valid JSON that the form can show; otherwise the editor stays,
+// with the reason at the top.
+func (f *argForm) toggleJSON() tea.Cmd {
+	f.clearErrors()
+	if !f.jsonMode {
+		args, ok := f.collect()
+		if !ok {
+			return nil
+		}
+		f.showJSON(args)
+		return f.editor.Focus()
+	}
+	if f.schemaErr != "" {
+		f.topErr = "the form is not available: the " + f.schemaErr
+		return nil
+	}
+	args, err := parseEditorJSON(f.tool.Name, f.editor.Value())
+	if err != nil {
+		f.topErr = err.Error()
+		return nil
+	}
+	if err := f.fillFields(args); err != nil {
+		f.topErr = "these arguments do not fit the form: " + err.Error()
+		return nil
+	}
+	f.jsonMode = false
+	f.editor.Blur()
+	return f.focusCmd()
+}
+
+// showJSON puts args in the JSON editor and focuses it.
+func (f *argForm) showJSON(args map[string]any) {
+	if len(f.fields) > 0 {
+		f.fields[f.focus].blur()
+	}
+	f.jsonMode = true
+	f.editor.SetValue(prettyArgs(args, f.order()))
+	f.editor.Focus()
+}
+
+func (f *argForm) order() []string {
+	names := make([]string, len(f.fields))
+	for i, ff := range f.fields {
+		names[i] = ff.spec.Name
+	}
+	return names
+}
+
+// parseEditorJSON reads the editor's text as the arguments object; empty text
+// is no arguments. Syntax errors say where they are.
+func parseEditorJSON(tool, text string) (map[string]any, error) {
+	if strings.TrimSpace(text) == "" {
+		return map[string]any{}, nil
+	}
+	var v any
+	if err := json.Unmarshal([]byte(text), &v); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			line, col := lineCol(text, int(se.Offset))
+			return nil, fmt.Errorf("not valid JSON at line %d, column %d: %v", line, col, err)
+		}
+		return nil, fmt.Errorf("not valid JSON: %v", err)
+	}
+	return client.ParseJSONArgs(tool, []byte(text))
+}
+
+// lineCol turns a byte offset into a 1-based line and column.
+func lineCol(text string, off int) (int, int) {
+	off = min(max(off, 0), len(text))
+	before := text[:off]
+	line := strings.Count(before, "\n") + 1
+	col := len([]rune(before[strings.LastIndexByte(before, '\n')+1:]))
+	return line, max(col, 1)
+}
+
+// prettyArgs is args as indented JSON, keys in schema order and then the
+// rest sorted. Runes a terminal would act on (C1 controls, bidirectional
+// overrides) are written as \u escapes: the same JSON value, safe to show.
+func prettyArgs(args map[string]any, order []string) string {
+	if len(args) == 0 {
+		return "{}"
+	}
+	var keys []string
+	for _, k := range order {
+		if _, ok := args[k]; ok && !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
+	}
+	var rest []string
+	for k := range args {
+		if !slices.Contains(keys, k) {
+			rest = append(rest, k)
+		}
+	}
+	slices.Sort(rest)
+	keys = append(keys, rest...)
+	var b strings.Builder
+	b.WriteString("{\n")
+	for i, k := range keys {
+		b.WriteString("  " + compactJSON(k) + ": " + indentJSON(args[k]))
+		if i < len(keys)-1 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString("}")
+	return escapeUnsafe(b.String())
+}
+
+func indentJSON(v any) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("  ", "  ")
+	if err := enc.Encode(v); err != nil {
+		return "null"
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// escapeUnsafe writes runes that termtext would strip as JSON \u escapes.
+// encoding/json already escapes C0 controls; these can only occur inside
+// strings, where an escape means the same.
+func escapeUnsafe(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\n' || r == '\t':
+			b.WriteRune(r)
+		case unicode.IsControl(r), r == '\u200e', r == '\u200f', r >= '\u202a' && r <= '\u202e', r >= '\u2066' && r <= '\u2069':
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,157 @@
+// Package ui is mcpsh's full-screen view (Bubble Tea v2) over the same client
+// and policy as batch mode: tools grouped by safety, calls with examples, a
+// confirmation before anything destructive, live progress and retries, and the
+// session's log.
+//
+// The rules that keep it responsive: Update does no I/O (every server exchange
+// is a command in commands.go whose answer carries a request ID, so late answers
+// are dropped); server events arrive over the session's channel through a
+// re-armed command; and nothing from the server is drawn without termtext.
+package ui
+
+import (
+	"context"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/progress"
+	"charm.land/bubbles/v2/spinner"
+	"charm.land/bubbles/v2/textinput"
+	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/policy"
+)
+
+type mode int
+
+const (
+	modeConnecting mode = iota
+	modePicker
+	modeConnectFailed
+	modeBrowse
+	modeForm
+	modeConfirm
+	modeRunning
+	modeResult
+)
+
+// overlay is a pane shown over whatever mode is current.
+type overlay int
+
+const (
+	overlayNone overlay = iota
+	overlayHelp
+	overlayLog
+	overlayServer
+)
+
+// Model is the root of the TUI.
+type Model struct {
+	ctx    context.Context
+	opts   Options
+	st     *Styles
+	keys   *KeyMap
+	now    func() time.Time
+	width  int
+	height int
+
+	mode    mode
+	overlay overlay
+	status  string // a one-line notice, cleared by the next key
+
+	// Connection.
+	target  *client.Target
+	picker  int // cursor in opts.Choices
+	connErr error
+	session *client.Session
+	server  client.ServerInfo
+	reqSeq  int
+	connReq int
+	listReq int
+
+	// Tools.
+	list      toolList
+	filtering bool
+	filterIn  textinput.Model
+	detailTop int // first line of the detail pane on screen
+
+	// Calls.
+	form     *argForm
+	pending  *pendingCall
+	running  *runningCall
+	result   *resultView
+	lastTool string // the last call's tool and arguments, for "edit and run again"
+	lastArgs map[string]any
+	allowed  map[string]bool // tools the user allowed for this session
+	outcomes []*client.Outcome
+
+	logPane    *logPane
+	serverPane *serverPane
+	help       help.Model
+	spinner    spinner.Model
+	bar        progress.Model
+}
+
+// New builds the model. ctx bounds every server exchange it starts.
+func New(ctx context.Context, opts Options) *Model {
+	st := NewStyles(DefaultTheme(), opts.NoColor)
+	keys := DefaultKeyMap()
+	m := &Model{
+		ctx:      ctx,
+		opts:     opts,
+		st:       st,
+		keys:     keys,
+		now:      opts.Now,
+		width:    80,
+		height:   24,
+		target:   opts.Target,
+		allowed:  map[string]bool{},
+		filterIn: textinput.New(),
+		result:   newResultView(st, keys),
+
+		logPane:    newLogPane(st, keys),
+		serverPane: newServerPane(st, keys),
+		help:       help.New(),
+		spinner:    spinner.New(spinner.WithSpinner(spinner.Dot)),
+		bar:        progress.New(progress.WithoutPercentage(), progress.WithColors(st.ProgressFull, st.ProgressEmpty)),
+	}
+	if m.now == nil {
+		m.now = time.Now
+	}
+	m.filterIn.SetStyles(inputStyles(st))
+	m.filterIn.Prompt = "/ "
+	m.filterIn.Placeholder = "filter by title, name or description"
+	m.help.Styles.ShortKey, m.help.Styles.ShortDesc = st.Key, st.KeyDesc
+	m.help.Styles.FullKey, m.help.Styles.FullDesc = st.Key, st.KeyDesc
+	m.help.Styles.ShortSeparator, m.help.Styles.FullSeparator, m.help.Styles.Ellipsis = st.Muted, st.Muted, st.Muted
+	m.spinner.Style = st.Title
+	m.logPane.SetEntries(opts.LogPath, nil)
+	if m.target == nil && len(opts.Choices) > 0 {
+		m.mode = modePicker
+	}
+	return m
+}
+
+// Session is the session the model connected, for the caller to close.
+func (m *Model) Session() *client.Session { return m.session }
+
+func (m *Model) nextID() int {
+	m.reqSeq++
+	return m.reqSeq
+}
+
+// newCall is a call with the run's flags and limits, as the user asked for it.
+func (m *Model) newCall(t *client.Tool, args map[string]any) *client.Call {
+	return &client.Call{
+		Tool: t, Args: args, Mode: policy.Interactive,
+		Yes: m.opts.Yes, ReadOnly: m.opts.ReadOnly, SessionAllowed: m.allowed[t.Name],
+		Timeout: m.opts.Timeout, MaxDuration: m.opts.MaxDuration, Attempts: m.opts.Attempts, RetryMax: m.opts.RetryMax,
+	}
+}
+
+// decision is what mcpsh would do with a call to t now; pure, no I/O.
+func (m *Model) decision(t *client.Tool) policy.Decision {
+	if m.session == nil || t == nil {
+		return policy.Decision{}
+	}
+	return m.session.Decide(m.newCall(t, nil))
+}

@@ -1,0 +1,194 @@
+package ui
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/demo"
+	"github.com/mcpsh/mcpsh/policy"
+)
+
+var fixedNow = time.Date(2026, 11, 22, 9, 30, 0, 0, time.UTC)
+
+// connected returns a model already connected to a fresh demo server, by
+// running the connect command itself and handing its answer to Update.
+func connected(t *testing.T, noColor bool, w, h int) (*Model, *demo.Server) {
+	t.Helper()
+	d := demo.New()
+	target := &client.Target{Name: "demo", Kind: client.KindInProcess, InProcess: d.MCP(), Trust: policy.Trusted}
+	m := New(context.Background(), Options{Target: target, NoColor: noColor, Now: func() time.Time { return fixedNow }, LogPath: "/state/mcpsh/sessions/s.jsonl"})
+	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	m.connReq = m.nextID()
+	msg := connectCmd(context.Background(), m.connReq, *target, &client.Options{})()
+	m.Update(msg)
+	t.Cleanup(func() {
+		if m.session != nil {
+			m.session.Close()
+		}
+	})
+	if m.mode != modeBrowse {
+		t.Fatalf("mode %v after connecting: %v", m.mode, m.connErr)
+	}
+	return m, d
+}
+
+func keyOf(s string) tea.KeyPressMsg {
+	switch s {
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "space":
+		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "ctrl+r":
+		return tea.KeyPressMsg{Code: 'r', Mod: tea.ModCtrl}
+	}
+	r := []rune(s)[0]
+	return tea.KeyPressMsg{Code: r, Text: s}
+}
+
+func send(m *Model, keys ...string) tea.Cmd {
+	var cmd tea.Cmd
+	for _, k := range keys {
+		_, cmd = m.Update(keyOf(k))
+	}
+	return cmd
+}
+
+// checkScreen asserts the whole screen has exactly h lines of at most w cells.
+func checkScreen(t *testing.T, what, screen string, w, h int) {
+	t.Helper()
+	lines := strings.Split(screen, "\n")
+	if len(lines) != h {
+		t.Errorf("%s: %d lines, want %d", what, len(lines), h)
+	}
+	for i, l := range lines {
+		if n := ansi.StringWidth(l); n > w {
+			t.Errorf("%s: line %d is %d cells wide, more than %d: %q", what, i+1, n, w, ansi.Strip(l))
+		}
+	}
+}
+
+func TestEveryScreenFitsAndFollowsResizes(t *testing.T) {
+	m, _ := connected(t, true, 80, 24)
+	screens := map[string]func(){
+		"browse": func() {},
+		"filter": func() { send(m, "/", "n", "o", "t", "e") },
+		"help":   func() { send(m, "esc", "?") },
+		"log":    func() { send(m, "esc", "L") },
+		"server": func() { send(m, "esc", "S") },
+		"form":   func() { send(m, "esc", "/", "a", "d", "d", "enter", "enter") },
+		"confirm": func() {
+			send(m, "esc", "esc", "/")
+			send(m, strings.Split("delete", "")...)
+			send(m, "enter", "enter", "1", "ctrl+r")
+		},
+	}
+	order := []string{"browse", "filter", "help", "log", "server", "form", "confirm"}
+	for _, size := range [][2]int{{80, 24}, {120, 40}, {64, 20}, {50, 16}, {200, 60}} {
+		m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		for _, name := range order {
+			m.mode, m.overlay, m.filtering, m.form, m.pending = modeBrowse, overlayNone, false, nil, nil
+			m.filterIn.SetValue("")
+			m.list.SetFilter("")
+			screens[name]()
+			checkScreen(t, name+" at "+itoa(size[0])+"x"+itoa(size[1]), m.render(), size[0], size[1])
+		}
+	}
+	if m.mode != modeConfirm {
+		t.Errorf("the confirm screen was not reached: mode %v", m.mode)
+	}
+}
+
+func TestTheConfirmDialogOnlyAnswersYNA(t *testing.T) {
+	m, d := connected(t, true, 80, 24)
+	send(m, "/")
+	send(m, strings.Split("delete", "")...)
+	send(m, "enter", "enter", "2", "ctrl+r")
+	if m.mode != modeConfirm {
+		t.Fatalf("mode %v, want the dialog", m.mode)
+	}
+	for _, k := range []string{"enter", "space", "x", "1", "tab", "q"} {
+		if cmd := send(m, k); cmd != nil || m.mode != modeConfirm || m.running != nil {
+			t.Fatalf("%q in the dialog did something (mode %v)", k, m.mode)
+		}
+	}
+	if d.Executions("delete_note") != 0 {
+		t.Fatal("sent before an answer")
+	}
+	cmd := send(m, "y")
+	if cmd == nil || m.mode != modeRunning || !m.running.call.Approved {
+		t.Fatalf("y: mode %v", m.mode)
+	}
+}
+
+func TestLateAnswersAreDropped(t *testing.T) {
+	m, _ := connected(t, true, 80, 24)
+	before := len(m.list.tools)
+	m.listReq = 7
+	m.Update(listedMsg{id: 6, listing: &client.Listing{}})
+	if len(m.list.tools) != before {
+		t.Fatal("an overtaken tools/list answer replaced the list")
+	}
+	m.Update(callDoneMsg{id: 99, outcome: &client.Outcome{Tool: "ghost"}})
+	if len(m.outcomes) != 0 || m.mode != modeBrowse {
+		t.Fatal("an answer to no call in flight was taken")
+	}
+	m.Update(progressMsg{id: 99})
+	m.Update(retryMsg{id: 99})
+}
+
+func TestNoColorMeansNoColour(t *testing.T) {
+	colour := regexp.MustCompile(`\x1b\[[0-9;]*(3[0-9]|4[0-9]|9[0-7]|10[0-7]);?[0-9;]*m|\x1b\[[0-9;]*[34]8;`)
+	m, _ := connected(t, true, 100, 30)
+	send(m, "/", "e", "c", "h", "o")
+	if s := m.render(); colour.MatchString(s) {
+		t.Errorf("NO_COLOR screen has colour codes")
+	}
+	c, _ := connected(t, false, 100, 30)
+	if s := c.render(); !colour.MatchString(s) {
+		t.Errorf("the colour screen has no colour codes")
+	}
+}
+
+func TestMainScreenGolden(t *testing.T) {
+	m, _ := connected(t, true, 80, 24)
+	golden(t, "screen/browse-80x24", m.render())
+	send(m, "down", "down", "down", "down", "down")
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
+	golden(t, "screen/weather-120x30", m.render())
+}
+
+func TestDetailGoldens(t *testing.T) {
+	m, _ := connected(t, true, 80, 24)
+	for _, name := range []string{"archive_notes", "echo", "search_notes", "weather_forecast"} {
+		tool, _ := m.session.Tool(name)
+		golden(t, "detail/"+name+"-60", renderDetail(tool, m.decision(tool), 60, m.st))
+	}
+}
+
+func TestConfirmGolden(t *testing.T) {
+	m, _ := connected(t, true, 80, 24)
+	tool, _ := m.session.Tool("pop_note")
+	c := m.newCall(tool, map[string]any{})
+	golden(t, "confirm/pop_note-80", renderConfirm(&pendingCall{call: c, decision: m.session.Decide(c)}, "mcpsh-demo (in-process)", 80, m.st, m.keys))
+}
+
+func TestRunningGolden(t *testing.T) {
+	m, _ := connected(t, true, 80, 24)
+	tool, _ := m.session.Tool("slow_count")
+	r := &runningCall{call: m.newCall(tool, map[string]any{"n": 10}), started: fixedNow.Add(-2500 * time.Millisecond),
+		progress: &client.Progress{Progress: 4, Total: 10, Message: "counted to 4"},
+		retry:    &client.RetryNotice{Attempt: 1, Of: 4, Failure: policy.ServerError, Error: "server error: busy", Wait: 2 * time.Second}, retryAt: fixedNow.Add(-800 * time.Millisecond)}
+	golden(t, "running/slow_count-80", renderRunning(r, "⣾", fixedNow, m.bar, 80, m.st, m.keys))
+}

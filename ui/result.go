@@ -1,0 +1,397 @@
+package ui
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/policy"
+)
+
+// What a result view renders at most. A server can answer with megabytes: the
+// rest is counted, not drawn, and `mcpsh call --json` has all of it.
+const (
+	resultMaxLines = 2000
+	resultMaxBytes = 512 << 10
+	// resultPrettyMax is the largest JSON text that is re-indented; larger
+	// JSON is shown as sent, since only its beginning is drawn anyway.
+	resultPrettyMax = 2 << 20
+	// resultNameMax caps tool names and titles on the status line.
+	resultNameMax = 120
+	// resultNoteMax caps the output-schema warning, which is not counted
+	// against resultMaxBytes.
+	resultNoteMax = 2000
+)
+
+// renderResult draws a call's outcome for a terminal width cells wide: status,
+// failed attempts, the error, the content blocks and structuredContent. Every
+// string from the server is sanitized; every line is at most width cells.
+func renderResult(o *client.Outcome, width int, st *Styles) string {
+	return strings.Join(resultLines(o, width, st), "\n")
+}
+
+func resultLines(o *client.Outcome, width int, st *Styles) []string {
+	w := newCappedText(width, resultMaxLines, resultMaxBytes)
+	if o == nil {
+		w.styled(st.Muted.Render("no result"))
+		return w.lines
+	}
+	w.styled(resultStatusLine(o, st))
+	for _, a := range o.Attempts {
+		if a.Failure == "" {
+			continue
+		}
+		s := fmt.Sprintf("attempt %d: %s", a.N, a.Failure)
+		if a.Error != "" {
+			s += " — " + a.Error
+		}
+		if a.WaitMS > 0 {
+			s += ", waited " + resultSeconds(a.WaitMS)
+		}
+		w.text(termtext.Line(s), st.Warning)
+	}
+	if o.LogError != "" {
+		w.text(termtext.Line("not recorded in the session log: "+o.LogError), st.Warning)
+	}
+	var problems []string
+	if o.Result != nil {
+		problems = o.Result.Problems
+	}
+	for _, p := range problems {
+		w.text(termtext.Line("note: "+p), st.Warning)
+	}
+	switch o.Status {
+	case client.StatusFailed, client.StatusRefused, client.StatusCancelled:
+		if o.Error != "" {
+			w.blank()
+			w.text(o.Error, st.Error)
+		}
+	}
+
+	body, head := st.Row, st.Label
+	if o.Status == client.StatusToolError {
+		body, head = st.Error, st.Error
+	}
+	if o.Result != nil && len(o.Result.Content) > 0 {
+		w.blank()
+		for i, b := range o.Result.Content {
+			if i > 0 {
+				w.blank()
+			}
+			resultBlock(w, b, body, head)
+		}
+	}
+
+	structured := o.StructuredContent
+	if len(structured) == 0 && o.Result != nil {
+		structured = o.Result.Structured
+	}
+	if len(structured) > 0 || o.OutputSchemaError != "" {
+		w.blank()
+		if o.OutputSchemaError != "" {
+			// Shown even when the data itself is cut off below.
+			msg := termtext.Truncate(termtext.Line("structuredContent does not match the output schema: "+o.OutputSchemaError), resultNoteMax)
+			w.styled(st.Warning.Render(msg))
+		}
+		if len(structured) > 0 && !w.full {
+			w.styled(st.Label.Render("structuredContent"))
+			s := string(structured)
+			if p, ok := resultPrettyJSON(s); ok {
+				s = p
+			}
+			w.text(s, body)
+		}
+	}
+	w.finish(st)
+	return w.lines
+}
+
+// resultBlock adds one content block.
+func resultBlock(w *cappedText, b client.Block, body, head lipgloss.Style) {
+	switch b.Type {
+	case "text":
+		w.text(resultBodyText(b.Text), body)
+	case "resource_link":
+		s := "[resource link]"
+		for _, f := range []string{b.Name, b.URI} {
+			if f != "" {
+				s += " " + f
+			}
+		}
+		if b.MIMEType != "" {
+			s += " (" + b.MIMEType + ")"
+		}
+		w.text(termtext.Line(s), head)
+	case "resource":
+		s := "[embedded resource] " + b.URI + " (" + resultOr(b.MIMEType, "unknown type")
+		if b.Text == "" {
+			s += ", " + client.HumanBytes(b.Bytes)
+		}
+		w.text(termtext.Line(s+")"), head)
+		if b.Text != "" {
+			w.text(resultBodyText(b.Text), body)
+		}
+	default:
+		// image, audio, invalid and types mcpsh does not know.
+		w.text(termtext.Line(b.Summary()), head)
+	}
+}
+
+// resultBodyText is a text block's text, re-indented when it is all JSON.
+func resultBodyText(s string) string {
+	s = strings.TrimRight(s, "\r\n")
+	if p, ok := resultPrettyJSON(s); ok {
+		return p
+	}
+	return s
+}
+
+// resultPrettyJSON indents s by two spaces when the whole of it is a JSON
+// object or array.
+func resultPrettyJSON(s string) (string, bool) {
+	t := strings.TrimSpace(s)
+	if len(t) < 2 || len(t) > resultPrettyMax || (t[0] != '{' && t[0] != '[') {
+		return "", false
+	}
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, []byte(t), "", "  "); err != nil {
+		return "", false
+	}
+	return buf.String(), true
+}
+
+func resultStatusLine(o *client.Outcome, st *Styles) string {
+	name := termtext.Truncate(termtext.Line(o.Tool), resultNameMax)
+	title := termtext.Truncate(termtext.Line(o.Title), resultNameMax)
+	// As the running view shows the call: title, then the name.
+	head := st.Title.Render(name)
+	if title != "" && title != name {
+		head = st.Title.Render(title) + "  " + st.Name.Render(name)
+	}
+	parts := []string{resultStatusStyle(o.Status, st).Render(resultStatusWord(o.Status))}
+	if o.Status == client.StatusRefused {
+		parts = append(parts, st.Muted.Render("not sent"))
+	} else {
+		parts = append(parts, st.Muted.Render(resultDuration(o.DurationMS)), st.Muted.Render(resultAttempts(len(o.Attempts))))
+	}
+	if a := resultApprover(o); a != "" {
+		parts = append(parts, st.Muted.Render(a))
+	}
+	return head + "  " + strings.Join(parts, st.Muted.Render(" · "))
+}
+
+// resultStatusWord is how a status reads on screen.
+func resultStatusWord(s client.Status) string {
+	switch s {
+	case client.StatusToolError:
+		return "tool error"
+	case "":
+		return "unknown"
+	}
+	return termtext.Line(string(s))
+}
+
+func resultStatusStyle(s client.Status, st *Styles) lipgloss.Style {
+	switch s {
+	case client.StatusOK:
+		return st.OK
+	case client.StatusRefused, client.StatusCancelled:
+		return st.Warning
+	}
+	return st.Error
+}
+
+func resultApprover(o *client.Outcome) string {
+	switch o.ApprovedBy {
+	case "":
+		return ""
+	case policy.ByPolicy:
+		return "no confirmation needed"
+	case policy.ByRule:
+		if o.Rule != "" {
+			return "allowed by rule " + termtext.Truncate(termtext.Line(o.Rule), resultNameMax)
+		}
+		return "allowed by a rule"
+	case policy.ByYes:
+		return "approved by --yes"
+	case policy.BySession:
+		return "allowed for this session"
+	case policy.ByUser:
+		return "approved by the user"
+	}
+	return "approved by " + termtext.Truncate(termtext.Line(string(o.ApprovedBy)), resultNameMax)
+}
+
+// resultDuration formats milliseconds for people: 12ms, 1.4s, 2m05s.
+func resultDuration(ms float64) string {
+	switch {
+	case ms < 1000:
+		return fmt.Sprintf("%.0fms", ms)
+	case ms < 60_000:
+		return fmt.Sprintf("%.1fs", ms/1000)
+	}
+	s := int(ms / 1000)
+	return fmt.Sprintf("%dm%02ds", s/60, s%60)
+}
+
+func resultSeconds(ms float64) string { return fmt.Sprintf("%.1fs", ms/1000) }
+
+func resultAttempts(n int) string {
+	if n == 1 {
+		return "1 attempt"
+	}
+	return fmt.Sprintf("%d attempts", n)
+}
+
+func resultOr(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// resultView shows one outcome in a scrolling viewport. The outcome is drawn
+// when it is set or the width changes, never on View: results can be large.
+type resultView struct {
+	st      *Styles
+	keys    *KeyMap
+	vp      viewport.Model
+	outcome *client.Outcome
+	width   int
+}
+
+func newResultView(st *Styles, keys *KeyMap) *resultView {
+	return &resultView{st: st, keys: keys, vp: viewport.New()}
+}
+
+// SetSize sets the view's size in cells.
+func (r *resultView) SetSize(width, height int) {
+	r.vp.SetHeight(max(0, height))
+	if width != r.width {
+		r.width = width
+		r.vp.SetWidth(max(0, width))
+		r.render()
+	}
+}
+
+// SetOutcome shows o from its top.
+func (r *resultView) SetOutcome(o *client.Outcome) {
+	r.outcome = o
+	r.render()
+	r.vp.GotoTop()
+}
+
+func (r *resultView) render() {
+	if r.outcome == nil || r.width <= 0 {
+		r.vp.SetContentLines(nil)
+		return
+	}
+	r.vp.SetContentLines(resultLines(r.outcome, r.width, r.st))
+}
+
+// Update scrolls.
+func (r *resultView) Update(msg tea.Msg) tea.Cmd {
+	paneScroll(&r.vp, r.keys, msg)
+	return nil
+}
+
+// View is at most the view's height in lines.
+func (r *resultView) View() string { return r.vp.View() }
+
+// cappedText collects lines at most width cells wide, up to a number of lines
+// and of bytes of server text; what does not fit is counted for a notice.
+type cappedText struct {
+	width, maxLines, maxBytes int
+	lines                     []string
+	shown                     int // bytes of server text drawn
+	full                      bool
+	hiddenLines, hiddenBytes  int
+}
+
+func newCappedText(width, maxLines, maxBytes int) *cappedText {
+	return &cappedText{width: max(1, width), maxLines: maxLines, maxBytes: maxBytes}
+}
+
+// styled adds a line mcpsh made (already sanitized and styled), wrapped.
+// These are few and small, so they do not count against the caps.
+func (w *cappedText) styled(s string) {
+	w.lines = append(w.lines, paneWrap(s, w.width)...)
+}
+
+// blank adds an empty line between sections, unless the text is cut off.
+func (w *cappedText) blank() {
+	if !w.full && len(w.lines) < w.maxLines {
+		w.lines = append(w.lines, "")
+	}
+}
+
+// text adds text from the server, line by line: sanitized, tabs expanded,
+// wrapped and styled, until a cap is reached. The rest is only counted, so a
+// result of any size costs little more than what is drawn.
+func (w *cappedText) text(s string, style lipgloss.Style) {
+	for {
+		if w.full {
+			w.hide(s)
+			return
+		}
+		line, rest, more := strings.Cut(s, "\n")
+		if room := w.maxBytes - w.shown; len(line) > room {
+			cut := paneRuneStart(line, room)
+			w.line(line[:cut], style)
+			w.hiddenBytes += len(line) - cut
+			w.hiddenLines++
+			w.full = true
+			if more {
+				w.hide(rest)
+			}
+			return
+		}
+		w.shown += len(line) + 1
+		w.line(line, style)
+		if !more {
+			return
+		}
+		s = rest
+	}
+}
+
+// line adds one line of server text (no newline in it).
+func (w *cappedText) line(raw string, style lipgloss.Style) {
+	subs := paneWrap(paneExpandTabs(termtext.Sanitize(raw)), w.width)
+	for i, sub := range subs {
+		if len(w.lines) >= w.maxLines {
+			w.full = true
+			w.hiddenLines++
+			for _, h := range subs[i:] {
+				w.hiddenBytes += len(h)
+			}
+			return
+		}
+		w.lines = append(w.lines, style.Render(sub))
+	}
+}
+
+// hide counts text that is not drawn.
+func (w *cappedText) hide(s string) {
+	w.hiddenLines += strings.Count(s, "\n") + 1
+	w.hiddenBytes += len(s)
+}
+
+// finish adds the notice for what was cut off, if anything was.
+func (w *cappedText) finish(st *Styles) {
+	if w.hiddenLines == 0 && w.hiddenBytes == 0 {
+		return
+	}
+	lines := "1 more line"
+	if w.hiddenLines != 1 {
+		lines = fmt.Sprintf("%d more lines", w.hiddenLines)
+	}
+	w.lines = append(w.lines, "")
+	w.styled(st.Muted.Render(fmt.Sprintf("… %s not shown (%s); use `mcpsh call --json` for all of it", lines, client.HumanBytes(w.hiddenBytes))))
+}

@@ -1,0 +1,80 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"charm.land/bubbles/v2/progress"
+	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/termtext"
+)
+
+// runningCall is the call in flight.
+type runningCall struct {
+	run      *callRun
+	call     *client.Call
+	cancel   context.CancelFunc
+	started  time.Time
+	progress *client.Progress
+	// retry is the last retry notice and when it arrived, for the countdown.
+	retry   *client.RetryNotice
+	retryAt time.Time
+	// cancelling is set once the user pressed Esc.
+	cancelling bool
+}
+
+// renderRunning shows a call in flight: spinner and elapsed time, the server's
+// progress as a bar with its message, and the retry state with a countdown.
+func renderRunning(r *runningCall, spin string, now time.Time, bar progress.Model, width int, st *Styles, keys *KeyMap) string {
+	w := &lines{width: width}
+	t := r.call.Tool
+	w.add(st.Title.Render(termtext.Line(t.Title)) + "  " + st.Name.Render(termtext.Line(t.Name)))
+	args, _ := json.Marshal(r.call.Args)
+	w.add(st.Muted.Render(termtext.Truncate(termtext.Line(string(args)), width)))
+	w.blank()
+	state := "running"
+	if r.cancelling {
+		state = "cancelling (the server has been told)"
+	}
+	w.add(fmt.Sprintf("%s %s %s", spin, state, st.Muted.Render(fmt.Sprintf("%.1fs", now.Sub(r.started).Seconds()))))
+	if p := r.progress; p != nil {
+		w.blank()
+		if p.Total > 0 {
+			bar.SetWidth(min(width, 60))
+			w.add(bar.ViewAs(min(p.Progress/p.Total, 1)) + fmt.Sprintf(" %.0f/%.0f", p.Progress, p.Total))
+		} else {
+			w.add(fmt.Sprintf("progress %.0f", p.Progress))
+		}
+		if p.Message != "" {
+			w.add(st.Muted.Render(termtext.Line(p.Message)))
+		}
+	}
+	if n := r.retry; n != nil {
+		w.blank()
+		left := n.Wait - now.Sub(r.retryAt)
+		next := fmt.Sprintf("next in %.1f s", max(left, 0).Seconds())
+		if left <= 0 {
+			next = "sending again"
+		}
+		w.add(st.Warning.Render(fmt.Sprintf("attempt %d of %d failed; %s", n.Attempt, n.Of, next)))
+		w.wrap(termtext.Line(n.Error), st.Muted)
+	}
+	w.blank()
+	w.add(keyHint(st, keys.CancelCall.Help().Key, "cancel the call (the server is told)"))
+	return joinLines(w.out)
+}
+
+func joinLines(ls []string) string {
+	out := ""
+	for i, l := range ls {
+		if i > 0 {
+			out += "\n"
+		}
+		out += l
+	}
+	return out
+}
+
+func itoa(n int) string { return fmt.Sprint(n) }

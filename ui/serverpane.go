@@ -1,0 +1,309 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/termtext"
+)
+
+const (
+	// serverPaneMax is how many lines the server pane keeps; older ones are
+	// dropped and counted.
+	serverPaneMax = 5000
+	// serverTextMax caps one event's text: a stderr line or log message can
+	// be as long as a server likes.
+	serverTextMax = 64 << 10
+	serverTagW    = len("log:emergency")
+	serverPrefixW = len("15:04:05") + 1 + serverTagW + 1
+	serverLevelW  = len("emergency")
+)
+
+// serverTone picks a server line's style; lines keep this, not the style.
+type serverTone uint8
+
+const (
+	toneRow serverTone = iota
+	toneMuted
+	toneWarning
+	toneError
+)
+
+func (t serverTone) style(st *Styles) lipgloss.Style {
+	switch t {
+	case toneMuted:
+		return st.Muted
+	case toneWarning:
+		return st.Warning
+	case toneError:
+		return st.Error
+	}
+	return st.Row
+}
+
+// serverLine is one line the server pane keeps, with its drawn form's size.
+type serverLine struct {
+	time    string // HH:MM:SS; "" on the continuation lines of an event
+	tag     string
+	tagTone serverTone
+	tone    serverTone
+	text    string // sanitized, one line, tabs expanded
+	n       int    // lines it takes once wrapped
+}
+
+// serverPane shows everything the server said outside calls (key S): its
+// stderr, its log messages, and mcpsh's notices about reconnecting and tool
+// list changes. It keeps the last serverPaneMax lines and follows the newest
+// unless the user has scrolled up.
+//
+// Lines are drawn once, when they arrive (and again only when the width
+// changes), and View slices out the visible ones. A bubbles viewport is not
+// used here: it measures every line each time it is given content, and
+// Bubble Tea draws after every message, so a chatty server would cost
+// O(lines) per line it writes.
+type serverPane struct {
+	st     *Styles
+	keys   *KeyMap
+	width  int
+	height int
+
+	lines    []serverLine
+	rendered []string // the drawn lines of lines, in order
+	dropped  int      // lines dropped from the front so far
+	off      int      // index in rendered of the top visible line
+	follow   bool     // keep the newest line in view
+}
+
+func newServerPane(st *Styles, keys *KeyMap) *serverPane {
+	return &serverPane{st: st, keys: keys, follow: true}
+}
+
+// SetSize sets the pane's size in cells.
+func (p *serverPane) SetSize(width, height int) {
+	p.height = height
+	if width != p.width {
+		// Keep the top visible line in view across the re-wrap.
+		top := p.lineAt(p.off)
+		p.width = width
+		p.rendered = make([]string, 0, len(p.lines))
+		p.off = 0
+		for i := range p.lines {
+			if i == top {
+				p.off = len(p.rendered)
+			}
+			p.draw(&p.lines[i])
+		}
+	}
+	p.clamp()
+}
+
+// lineAt is the index in lines of the line drawn at rendered[r].
+func (p *serverPane) lineAt(r int) int {
+	for i, l := range p.lines {
+		if r < l.n {
+			return i
+		}
+		r -= l.n
+	}
+	return len(p.lines)
+}
+
+// Len is the number of lines kept.
+func (p *serverPane) Len() int { return len(p.lines) }
+
+// Append adds an event's text, one line per line of it.
+func (p *serverPane) Append(e client.Event) {
+	l := serverLine{time: e.Time.Format("15:04:05"), tagTone: toneMuted, tone: toneRow}
+	text := e.Text
+	switch e.Kind {
+	case client.EventStderr:
+		l.tag = "stderr"
+	case client.EventLog:
+		level := termtext.Truncate(termtext.Line(e.Level), serverLevelW)
+		l.tag = "log:" + level
+		l.tone = serverLevelTone(level)
+		l.tagTone = l.tone
+		if e.Logger != "" {
+			text = "[" + e.Logger + "] " + text
+		}
+	case client.EventReconnected:
+		l.tag, l.tone = "mcpsh", toneMuted
+		if text == "" {
+			text = "reconnected to the server"
+		}
+	case client.EventToolsChanged:
+		l.tag, l.tone = "mcpsh", toneMuted
+		text = "the server's tool list changed; listing the tools again"
+		if e.Text != "" {
+			text += ": " + e.Text
+		}
+	default:
+		l.tag = termtext.Truncate(termtext.Line(string(e.Kind)), serverTagW)
+	}
+	if len(text) > serverTextMax {
+		cut := paneRuneStart(text, serverTextMax)
+		text = fmt.Sprintf("%s … (%s more not shown)", text[:cut], client.HumanBytes(len(text)-cut))
+	}
+	parts := strings.Split(strings.TrimRight(termtext.Sanitize(text), "\n"), "\n")
+	if over := len(parts) - serverPaneMax; over > 0 {
+		p.dropped += over
+		parts = parts[over:]
+	}
+	for i, s := range parts {
+		line := l
+		if i > 0 {
+			line.time, line.tag = "", ""
+		}
+		line.text = paneExpandTabs(s)
+		p.push(line)
+	}
+	p.clamp()
+}
+
+func serverLevelTone(level string) serverTone {
+	switch strings.ToLower(level) {
+	case "error", "critical", "alert", "emergency":
+		return toneError
+	case "warning", "warn":
+		return toneWarning
+	case "debug":
+		return toneMuted
+	}
+	return toneRow
+}
+
+// push keeps l, drawn, and drops the oldest line past the limit. A view
+// scrolled up keeps showing the same text while lines above it go.
+func (p *serverPane) push(l serverLine) {
+	p.draw(&l)
+	p.lines = append(p.lines, l)
+	for len(p.lines) > serverPaneMax {
+		n := p.lines[0].n
+		p.lines[0] = serverLine{}
+		p.lines = p.lines[1:]
+		clear(p.rendered[:n])
+		p.rendered = p.rendered[n:]
+		p.dropped++
+		p.off = max(0, p.off-n)
+	}
+}
+
+// draw wraps l to the pane's width and appends the result to rendered.
+func (p *serverPane) draw(l *serverLine) {
+	l.n = 0
+	if p.width <= 0 {
+		return // drawn when the pane gets a size
+	}
+	style := l.tone.style(p.st)
+	textW := p.width - serverPrefixW
+	if textW < 16 {
+		// Too narrow for columns: wrap the whole line.
+		s := l.text
+		if l.time != "" {
+			s = l.time + " " + l.tag + " " + s
+		}
+		for _, sub := range paneWrap(s, p.width) {
+			p.rendered = append(p.rendered, style.Render(sub))
+			l.n++
+		}
+		return
+	}
+	indent := strings.Repeat(" ", serverPrefixW)
+	for i, sub := range paneWrap(l.text, textW) {
+		prefix := indent
+		if i == 0 && l.time != "" {
+			prefix = p.st.Muted.Render(l.time) + " " + l.tagTone.style(p.st).Render(panePad(l.tag, serverTagW)) + " "
+		}
+		p.rendered = append(p.rendered, prefix+style.Render(sub))
+		l.n++
+	}
+}
+
+// header is the title, and the notice of dropped lines once there are any.
+func (p *serverPane) header() []string {
+	h := []string{paneFit(p.st.Title.Render("Server output")+"  "+p.st.Muted.Render("stderr, log messages and notices"), max(1, p.width))}
+	if p.dropped > 0 {
+		h = append(h, paneFit(p.st.Muted.Render(fmt.Sprintf("… %d earlier lines dropped", p.dropped)), max(1, p.width)))
+	}
+	return h
+}
+
+// bodyHeight is how many lines of text fit under the header.
+func (p *serverPane) bodyHeight() int { return max(0, p.height-len(p.header())) }
+
+func (p *serverPane) maxOff() int { return max(0, len(p.rendered)-p.bodyHeight()) }
+
+// clamp keeps the scroll position in range, at the bottom when following.
+func (p *serverPane) clamp() {
+	if p.follow {
+		p.off = p.maxOff()
+		return
+	}
+	p.off = min(max(0, p.off), p.maxOff())
+}
+
+// Update scrolls: by line, page, to the top or bottom, or by the mouse wheel.
+// Scrolling up stops following new lines; reaching the bottom again follows
+// them.
+func (p *serverPane) Update(msg tea.Msg) tea.Cmd {
+	page := max(1, p.bodyHeight())
+	to := p.off
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		k := p.keys
+		switch {
+		case key.Matches(msg, k.PageUp):
+			to -= page
+		case key.Matches(msg, k.PageDown):
+			to += page
+		case key.Matches(msg, k.Top):
+			to = 0
+		case key.Matches(msg, k.Bottom):
+			to = p.maxOff()
+		case key.Matches(msg, k.ScrollUp):
+			to--
+		case key.Matches(msg, k.ScrollDown):
+			to++
+		default:
+			return nil
+		}
+	case tea.MouseWheelMsg:
+		switch msg.Button {
+		case tea.MouseWheelUp:
+			to -= 3
+		case tea.MouseWheelDown:
+			to += 3
+		default:
+			return nil
+		}
+	default:
+		return nil
+	}
+	p.off = min(max(0, to), p.maxOff())
+	p.follow = p.off >= p.maxOff()
+	return nil
+}
+
+// View is the pane's height in lines: the header, then the visible text.
+func (p *serverPane) View() string {
+	if p.width <= 0 || p.height <= 0 {
+		return ""
+	}
+	out := p.header()
+	if len(p.lines) == 0 {
+		out = append(out, paneFit(p.st.Muted.Render("nothing from the server yet"), p.width))
+	}
+	if len(out) >= p.height {
+		return strings.Join(out[:p.height], "\n")
+	}
+	p.clamp()
+	out = append(out, p.rendered[p.off:min(len(p.rendered), p.off+p.bodyHeight())]...)
+	for len(out) < p.height {
+		out = append(out, "")
+	}
+	return strings.Join(out, "\n")
+}

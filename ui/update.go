@@ -1,0 +1,415 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/spinner"
+	tea "charm.land/bubbletea/v2"
+	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/policy"
+)
+
+// Update handles one message. It does no I/O: anything that talks to the
+// server is returned as a command.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.layout()
+		return m, nil
+	case tea.KeyPressMsg:
+		return m, m.onKey(msg)
+	case spinner.TickMsg:
+		if m.mode != modeRunning && m.mode != modeConnecting {
+			return m, nil
+		}
+		var cmd tea.Cmd
+		m.spinner, cmd = m.spinner.Update(msg)
+		return m, cmd
+	case connectedMsg:
+		return m, m.onConnected(msg)
+	case listedMsg:
+		if msg.id != m.listReq {
+			return m, nil // a refresh that a newer one overtook
+		}
+		if msg.err != nil {
+			m.status = "refreshing the tool list failed: " + termtext.Line(msg.err.Error())
+			return m, nil
+		}
+		m.list.SetTools(msg.listing.Tools)
+		m.status = fmt.Sprintf("the server's tools changed: %d tools now", len(msg.listing.Tools))
+		return m, nil
+	case eventMsg:
+		return m, m.onEvent(msg.event)
+	case logLevelSetMsg:
+		return m, nil
+	case progressMsg:
+		if r := m.running; r != nil && r.run.id == msg.id {
+			p := msg.progress
+			r.progress = &p
+			return m, waitCallUpdate(r.run)
+		}
+		return m, nil
+	case retryMsg:
+		if r := m.running; r != nil && r.run.id == msg.id {
+			n := msg.notice
+			r.retry, r.retryAt = &n, m.now()
+			return m, waitCallUpdate(r.run)
+		}
+		return m, nil
+	case callDoneMsg:
+		return m, m.onCallDone(msg)
+	}
+	return m, m.forwardToFocus(msg)
+}
+
+// forwardToFocus gives other messages (cursor blinks and the like) to the
+// component that has focus.
+func (m *Model) forwardToFocus(msg tea.Msg) tea.Cmd {
+	switch {
+	case m.filtering:
+		var cmd tea.Cmd
+		m.filterIn, cmd = m.filterIn.Update(msg)
+		return cmd
+	case m.mode == modeForm && m.form != nil:
+		return m.form.Update(msg)
+	}
+	return nil
+}
+
+func (m *Model) onConnected(msg connectedMsg) tea.Cmd {
+	if msg.id != m.connReq {
+		if msg.session != nil {
+			msg.session.Close() // superseded: nobody will use it
+		}
+		return nil
+	}
+	if msg.err != nil {
+		m.mode, m.connErr = modeConnectFailed, msg.err
+		return nil
+	}
+	m.session, m.server = msg.session, msg.session.Server()
+	m.list.SetTools(msg.listing.Tools)
+	for _, w := range msg.listing.Warnings {
+		m.serverPane.Append(client.Event{Kind: client.EventLog, Time: m.now(), Level: "warning", Logger: "mcpsh", Text: w})
+	}
+	m.mode = modeBrowse
+	m.layout()
+	cmds := []tea.Cmd{waitEvent(m.session.Events())}
+	if m.server.Logging {
+		cmds = append(cmds, setLogLevelCmd(m.ctx, m.session))
+	}
+	return tea.Batch(cmds...)
+}
+
+func (m *Model) onEvent(e client.Event) tea.Cmd {
+	m.serverPane.Append(e)
+	next := waitEvent(m.session.Events())
+	switch e.Kind {
+	case client.EventToolsChanged:
+		m.listReq = m.nextID()
+		return tea.Batch(next, listCmd(m.ctx, m.listReq, m.session))
+	case client.EventReconnected:
+		// The client listed the tools again before it said so.
+		m.list.SetTools(m.session.Tools())
+		m.status = termtext.Line(e.Text)
+	}
+	return next
+}
+
+func (m *Model) onCallDone(msg callDoneMsg) tea.Cmd {
+	r := m.running
+	if r == nil || r.run.id != msg.id {
+		return nil
+	}
+	m.running = nil
+	r.cancel()
+	if msg.err != nil {
+		// Arguments the form let through but the client refused: nothing was sent.
+		m.mode, m.status = modeForm, termtext.Line(msg.err.Error())
+		return nil
+	}
+	o := msg.outcome
+	m.outcomes = append(m.outcomes, o)
+	m.logPane.SetEntries(m.opts.LogPath, m.outcomes)
+	if r.call.Declined {
+		m.mode, m.status = modeForm, "cancelled: nothing was sent"
+		return nil
+	}
+	m.result.SetOutcome(o)
+	m.mode = modeResult
+	return nil
+}
+
+// startCall hands the call to Session.Do in a command; progress and retries
+// come back through the call's channel.
+func (m *Model) startCall(c *client.Call) tea.Cmd {
+	ctx, cancel := context.WithCancel(m.ctx)
+	r := newCallRun(m.nextID())
+	m.running = &runningCall{run: r, call: c, cancel: cancel, started: m.now()}
+	m.pending = nil
+	m.lastTool, m.lastArgs = c.Tool.Name, c.Args
+	m.mode = modeRunning
+	return tea.Batch(doCallCmd(ctx, m.session, c, r), waitCallUpdate(r), m.spinner.Tick)
+}
+
+// runForm validates the form and either runs the call, asks first, or runs it
+// into a refusal (which Session.Do records without sending anything).
+func (m *Model) runForm() tea.Cmd {
+	args, ok := m.form.Args()
+	if !ok {
+		return nil
+	}
+	c := m.newCall(m.form.Tool(), args)
+	d := m.session.Decide(c)
+	if d.Verdict == policy.Ask {
+		m.pending = &pendingCall{call: c, decision: d}
+		m.mode = modeConfirm
+		return nil
+	}
+	return m.startCall(c)
+}
+
+func (m *Model) openForm(t *client.Tool, args map[string]any) {
+	m.form = newArgForm(t, m.st, m.keys)
+	if args != nil {
+		m.form.SetArgs(args)
+	}
+	m.mode = modeForm
+	m.layout()
+}
+
+func (m *Model) quit() tea.Cmd {
+	if m.running != nil {
+		m.running.cancel()
+	}
+	return tea.Quit
+}
+
+func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
+	m.status = ""
+	k := m.keys
+	if key.Matches(msg, k.ForceQuit) {
+		return m.quit()
+	}
+	if m.overlay != overlayNone {
+		return m.onOverlayKey(msg)
+	}
+	switch m.mode {
+	case modeConfirm:
+		return m.onConfirmKey(msg)
+	case modeBrowse:
+		if m.filtering {
+			return m.onFilterKey(msg)
+		}
+	case modeForm:
+		if m.form.Editing() || m.form.picking() {
+			return m.onFormKey(msg)
+		}
+	}
+	// Keys that work wherever no text is being typed.
+	switch {
+	case key.Matches(msg, k.Quit) && m.mode != modeRunning:
+		return m.quit()
+	case key.Matches(msg, k.Help):
+		m.overlay = overlayHelp
+		return nil
+	case key.Matches(msg, k.Log):
+		m.overlay = overlayLog
+		return nil
+	case key.Matches(msg, k.Server):
+		m.overlay = overlayServer
+		return nil
+	}
+	switch m.mode {
+	case modePicker:
+		return m.onPickerKey(msg)
+	case modeConnectFailed:
+		return m.onConnectFailedKey(msg)
+	case modeBrowse:
+		return m.onBrowseKey(msg)
+	case modeForm:
+		return m.onFormKey(msg)
+	case modeRunning:
+		if key.Matches(msg, k.CancelCall) && m.running != nil {
+			m.running.cancel()
+			m.running.cancelling = true
+		}
+	case modeResult:
+		return m.onResultKey(msg)
+	}
+	return nil
+}
+
+func (m *Model) onOverlayKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Close),
+		m.overlay == overlayHelp && key.Matches(msg, k.Help),
+		m.overlay == overlayLog && key.Matches(msg, k.Log),
+		m.overlay == overlayServer && key.Matches(msg, k.Server):
+		m.overlay = overlayNone
+		return nil
+	case key.Matches(msg, k.Quit) && m.mode != modeRunning:
+		return m.quit()
+	case key.Matches(msg, k.Log):
+		m.overlay = overlayLog
+	case key.Matches(msg, k.Server):
+		m.overlay = overlayServer
+	case key.Matches(msg, k.Help):
+		m.overlay = overlayHelp
+	case m.overlay == overlayLog:
+		return m.logPane.Update(msg)
+	case m.overlay == overlayServer:
+		return m.serverPane.Update(msg)
+	}
+	return nil
+}
+
+func (m *Model) onFilterKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case key.Matches(msg, m.keys.AcceptFilter):
+		m.filtering = false
+		m.filterIn.Blur()
+		return nil
+	case key.Matches(msg, m.keys.CancelFilter):
+		m.filtering = false
+		m.filterIn.Blur()
+		m.filterIn.SetValue("")
+		m.list.SetFilter("")
+		return nil
+	}
+	var cmd tea.Cmd
+	m.filterIn, cmd = m.filterIn.Update(msg)
+	m.list.SetFilter(m.filterIn.Value())
+	m.detailTop = 0
+	return cmd
+}
+
+func (m *Model) onBrowseKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
+	before := m.list.Selected()
+	defer func() {
+		if m.list.Selected() != before {
+			m.detailTop = 0
+		}
+	}()
+	page := max(m.bodyHeight()-3, 1)
+	switch {
+	case key.Matches(msg, k.Up):
+		m.list.Move(-1)
+	case key.Matches(msg, k.Down):
+		m.list.Move(1)
+	case key.Matches(msg, k.PageUp):
+		m.list.Move(-page)
+	case key.Matches(msg, k.PageDown):
+		m.list.Move(page)
+	case key.Matches(msg, k.Top):
+		m.list.Top()
+	case key.Matches(msg, k.Bottom):
+		m.list.Bottom()
+	case key.Matches(msg, k.DetailDown):
+		m.detailTop++
+	case key.Matches(msg, k.DetailUp):
+		m.detailTop = max(m.detailTop-1, 0)
+	case key.Matches(msg, k.Filter):
+		m.filtering = true
+		return m.filterIn.Focus()
+	case key.Matches(msg, k.ClearFilter):
+		m.filterIn.SetValue("")
+		m.list.SetFilter("")
+	case key.Matches(msg, k.Call):
+		if t := m.list.Selected(); t != nil {
+			m.openForm(t, nil)
+		}
+	case key.Matches(msg, k.Example):
+		t := m.list.Selected()
+		if t == nil {
+			return nil
+		}
+		n := int(msg.Code - '0')
+		if n > len(t.Examples) {
+			m.status = fmt.Sprintf("%s has %d input example%s", termtext.Line(t.Name), len(t.Examples), plural(len(t.Examples)))
+			return nil
+		}
+		m.openForm(t, nil)
+		m.form.FillExample(n)
+	}
+	return nil
+}
+
+func (m *Model) onFormKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case key.Matches(msg, m.keys.Run):
+		return m.runForm()
+	case key.Matches(msg, m.keys.Back) && !m.form.picking():
+		m.mode, m.form = modeBrowse, nil
+		return nil
+	}
+	return m.form.Update(msg)
+}
+
+// onConfirmKey answers the dialog. Only y and a send the call; n and Esc
+// record a declined call; every other key, Enter and Space included, does nothing.
+func (m *Model) onConfirmKey(msg tea.KeyPressMsg) tea.Cmd {
+	p := m.pending
+	switch {
+	case key.Matches(msg, m.keys.Yes):
+		p.call.Approved = true
+		return m.startCall(p.call)
+	case key.Matches(msg, m.keys.AllowSession):
+		m.allowed[p.call.Tool.Name] = true
+		p.call.SessionAllowed = true
+		return m.startCall(p.call)
+	case key.Matches(msg, m.keys.No):
+		p.call.Declined = true
+		return m.startCall(p.call)
+	}
+	return nil
+}
+
+func (m *Model) onResultKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case key.Matches(msg, m.keys.Close):
+		m.mode = modeBrowse
+		return nil
+	case key.Matches(msg, m.keys.Edit):
+		if t, ok := m.session.Tool(m.lastTool); ok {
+			m.openForm(t, m.lastArgs)
+		}
+		return nil
+	}
+	return m.result.Update(msg)
+}
+
+func (m *Model) onPickerKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case key.Matches(msg, m.keys.Up):
+		m.picker = max(m.picker-1, 0)
+	case key.Matches(msg, m.keys.Down):
+		m.picker = min(m.picker+1, len(m.opts.Choices)-1)
+	case key.Matches(msg, m.keys.Choose):
+		c := m.opts.Choices[m.picker]
+		if c.Problem != "" {
+			m.status = termtext.Line(c.Name + ": " + c.Problem)
+			return nil
+		}
+		t := c.Target
+		m.target = &t
+		return m.connect()
+	}
+	return nil
+}
+
+func (m *Model) onConnectFailedKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case key.Matches(msg, m.keys.Retry):
+		return m.connect()
+	case key.Matches(msg, m.keys.Close) && len(m.opts.Choices) > 0:
+		m.mode = modePicker
+	}
+	return nil
+}

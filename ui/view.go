@@ -1,0 +1,257 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/policy"
+)
+
+// View draws the whole screen: a header, the untrusted banner when it applies,
+// the body for the current mode or overlay, and a footer with the keys that
+// work right now. Every line is cut to the width; there are exactly height lines.
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	v.WindowTitle = "mcpsh"
+	if m.session != nil {
+		v.WindowTitle = "mcpsh · " + termtext.Line(m.serverName())
+	}
+	return v
+}
+
+func (m *Model) render() string {
+	var out []string
+	out = append(out, m.header())
+	if m.untrusted() {
+		out = append(out, m.st.Banner.Render(termtext.Truncate(" untrusted server: its hints are shown but not believed; every call asks first ", m.width)))
+	}
+	body := m.body(m.bodyHeight())
+	out = append(out, fitLines(body, m.width, m.bodyHeight())...)
+	out = append(out, m.footer())
+	return strings.Join(out, "\n")
+}
+
+func (m *Model) untrusted() bool {
+	return m.target != nil && m.target.Trust != policy.Trusted && m.mode != modePicker
+}
+
+// bodyHeight is what is left between the header (and banner) and the footer.
+func (m *Model) bodyHeight() int {
+	h := m.height - 2
+	if m.untrusted() {
+		h--
+	}
+	return max(h, 1)
+}
+
+// Widths of the browse layout: the list takes two fifths, the detail the rest;
+// below 64 columns the detail is hidden.
+func (m *Model) listWidth() int {
+	if m.width < 64 {
+		return m.width
+	}
+	return min(max(m.width*2/5, 28), 48)
+}
+
+func (m *Model) detailWidth() int {
+	if m.width < 64 {
+		return 0
+	}
+	return m.width - m.listWidth() - 3
+}
+
+// formHeaderLines is the height of the form's header: the tool and what
+// mcpsh would do with a call to it.
+const formHeaderLines = 3
+
+// formHeader names the tool being called and what mcpsh will decide, so the
+// user knows before ctrl+r whether a dialog will follow.
+func (m *Model) formHeader() string {
+	t := m.form.Tool()
+	d := m.decision(t)
+	w := &lines{width: m.width}
+	w.add(m.st.Title.Render(termtext.Line(t.Title)) + "  " + m.st.Name.Render(termtext.Line(t.Name)) + "  " +
+		m.st.ClassStyle(t.Class()).Render(string(t.Class())))
+	verdict := map[policy.Verdict]string{policy.Run: "ctrl+r runs it", policy.Ask: "ctrl+r asks first", policy.Refuse: "ctrl+r will be refused"}[d.Verdict]
+	w.add(decisionStyle(m.st, d).Render(termtext.Truncate(verdict+": "+d.Reason, m.width)))
+	w.add(m.st.Muted.Render(strings.Repeat("─", m.width)))
+	return strings.Join(w.out, "\n")
+}
+
+// layout tells the components their sizes after a resize or a mode change.
+func (m *Model) layout() {
+	h := m.bodyHeight()
+	if m.form != nil {
+		m.form.SetSize(m.width, max(h-formHeaderLines, 1))
+	}
+	m.result.SetSize(m.width, h)
+	m.logPane.SetSize(m.width, h)
+	m.serverPane.SetSize(m.width, h)
+	m.filterIn.SetWidth(max(m.listWidth()-4, 10))
+	m.help.SetWidth(m.width)
+}
+
+func (m *Model) serverName() string {
+	if m.server.Name != "" {
+		return m.server.Name + " " + m.server.Version
+	}
+	if m.target != nil {
+		return m.target.Label()
+	}
+	return ""
+}
+
+func (m *Model) header() string {
+	left := m.st.Header.Render("mcpsh")
+	if m.target != nil {
+		left += m.st.HeaderDim.Render(" · ") + termtext.Line(m.serverName()) + m.st.HeaderDim.Render(" · "+termtext.Line(m.target.Via()))
+	}
+	right := ""
+	if m.session != nil {
+		right = fmt.Sprintf("%d tools", len(m.list.tools))
+		if n := len(m.outcomes); n > 0 {
+			right += fmt.Sprintf(" · %d call%s", n, plural(n))
+		}
+		if n := m.openWorldCalls(); n > 0 {
+			right += " · " + m.st.MarkOpenWorld.Render(fmt.Sprintf("%s %d open-world", markOpenWorld, n))
+		}
+	}
+	gap := m.width - ansi.StringWidth(left) - ansi.StringWidth(right)
+	if gap < 1 {
+		return termtext.Truncate(left, m.width)
+	}
+	return left + strings.Repeat(" ", gap) + right
+}
+
+func (m *Model) openWorldCalls() int {
+	n := 0
+	for _, o := range m.outcomes {
+		if o.OpenWorld {
+			n++
+		}
+	}
+	return n
+}
+
+func (m *Model) footer() string {
+	if m.status != "" {
+		return m.st.Warning.Render(termtext.Truncate(m.status, m.width))
+	}
+	return termtext.Truncate(m.help.ShortHelpView(m.bindings()), m.width)
+}
+
+func (m *Model) body(h int) string {
+	switch m.overlay {
+	case overlayHelp:
+		return m.help.FullHelpView(m.fullHelp())
+	case overlayLog:
+		return m.logPane.View()
+	case overlayServer:
+		return m.serverPane.View()
+	}
+	switch m.mode {
+	case modeConnecting:
+		return fmt.Sprintf("\n  %s connecting to %s…", m.spinner.View(), termtext.Line(m.target.Label()))
+	case modePicker:
+		return m.renderPicker(h)
+	case modeConnectFailed:
+		return m.renderConnectFailed()
+	case modeBrowse:
+		return m.renderBrowse(h)
+	case modeForm:
+		return m.formHeader() + "\n" + m.form.View()
+	case modeConfirm:
+		dialog := renderConfirm(m.pending, m.serverName()+" ("+m.target.Via()+")", m.width, m.st, m.keys)
+		return lipgloss.Place(m.width, h, lipgloss.Center, lipgloss.Center, dialog)
+	case modeRunning:
+		return renderRunning(m.running, m.spinner.View(), m.now(), m.bar, m.width, m.st, m.keys)
+	case modeResult:
+		return m.result.View()
+	}
+	return ""
+}
+
+func (m *Model) renderBrowse(h int) string {
+	lw := m.listWidth()
+	top := ""
+	if m.filtering || m.filterIn.Value() != "" {
+		top = m.filterIn.View()
+		if !m.filtering {
+			top = m.st.Filter.Render("/ "+termtext.Line(m.filterIn.Value())) + m.st.Muted.Render(fmt.Sprintf("  %d of %d", m.list.Visible(), len(m.list.tools)))
+		}
+	}
+	listH := h
+	var left []string
+	if top != "" {
+		left = append(left, termtext.Truncate(top, lw))
+		listH--
+	}
+	left = append(left, strings.Split(m.list.View(m.st, lw, listH), "\n")...)
+	left = fitLines(strings.Join(left, "\n"), lw, h)
+	dw := m.detailWidth()
+	if dw == 0 {
+		return strings.Join(left, "\n")
+	}
+	t := m.list.Selected()
+	detail := strings.Split(renderDetail(t, m.decision(t), dw, m.st), "\n")
+	m.detailTop = min(m.detailTop, max(len(detail)-h, 0))
+	detail = fitLines(strings.Join(detail[m.detailTop:], "\n"), dw, h)
+	sep := m.st.Muted.Render("│")
+	rows := make([]string, h)
+	for i := range rows {
+		rows[i] = padTo(left[i], lw) + " " + sep + " " + detail[i]
+	}
+	return strings.Join(rows, "\n")
+}
+
+func (m *Model) renderPicker(h int) string {
+	w := &lines{width: m.width}
+	w.add(m.st.Title.Render("Choose a server"))
+	w.add(m.st.Muted.Render("from your config file; or start mcpsh with --demo, -s NAME, --url URL or -- COMMAND"))
+	w.blank()
+	for i, c := range m.opts.Choices {
+		cursor := "  "
+		if i == m.picker {
+			cursor = "› "
+		}
+		line := cursor + padTo(termtext.Line(c.Name), 16) + " " + m.st.Muted.Render(padTo(c.Transport, 6)) + " " + termtext.Line(c.Where)
+		if c.Problem != "" {
+			line += "  " + m.st.Error.Render(termtext.Line(c.Problem))
+		}
+		if i == m.picker {
+			line = m.st.RowSelected.Render(ansi.Strip(line))
+		}
+		w.add(line)
+	}
+	return strings.Join(w.out, "\n")
+}
+
+func (m *Model) renderConnectFailed() string {
+	w := &lines{width: m.width}
+	w.add(m.st.Error.Render("could not connect"))
+	w.blank()
+	w.wrap(termtext.Sanitize(m.connErr.Error()), m.st.Row)
+	return strings.Join(w.out, "\n")
+}
+
+// fitLines cuts or pads s to exactly h lines of at most w cells.
+func fitLines(s string, w, h int) []string {
+	ls := strings.Split(s, "\n")
+	if len(ls) > h {
+		ls = ls[:h]
+	}
+	for i, l := range ls {
+		if ansi.StringWidth(l) > w {
+			ls[i] = ansi.Truncate(l, w, "…")
+		}
+	}
+	for len(ls) < h {
+		ls = append(ls, "")
+	}
+	return ls
+}
