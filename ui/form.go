@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
@@ -44,6 +45,17 @@ func newArgForm(tool *client.Tool, st *Styles, keys *KeyMap) *argForm {
 	if err != nil {
 		f.schemaErr = "input " + err.Error()
 	}
+	// Required fields first, so focus lands on what must be filled; otherwise the
+	// schema's order (servers often sort properties alphabetically).
+	slices.SortStableFunc(specs, func(a, b fieldSpec) int {
+		switch {
+		case a.Required == b.Required:
+			return 0
+		case a.Required:
+			return -1
+		}
+		return 1
+	})
 	allJSON := len(specs) > 0
 	for _, s := range specs {
 		f.fields = append(f.fields, newFormField(s, st))

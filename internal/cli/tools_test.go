@@ -100,3 +100,17 @@ func TestToolsJSON(t *testing.T) {
 		t.Error("effective idempotent wrong")
 	}
 }
+
+func TestBareMcpshWithoutATerminal(t *testing.T) {
+	// Piped, bare mcpsh prints the grouped table instead of the full-screen view.
+	r, _ := run(t, env{}, "--demo")
+	wantCode(t, r, ExitOK)
+	contains(t, "stdout", r.out, "Read-only (6)", "Destructive (4)")
+	cfg := configWithDemo(t)
+	r, _ = run(t, env{}, "--config", cfg)
+	wantCode(t, r, ExitUsage)
+	contains(t, "stderr", r.errOut, "name one with -s NAME (the picker needs a terminal)")
+	r, _ = run(t, env{}, "--config", writeConfig(t, `{"mcpServers":{}}`))
+	wantCode(t, r, ExitOK)
+	contains(t, "help", r.out, "Exit codes:")
+}
