@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 func TestRefusedCallNeverReachesServer(t *testing.T) {
@@ -176,5 +177,31 @@ func TestServerCrashMidCallIsAFailureWithItsLastWords(t *testing.T) {
 	}
 	if tail := strings.Join(s.StderrTail(5), "\n"); !strings.Contains(tail, "simulated crash") {
 		t.Errorf("stderr tail %q", tail)
+	}
+}
+
+func TestStructuredContentIsCheckedAgainstTheOutputSchema(t *testing.T) {
+	c := newCountingServer()
+	bad := map[string]any{"type": "object", "properties": map[string]any{"total": map[string]any{"type": "integer"}}, "required": []any{"total"}}
+	c.srv.AddTool(&mcp.Tool{Name: "wrong_shape", InputSchema: map[string]any{"type": "object"}, OutputSchema: bad},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{StructuredContent: map[string]any{"total": "many"}, Content: []mcp.Content{&mcp.TextContent{Text: "many"}}}, nil
+		})
+	c.srv.AddTool(&mcp.Tool{Name: "no_structure", InputSchema: map[string]any{"type": "object"}, OutputSchema: bad},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "3"}}}, nil
+		})
+	s := connectCounting(t, c)
+	o, _ := s.Do(context.Background(), &Call{Tool: mustTool(t, s, "wrong_shape"), Mode: policy.Batch, Yes: true})
+	if o.Status != StatusOK || !strings.Contains(o.OutputSchemaError, "structuredContent.total does not match the output schema") || o.Result == nil {
+		t.Errorf("wrong_shape: status %s, schema error %q: the result must be kept and flagged", o.Status, o.OutputSchemaError)
+	}
+	o, _ = s.Do(context.Background(), &Call{Tool: mustTool(t, s, "no_structure"), Mode: policy.Batch, Yes: true})
+	if !strings.Contains(o.OutputSchemaError, "sent no structuredContent") {
+		t.Errorf("no_structure: %q", o.OutputSchemaError)
+	}
+	o, _ = s.Do(context.Background(), &Call{Tool: mustTool(t, s, "get"), Args: map[string]any{"text": "x"}, Mode: policy.Batch})
+	if o.OutputSchemaError != "" {
+		t.Errorf("a conforming result was flagged: %q", o.OutputSchemaError)
 	}
 }

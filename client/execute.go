@@ -107,8 +107,12 @@ func (s *Session) execute(ctx context.Context, c *Call, d policy.Decision, o *Ou
 func (s *Session) finishOK(o *Outcome, tool *Tool, res *Result) {
 	o.Result, o.ResultSize, o.IsError = res, res.Size, res.IsError
 	o.Content, o.StructuredContent = res.RawContent, res.Structured
-	if verr := tool.ValidateOutput(res.Structured); verr != nil {
+	switch verr := tool.ValidateOutput(res.Structured); {
+	case verr != nil:
 		o.OutputSchemaError = verr.Error()
+	case tool.OutputSchema != nil && res.Structured == nil && !res.IsError:
+		// The spec: a tool with an output schema MUST return structured results.
+		o.OutputSchemaError = "the tool declares an output schema but sent no structuredContent"
 	}
 	o.Status = StatusOK
 	if res.IsError {

@@ -8,7 +8,7 @@ func (m *Model) bindings() []key.Binding {
 	switch m.overlay {
 	case overlayHelp:
 		return []key.Binding{k.Close, k.Quit}
-	case overlayLog, overlayServer:
+	case overlayLog, overlayServer, overlayAudit:
 		return []key.Binding{k.ScrollUp, k.ScrollDown, k.Close, k.Quit}
 	}
 	switch m.mode {
@@ -34,7 +34,7 @@ func (m *Model) bindings() []key.Binding {
 		if m.filterIn.Value() != "" {
 			b = append(b, k.ClearFilter)
 		}
-		return append(b, k.Log, k.Server, k.Help, k.Quit)
+		return append(b, k.Audit, k.Log, k.Server, k.Help, k.Quit)
 	case modeForm:
 		b := append([]key.Binding{k.Run}, m.form.ShortHelp()...)
 		return append(b, k.Back)
@@ -52,7 +52,7 @@ func (m *Model) bindings() []key.Binding {
 // ones that work everywhere.
 func (m *Model) fullHelp() [][]key.Binding {
 	k := m.keys
-	global := []key.Binding{k.Help, k.Log, k.Server, k.Quit, k.ForceQuit}
+	global := []key.Binding{k.Help, k.Log, k.Server, k.Audit, k.Quit, k.ForceQuit}
 	switch m.mode {
 	case modeBrowse:
 		return [][]key.Binding{

@@ -9,6 +9,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/audit"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
 )
@@ -16,7 +17,7 @@ import (
 // renderDetail is everything mcpsh knows about one tool: what it is, the hints
 // as declared, implied and in effect, what mcpsh would decide for a call and why,
 // its schemas summarised, and its input examples.
-func renderDetail(t *client.Tool, d policy.Decision, width int, st *Styles) string {
+func renderDetail(t *client.Tool, d policy.Decision, findings []audit.Finding, width int, st *Styles) string {
 	if t == nil {
 		return st.Muted.Render("no tool matches the filter")
 	}
@@ -78,6 +79,19 @@ func renderDetail(t *client.Tool, d policy.Decision, width int, st *Styles) stri
 	w.wrap(replay, st.Muted)
 	if d.OpenWorld {
 		w.wrap(markOpenWorld+" open-world: flagged in the session log", st.MarkOpenWorld)
+	}
+
+	w.section(st, "Audit")
+	if len(findings) == 0 {
+		w.add(st.OK.Render("no findings"))
+	}
+	for _, f := range findings {
+		style := map[audit.Severity]lipgloss.Style{audit.Error: st.Error, audit.Warning: st.Warning}[f.Severity]
+		if f.Severity == audit.Info {
+			style = st.Muted
+		}
+		w.add(style.Render(string(f.Severity)) + " " + st.Label.Render(f.Rule))
+		w.wrapIndented(termtext.Line(f.Message), 2, st.Row)
 	}
 
 	w.section(st, "Input")
@@ -182,6 +196,14 @@ func (l *lines) wrap(text string, style lipgloss.Style) {
 		for _, line := range strings.Split(ansi.Wrap(para, l.width, " "), "\n") {
 			l.add(style.Render(line))
 		}
+	}
+}
+
+// wrapIndented adds text wrapped to the width with every line indented.
+func (l *lines) wrapIndented(text string, indent int, style lipgloss.Style) {
+	pad := strings.Repeat(" ", indent)
+	for _, line := range strings.Split(ansi.Wrap(text, max(l.width-indent, 10), " "), "\n") {
+		l.add(pad + style.Render(line))
 	}
 }
 

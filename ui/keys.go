@@ -6,7 +6,7 @@ import "charm.land/bubbles/v2/key"
 // the footer are generated from it, so they cannot drift from the keys.
 type KeyMap struct {
 	// Anywhere.
-	Quit, ForceQuit, Help, Log, Server key.Binding
+	Quit, ForceQuit, Help, Log, Server, Audit key.Binding
 
 	// The tool list.
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
@@ -47,6 +47,7 @@ func DefaultKeyMap() *KeyMap {
 		Help:      b([]string{"?"}, "?", "help"),
 		Log:       b([]string{"L"}, "L", "session log"),
 		Server:    b([]string{"S"}, "S", "server output"),
+		Audit:     b([]string{"A"}, "A", "audit the server"),
 
 		Up:          b([]string{"up", "k"}, "↑/k", "up"),
 		Down:        b([]string{"down", "j"}, "↓/j", "down"),

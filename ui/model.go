@@ -18,6 +18,7 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	"charm.land/bubbles/v2/textinput"
 	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/audit"
 	"github.com/mcpsh/mcpsh/policy"
 )
 
@@ -42,6 +43,7 @@ const (
 	overlayHelp
 	overlayLog
 	overlayServer
+	overlayAudit
 )
 
 // Model is the root of the TUI.
@@ -84,6 +86,16 @@ type Model struct {
 	allowed  map[string]bool // tools the user allowed for this session
 	outcomes []*client.Outcome
 
+	// The audit: a checker for the tool in the detail pane, prepared once per
+	// listing, its findings by tool name, and the whole server's report (key A),
+	// made by a command for the listing with ID auditFor.
+	checker   *audit.Checker
+	findings  map[string][]audit.Finding
+	listGen   int
+	auditReq  int
+	auditFor  int
+	auditPane *auditPane
+
 	logPane    *logPane
 	serverPane *serverPane
 	help       help.Model
@@ -109,6 +121,7 @@ func New(ctx context.Context, opts Options) *Model {
 		result:   newResultView(st, keys),
 
 		logPane:    newLogPane(st, keys),
+		auditPane:  newAuditPane(st, keys),
 		serverPane: newServerPane(st, keys),
 		help:       help.New(),
 		spinner:    spinner.New(spinner.WithSpinner(spinner.Dot)),
@@ -154,4 +167,26 @@ func (m *Model) decision(t *client.Tool) policy.Decision {
 		return policy.Decision{}
 	}
 	return m.session.Decide(m.newCall(t, nil))
+}
+
+// setTools takes a new listing: the list keeps its selection, and the audit
+// starts over for the new tools.
+func (m *Model) setTools(tools []*client.Tool) {
+	m.list.SetTools(tools)
+	m.listGen++
+	m.checker = audit.NewChecker(tools)
+	m.findings = map[string][]audit.Finding{}
+}
+
+// findingsFor audits one tool, once per listing.
+func (m *Model) findingsFor(t *client.Tool) []audit.Finding {
+	if t == nil || m.checker == nil {
+		return nil
+	}
+	f, ok := m.findings[t.Name]
+	if !ok {
+		f = m.checker.Tool(t)
+		m.findings[t.Name] = f
+	}
+	return f
 }

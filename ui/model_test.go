@@ -173,7 +173,7 @@ func TestDetailGoldens(t *testing.T) {
 	m, _ := connected(t, true, 80, 24)
 	for _, name := range []string{"archive_notes", "echo", "search_notes", "weather_forecast"} {
 		tool, _ := m.session.Tool(name)
-		golden(t, "detail/"+name+"-60", renderDetail(tool, m.decision(tool), 60, m.st))
+		golden(t, "detail/"+name+"-60", renderDetail(tool, m.decision(tool), m.findingsFor(tool), 60, m.st))
 	}
 }
 
@@ -228,4 +228,41 @@ func TestPickerAndConnectFailure(t *testing.T) {
 		t.Fatalf("mode %v after connecting to notes", m.mode)
 	}
 	m.session.Close()
+}
+
+func TestAuditOverlay(t *testing.T) {
+	m, _ := connected(t, true, 100, 30)
+	_, cmd := m.Update(keyOf("A"))
+	if m.overlay != overlayAudit || cmd == nil || !strings.Contains(m.render(), "auditing") {
+		t.Fatalf("A: overlay %v, cmd %v", m.overlay, cmd != nil)
+	}
+	// The audit runs in a command; run it as Bubble Tea would.
+	var done auditDoneMsg
+	for _, c := range cmd().(tea.BatchMsg) {
+		if msg, ok := c().(auditDoneMsg); ok {
+			done = msg
+		}
+	}
+	if done.report == nil {
+		t.Fatal("no audit came back")
+	}
+	stale := done
+	stale.gen--
+	m.Update(stale)
+	if m.auditPane.report != nil {
+		t.Fatal("an audit of an older listing was shown")
+	}
+	m.Update(done)
+	screen := m.render()
+	for _, want := range []string{"Audit of mcpsh-demo", "destructive-by-default", "hosts: mcpsh asks"} {
+		if !strings.Contains(ansi.Strip(screen), want) {
+			t.Errorf("the audit pane lacks %q:\n%s", want, ansi.Strip(screen))
+		}
+	}
+	checkScreen(t, "audit", screen, 100, 30)
+	// A second A with the same listing shows the same report without auditing again.
+	send(m, "esc")
+	if _, cmd := m.Update(keyOf("A")); cmd != nil {
+		t.Error("the audit ran again for an unchanged listing")
+	}
 }

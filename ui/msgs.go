@@ -2,6 +2,7 @@ package ui
 
 import (
 	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/audit"
 )
 
 // Every server exchange is a command whose answer carries the ID of the request
@@ -53,3 +54,10 @@ type callUpdatesDoneMsg struct{ id int }
 
 // logLevelSetMsg answers the request for log notifications.
 type logLevelSetMsg struct{ err error }
+
+// auditDoneMsg is the whole server's audit, made for the listing generation gen.
+type auditDoneMsg struct {
+	id     int
+	gen    int
+	report *audit.Report
+}

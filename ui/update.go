@@ -23,7 +23,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return m, m.onKey(msg)
 	case spinner.TickMsg:
-		if m.mode != modeRunning && m.mode != modeConnecting {
+		auditing := m.overlay == overlayAudit && m.auditPane.report == nil
+		if m.mode != modeRunning && m.mode != modeConnecting && !auditing {
 			return m, nil
 		}
 		var cmd tea.Cmd
@@ -39,7 +40,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.status = "refreshing the tool list failed: " + termtext.Line(msg.err.Error())
 			return m, nil
 		}
-		m.list.SetTools(msg.listing.Tools)
+		m.setTools(msg.listing.Tools)
 		m.status = fmt.Sprintf("the server's tools changed: %d tools now", len(msg.listing.Tools))
 		return m, nil
 	case eventMsg:
@@ -62,6 +63,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case callDoneMsg:
 		return m, m.onCallDone(msg)
+	case auditDoneMsg:
+		if msg.id == m.auditReq && msg.gen == m.listGen {
+			m.auditFor = msg.gen
+			m.auditPane.SetReport(msg.report)
+		}
+		return m, nil
 	}
 	return m, m.forwardToFocus(msg)
 }
@@ -92,7 +99,7 @@ func (m *Model) onConnected(msg connectedMsg) tea.Cmd {
 		return nil
 	}
 	m.session, m.server = msg.session, msg.session.Server()
-	m.list.SetTools(msg.listing.Tools)
+	m.setTools(msg.listing.Tools)
 	for _, w := range msg.listing.Warnings {
 		m.serverPane.Append(client.Event{Kind: client.EventLog, Time: m.now(), Level: "warning", Logger: "mcpsh", Text: w})
 	}
@@ -114,7 +121,7 @@ func (m *Model) onEvent(e client.Event) tea.Cmd {
 		return tea.Batch(next, listCmd(m.ctx, m.listReq, m.session))
 	case client.EventReconnected:
 		// The client listed the tools again before it said so.
-		m.list.SetTools(m.session.Tools())
+		m.setTools(m.session.Tools())
 		m.status = termtext.Line(e.Text)
 	}
 	return next
@@ -223,6 +230,8 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Server):
 		m.overlay = overlayServer
 		return nil
+	case key.Matches(msg, k.Audit) && m.session != nil:
+		return m.openAudit()
 	}
 	switch m.mode {
 	case modePicker:
@@ -250,7 +259,8 @@ func (m *Model) onOverlayKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Close),
 		m.overlay == overlayHelp && key.Matches(msg, k.Help),
 		m.overlay == overlayLog && key.Matches(msg, k.Log),
-		m.overlay == overlayServer && key.Matches(msg, k.Server):
+		m.overlay == overlayServer && key.Matches(msg, k.Server),
+		m.overlay == overlayAudit && key.Matches(msg, k.Audit):
 		m.overlay = overlayNone
 		return nil
 	case key.Matches(msg, k.Quit) && m.mode != modeRunning:
@@ -265,8 +275,22 @@ func (m *Model) onOverlayKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.logPane.Update(msg)
 	case m.overlay == overlayServer:
 		return m.serverPane.Update(msg)
+	case m.overlay == overlayAudit:
+		return m.auditPane.Update(msg)
 	}
 	return nil
+}
+
+// openAudit shows the audit of the whole server, starting it when the
+// current listing has none yet.
+func (m *Model) openAudit() tea.Cmd {
+	m.overlay = overlayAudit
+	if m.auditFor == m.listGen && m.auditPane.report != nil {
+		return nil
+	}
+	m.auditPane.SetReport(nil)
+	m.auditReq = m.nextID()
+	return tea.Batch(m.spinner.Tick, auditCmd(m.auditReq, m.listGen, m.serverName(), m.target.Via(), m.target.Trust, m.list.tools))
 }
 
 func (m *Model) onFilterKey(msg tea.KeyPressMsg) tea.Cmd {

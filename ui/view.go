@@ -92,6 +92,7 @@ func (m *Model) layout() {
 	m.result.SetSize(m.width, h)
 	m.logPane.SetSize(m.width, h)
 	m.serverPane.SetSize(m.width, h)
+	m.auditPane.SetSize(m.width, h)
 	m.filterIn.SetWidth(max(m.listWidth()-4, 10))
 	m.help.SetWidth(m.width)
 }
@@ -153,6 +154,8 @@ func (m *Model) body(h int) string {
 		return m.logPane.View()
 	case overlayServer:
 		return m.serverPane.View()
+	case overlayAudit:
+		return m.auditPane.View(m.spinner.View())
 	}
 	switch m.mode {
 	case modeConnecting:
@@ -198,7 +201,7 @@ func (m *Model) renderBrowse(h int) string {
 		return strings.Join(left, "\n")
 	}
 	t := m.list.Selected()
-	detail := strings.Split(renderDetail(t, m.decision(t), dw, m.st), "\n")
+	detail := strings.Split(renderDetail(t, m.decision(t), m.findingsFor(t), dw, m.st), "\n")
 	m.detailTop = min(m.detailTop, max(len(detail)-h, 0))
 	detail = fitLines(strings.Join(detail[m.detailTop:], "\n"), dw, h)
 	sep := m.st.Muted.Render("│")

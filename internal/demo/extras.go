@@ -16,7 +16,7 @@ func (s *Server) addToggleExtras() {
 	addTool(s, &mcp.Tool{
 		Name:        "toggle_extras",
 		Title:       "Toggle extra tools",
-		Description: "Adds (enabled: true) or removes (enabled: false) the read-only extra_stats tool, so the tool list changes and clients are notified; idempotent, because asking for the current state changes nothing.",
+		Description: "Turns the read-only extra_stats tool on or off (enabled: true or false), so the tool list changes and clients are notified; idempotent, because asking for the current state changes nothing.",
 		InputSchema: schema(`{"type":"object","required":["enabled"],"properties":{
 			"enabled":{"type":"boolean","description":"whether extra_stats should exist"}}}`),
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: flag(false), IdempotentHint: true, OpenWorldHint: flag(false)},

@@ -17,6 +17,7 @@ import (
 var (
 	mcpshBin    string // the built mcpsh
 	baselineBin string // the bare go-sdk client used by the benchmark
+	fixtureBin  string // a raw server that serves a tools JSON file as written
 	repoRoot    string
 )
 
@@ -35,7 +36,8 @@ func buildAndRun(m *testing.M) int {
 	defer os.RemoveAll(dir)
 	mcpshBin = filepath.Join(dir, "mcpsh")
 	baselineBin = filepath.Join(dir, "baseline")
-	for bin, pkg := range map[string]string{mcpshBin: "./cmd/mcpsh", baselineBin: "./internal/e2e/baseline"} {
+	fixtureBin = filepath.Join(dir, "fixtureserver")
+	for bin, pkg := range map[string]string{mcpshBin: "./cmd/mcpsh", baselineBin: "./internal/e2e/baseline", fixtureBin: "./internal/e2e/fixtureserver"} {
 		cmd := exec.Command("go", "build", "-o", bin, pkg)
 		cmd.Dir = repoRoot
 		if out, err := cmd.CombinedOutput(); err != nil {
