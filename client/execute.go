@@ -65,9 +65,9 @@ func (s *Session) execute(ctx context.Context, c *Call, d policy.Decision, o *Ou
 		again, why := policy.Retry(d, f, n, attempts)
 		var wait time.Duration
 		if again {
-			wait = bo.NextBackOff()
-			if wireWait := wire.retryAfter; wireWait > wait {
-				wait = wireWait
+			// Stop first: a server's Retry-After must not revive a spent budget.
+			if wait = bo.NextBackOff(); wait != backoff.Stop && wire.retryAfter > wait {
+				wait = wire.retryAfter
 			}
 			if wait == backoff.Stop || s.now().Sub(start)+wait > retryMax {
 				again, why = false, fmt.Sprintf("gave up: another attempt would pass the retry limit of %s", retryMax)

@@ -224,3 +224,23 @@ func TestLostHTTPSessionReconnects(t *testing.T) {
 		t.Fatalf("status %s (%s) attempts %+v restarts %d", o.Status, o.Error, o.Attempts, s.Restarts())
 	}
 }
+
+// TestRetryAfterCannotOutlastTheRetryLimit: a server asking to wait longer than
+// --retry-max allows gets no further attempt.
+func TestRetryAfterCannotOutlastTheRetryLimit(t *testing.T) {
+	c := newCountingServer()
+	var seen atomic.Int32
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return c.srv }, nil)
+	url := serveLoopback(t, reject503(h, 5, "30", &seen))
+	s, err := Connect(context.Background(), Target{Kind: KindHTTP, URL: url, Trust: policy.Trusted}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.ListTools(context.Background())
+	start := time.Now()
+	o, _ := s.Do(context.Background(), &Call{Tool: mustTool(t, s, "get"), Args: map[string]any{"text": "x"}, Mode: policy.Batch, RetryMax: time.Second})
+	if len(o.Attempts) != 1 || !strings.Contains(o.Error, "retry limit of 1s") || time.Since(start) > 10*time.Second {
+		t.Fatalf("attempts %+v error %q", o.Attempts, o.Error)
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"strings"
 
-	"charm.land/lipgloss/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
@@ -49,7 +48,10 @@ func renderConfirm(p *pendingCall, server string, width int, st *Styles, keys *K
 	allow := keys.AllowSession.Help()
 	w.add(keyHint(st, keys.Yes.Help().Key, "run it") + "   " + keyHint(st, keys.No.Help().Key, "cancel (default)"))
 	w.add(keyHint(st, allow.Key, "allow "+termtext.Line(t.Name)+" for the rest of this session"))
-	return st.Dialog.Render(lipgloss.NewStyle().Width(inner).Render(strings.Join(w.out, "\n")))
+	for i, l := range w.out {
+		w.out[i] = padTo(l, inner)
+	}
+	return st.Dialog.Render(strings.Join(w.out, "\n"))
 }
 
 func keyHint(st *Styles, k, desc string) string {

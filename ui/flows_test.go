@@ -98,12 +98,18 @@ func tail(s string, n int) string {
 	return s
 }
 
-// openDeleteDialog filters to delete_note, fills id=2 and asks to run it.
-func (f *flow) openDeleteDialog() {
-	f.typeText("/delete")
+// openForm filters the list to one tool and opens its form; ready is what
+// the form's header says mcpsh will do with the call.
+func (f *flow) openForm(filter, ready string) {
+	f.typeText("/" + filter)
 	f.press(tea.KeyEnter) // accept the filter
 	f.press(tea.KeyEnter) // open the form
-	f.waitFor("ctrl+r asks first")
+	f.waitFor(ready)
+}
+
+// openDeleteDialog filters to delete_note, fills id=2 and asks to run it.
+func (f *flow) openDeleteDialog() {
+	f.openForm("delete", "ctrl+r asks first")
 	f.typeText("2")
 	f.press('r', tea.ModCtrl)
 	f.waitFor("Run a destructive tool?")
@@ -158,10 +164,7 @@ func TestFlowAllowForTheSession(t *testing.T) {
 
 func TestFlowCancelARunningCall(t *testing.T) {
 	f := startFlow(t, policy.Trusted)
-	f.typeText("/slow")
-	f.press(tea.KeyEnter)
-	f.press(tea.KeyEnter)
-	f.waitFor("ctrl+r runs it")
+	f.openForm("slow", "ctrl+r runs it")
 	f.press(tea.KeyTab) // to n
 	f.typeText("50")
 	f.press(tea.KeyTab) // to delay_ms
@@ -178,10 +181,7 @@ func TestFlowCancelARunningCall(t *testing.T) {
 
 func TestFlowShowsRetries(t *testing.T) {
 	f := startFlow(t, policy.Trusted)
-	f.typeText("/flaky")
-	f.press(tea.KeyEnter)
-	f.press(tea.KeyEnter)
-	f.waitFor("ctrl+r runs it")
+	f.openForm("flaky", "ctrl+r runs it")
 	f.press('r', tea.ModCtrl)
 	f.waitFor("attempt 1 of 4 failed")
 	f.until("the third execution", func() bool { return f.demo.Executions("flaky_sync") == 3 })
@@ -190,10 +190,7 @@ func TestFlowShowsRetries(t *testing.T) {
 
 func TestFlowToolsListChangedRefreshesTheList(t *testing.T) {
 	f := startFlow(t, policy.Trusted)
-	f.typeText("/toggle")
-	f.press(tea.KeyEnter)
-	f.press(tea.KeyEnter)
-	f.waitFor("ctrl+r runs it")
+	f.openForm("toggle", "ctrl+r runs it")
 	f.press(tea.KeySpace) // enabled: true
 	f.press('r', tea.ModCtrl)
 	f.until("toggle_extras to run", func() bool { return f.demo.Executions("toggle_extras") == 1 })
@@ -203,10 +200,7 @@ func TestFlowToolsListChangedRefreshesTheList(t *testing.T) {
 
 func TestFlowUntrustedServerShowsTheBanner(t *testing.T) {
 	f := startFlow(t, policy.Untrusted, "untrusted server: its hints are shown but not believed")
-	f.typeText("/list notes")
-	f.press(tea.KeyEnter)
-	f.press(tea.KeyEnter)
-	f.waitFor("ctrl+r asks first")
+	f.openForm("list notes", "ctrl+r asks first")
 	f.press('r', tea.ModCtrl)
 	f.waitFor("Run this tool?")
 	if n := f.demo.Executions("list_notes"); n != 0 {
