@@ -5,8 +5,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
-	"github.com/mcpsh/mcpsh/internal/audit"
-	"github.com/mcpsh/mcpsh/policy"
 )
 
 // The commands here are the only code in ui that does I/O. They run on Bubble
@@ -95,13 +93,5 @@ func waitCallUpdate(r *callRun) tea.Cmd {
 		case <-r.done:
 			return callUpdatesDoneMsg{id: r.id}
 		}
-	}
-}
-
-// auditCmd audits every tool off the UI's goroutine: checking examples and
-// schemas of thousands of tools takes longer than a frame.
-func auditCmd(id, gen int, server, via string, trust policy.Trust, tools []*client.Tool) tea.Cmd {
-	return func() tea.Msg {
-		return auditDoneMsg{id: id, gen: gen, report: audit.New(server, via, trust, tools)}
 	}
 }

@@ -18,7 +18,6 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	"charm.land/bubbles/v2/textinput"
 	"github.com/mcpsh/mcpsh/client"
-	"github.com/mcpsh/mcpsh/internal/audit"
 	"github.com/mcpsh/mcpsh/policy"
 )
 
@@ -86,14 +85,9 @@ type Model struct {
 	allowed  map[string]bool // tools the user allowed for this session
 	outcomes []*client.Outcome
 
-	// The audit: a checker for the tool in the detail pane, prepared once per
-	// listing, its findings by tool name, and the whole server's report (key A),
-	// made by a command for the listing with ID auditFor.
-	checker   *audit.Checker
-	findings  map[string][]audit.Finding
+	// listGen counts listings; the audit (audit.go) is made per listing.
 	listGen   int
-	auditReq  int
-	auditFor  int
+	audit     auditState
 	auditPane *auditPane
 
 	logPane    *logPane
@@ -174,19 +168,5 @@ func (m *Model) decision(t *client.Tool) policy.Decision {
 func (m *Model) setTools(tools []*client.Tool) {
 	m.list.SetTools(tools)
 	m.listGen++
-	m.checker = audit.NewChecker(tools)
-	m.findings = map[string][]audit.Finding{}
-}
-
-// findingsFor audits one tool, once per listing.
-func (m *Model) findingsFor(t *client.Tool) []audit.Finding {
-	if t == nil || m.checker == nil {
-		return nil
-	}
-	f, ok := m.findings[t.Name]
-	if !ok {
-		f = m.checker.Tool(t)
-		m.findings[t.Name] = f
-	}
-	return f
+	m.resetAudit(tools)
 }

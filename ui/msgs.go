@@ -1,9 +1,6 @@
 package ui
 
-import (
-	"github.com/mcpsh/mcpsh/client"
-	"github.com/mcpsh/mcpsh/internal/audit"
-)
+import "github.com/mcpsh/mcpsh/client"
 
 // Every server exchange is a command whose answer carries the ID of the request
 // that asked for it, so an answer that arrives late, after the user moved on, is
@@ -54,10 +51,3 @@ type callUpdatesDoneMsg struct{ id int }
 
 // logLevelSetMsg answers the request for log notifications.
 type logLevelSetMsg struct{ err error }
-
-// auditDoneMsg is the whole server's audit, made for the listing generation gen.
-type auditDoneMsg struct {
-	id     int
-	gen    int
-	report *audit.Report
-}

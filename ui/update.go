@@ -23,8 +23,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return m, m.onKey(msg)
 	case spinner.TickMsg:
-		auditing := m.overlay == overlayAudit && m.auditPane.report == nil
-		if m.mode != modeRunning && m.mode != modeConnecting && !auditing {
+		if m.mode != modeRunning && m.mode != modeConnecting && !m.auditing() {
 			return m, nil
 		}
 		var cmd tea.Cmd
@@ -64,11 +63,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case callDoneMsg:
 		return m, m.onCallDone(msg)
 	case auditDoneMsg:
-		if msg.id == m.auditReq && msg.gen == m.listGen {
-			m.auditFor = msg.gen
-			m.auditPane.SetReport(msg.report)
-		}
-		return m, nil
+		return m, m.onAuditDone(msg)
 	}
 	return m, m.forwardToFocus(msg)
 }
@@ -279,18 +274,6 @@ func (m *Model) onOverlayKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.auditPane.Update(msg)
 	}
 	return nil
-}
-
-// openAudit shows the audit of the whole server, starting it when the
-// current listing has none yet.
-func (m *Model) openAudit() tea.Cmd {
-	m.overlay = overlayAudit
-	if m.auditFor == m.listGen && m.auditPane.report != nil {
-		return nil
-	}
-	m.auditPane.SetReport(nil)
-	m.auditReq = m.nextID()
-	return tea.Batch(m.spinner.Tick, auditCmd(m.auditReq, m.listGen, m.serverName(), m.target.Via(), m.target.Trust, m.list.tools))
 }
 
 func (m *Model) onFilterKey(msg tea.KeyPressMsg) tea.Cmd {
