@@ -44,6 +44,8 @@ type rpc struct {
 	Params json.RawMessage `json:"params"`
 }
 
+// fakeTools are the tool lists of the scenarios, by name. Other test files add
+// their own scenarios from an init function.
 var fakeTools = map[string]string{
 	"hints": `[
 		{"name":"bare","inputSchema":{"type":"object"}},
