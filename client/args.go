@@ -25,26 +25,29 @@ func (t *Tool) ParseArgs(argv []string) (map[string]any, error) {
 		return ParseJSONArgs(t.Name, []byte(argv[0]))
 	}
 	props := t.properties()
+	name := safeText(t.Name)
 	args := map[string]any{}
 	for _, a := range argv {
 		key, val, raw, ok := splitPair(a)
 		if !ok {
-			return nil, usagef("%s: argument %q is not key=value (or pass one JSON object)", t.Name, a)
+			return nil, usagef("%s: argument %q is not key=value (or pass one JSON object)", name, a)
 		}
 		if _, dup := args[key]; dup {
-			return nil, usagef("%s: argument %q given twice", t.Name, key)
+			return nil, usagef("%s: argument %q given twice", name, key)
 		}
 		v, err := typedValue(val, raw, props[key])
 		if err != nil {
-			return nil, usagef("%s: argument %q: %v", t.Name, key, err)
+			return nil, usagef("%s: argument %q: %v", name, key, err)
 		}
 		args[key] = v
 	}
 	return args, nil
 }
 
-// ParseJSONArgs decodes arguments given as one JSON object.
+// ParseJSONArgs decodes arguments given as one JSON object. tool is the
+// tool's name, as the server sent it.
 func ParseJSONArgs(tool string, data []byte) (map[string]any, error) {
+	tool = safeText(tool)
 	dec := json.NewDecoder(bytes.NewReader(data))
 	var v any
 	if err := dec.Decode(&v); err != nil {
@@ -82,6 +85,8 @@ type propSchema struct {
 
 // types are the JSON types a value may have: the schema's "type", or else
 // those of its anyOf/oneOf branches (pydantic writes Optional[int] that way).
+// Each type appears once: a value is tried as each in turn, and an array
+// listed twice at every level of nested items would be tried 2^depth times.
 func (p *propSchema) types() []string {
 	if p == nil {
 		return nil
@@ -91,9 +96,14 @@ func (p *propSchema) types() []string {
 		if json.Unmarshal(p.Type, &one) == nil {
 			return []string{one}
 		}
-		var many []string
+		var many, out []string
 		_ = json.Unmarshal(p.Type, &many)
-		return many
+		for _, t := range many {
+			if !slices.Contains(out, t) {
+				out = append(out, t)
+			}
+		}
+		return out
 	}
 	var out []string
 	for _, b := range append(append([]*propSchema{}, p.AnyOf...), p.OneOf...) {

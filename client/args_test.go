@@ -162,3 +162,19 @@ func TestTidyNumbers(t *testing.T) {
 		}
 	}
 }
+
+// A type listed twice was tried twice at every level of nested items: 2^40
+// attempts for a value that fits none, a hang.
+func TestParseArgsTriesEachTypeOnce(t *testing.T) {
+	const depth = 40
+	schema := `{"properties":{"a":` + strings.Repeat(`{"type":["array","array"],"items":`, depth) +
+		`{"type":"integer"}` + strings.Repeat(`}`, depth) + `}}`
+	_, err := schemaTool(t, schema).ParseArgs([]string{"a=x"})
+	if err == nil || !strings.Contains(err.Error(), `"x" is not an integer`) {
+		t.Errorf("err = %v", err)
+	}
+	tool := schemaTool(t, `{"properties":{"n":{"type":["string","integer","string"]}}}`)
+	if args, err := tool.ParseArgs([]string{"n=3"}); err != nil || args["n"] != "3" {
+		t.Errorf("types are tried in the order given: %v, %v", args, err)
+	}
+}

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"time"
@@ -111,25 +112,59 @@ func (s *Session) Decide(c *Call) policy.Decision {
 
 // Do validates the arguments, asks policy, and sends the call only when policy
 // says run, retrying what is safe to retry. Every call that gets past
-// validation is recorded before Do returns, refusals included.
+// validation is recorded before Do returns, refusals included, and so is
+// every call that was sent, whatever happens after.
 // The error is an *ArgError or *UsageError, for input that was never a call.
+//
+// c.Tool is the tool as the caller saw it. When the server has since said its
+// tools changed, the call is decided on the new listing; an approval the user
+// gave for other hints does not carry over.
 func (s *Session) Do(ctx context.Context, c *Call) (*Outcome, error) {
 	if c.Tool == nil {
 		return nil, usagef("no tool given")
 	}
-	if err := c.Tool.Validate(c.Args); err != nil {
-		return nil, err
-	}
-	d := s.Decide(c)
-	o := s.newOutcome(c, d)
 	start := s.now()
+	tool, ferr := s.refresh(ctx, c.Tool.Name)
+	if ferr == nil {
+		if err := tool.Validate(c.Args); err != nil {
+			if tool == c.Tool || bytes.Equal(tool.InputSchema, c.Tool.InputSchema) {
+				return nil, err // the arguments were wrong all along
+			}
+			ferr = err
+		}
+	}
+	if ferr != nil {
+		// The server changed its tools under the call: nothing is sent.
+		o := s.newOutcome(c, c.Tool, s.Decide(c))
+		o.failNotSent(s.Target.Redact(notSentBecause(c.Tool.Name, ferr)))
+		o.DurationMS = ms(s.now().Sub(start))
+		s.record(o)
+		return o, nil
+	}
+	d := s.decideFor(c, tool)
+	o := s.newOutcome(c, tool, d)
+	if tool != c.Tool {
+		o.redecided(c.Tool, tool, d)
+	}
+	defer func() {
+		// Whatever fails after the call went out, the entry is written.
+		if p := recover(); p != nil {
+			o.Status, o.Error = StatusFailed, fmt.Sprintf("mcpsh failed while handling the call: %v", p)
+			s.record(o)
+			panic(p)
+		}
+	}()
 	switch {
 	case c.Declined:
 		o.refuse("declined by the user")
 	case d.Verdict != policy.Run:
-		o.refuse(d.Reason)
+		reason := d.Reason
+		if o.HintsChanged != "" {
+			reason += "; the server changed the tool's hints since it was listed: " + o.HintsChanged
+		}
+		o.refuse(reason)
 	default:
-		s.execute(ctx, c, d, o)
+		s.execute(ctx, c, tool, d, o)
 	}
 	o.DurationMS = ms(s.now().Sub(start))
 	s.record(o)
@@ -140,6 +175,12 @@ func (o *Outcome) refuse(reason string) {
 	o.Status, o.Decision, o.Reason, o.ApprovedBy = StatusRefused, policy.Refuse, reason, ""
 	o.Err = &RefusedError{Tool: o.Tool, Reason: reason}
 	o.Error = o.Err.Error()
+}
+
+// failNotSent ends a call that was never sent for a reason other than policy.
+func (o *Outcome) failNotSent(msg string) {
+	o.Status, o.Error = StatusFailed, msg
+	o.Err = &CallError{Failure: policy.NotSent, Msg: msg}
 }
 
 func (s *Session) record(o *Outcome) {

@@ -7,6 +7,8 @@ import (
 	"io"
 	"sync"
 	"time"
+
+	"github.com/mcpsh/mcpsh/internal/termtext"
 )
 
 // EventKind says what a server event is.
@@ -17,6 +19,7 @@ const (
 	EventLog          EventKind = "log"           // a notifications/message from the server
 	EventToolsChanged EventKind = "tools_changed" // notifications/tools/list_changed
 	EventReconnected  EventKind = "reconnected"   // the session was re-established
+	EventWarning      EventKind = "warning"       // mcpsh worked around something the server did
 )
 
 // Event is something the server did outside any call. Events are delivered on
@@ -69,8 +72,9 @@ func logText(data any) string {
 }
 
 // stderrLog keeps the tail of a stdio server's stderr, turns each line into an
-// event, and copies the bytes to tee when the user asked (--server-stderr).
-// Nothing reaches the terminal otherwise: a TUI would be drawn over.
+// event, and copies each line, made safe for a terminal, to tee when the user
+// asked (--server-stderr). Nothing reaches the terminal otherwise: a TUI would
+// be drawn over.
 type stderrLog struct {
 	mu      sync.Mutex
 	partial []byte
@@ -78,14 +82,14 @@ type stderrLog struct {
 	max     int
 	tee     io.Writer
 	emit    func(Event)
+	// redact takes the target's secrets out of each line: a server that
+	// echoes its token must not put it on the screen or in a pane.
+	redact func(string) string
 }
 
 func (l *stderrLog) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.tee != nil {
-		_, _ = l.tee.Write(p)
-	}
 	l.partial = append(l.partial, p...)
 	for {
 		i := bytes.IndexByte(l.partial, '\n')
@@ -104,6 +108,12 @@ func (l *stderrLog) Write(p []byte) (int, error) {
 }
 
 func (l *stderrLog) addLine(s string) {
+	if l.redact != nil {
+		s = l.redact(s)
+	}
+	if l.tee != nil {
+		_, _ = io.WriteString(l.tee, termtext.Sanitize(s)+"\n")
+	}
 	l.lines = append(l.lines, s)
 	if len(l.lines) > l.max {
 		l.lines = l.lines[len(l.lines)-l.max:]

@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/cenkalti/backoff/v4"
+	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -25,30 +28,57 @@ func (e *CallError) Error() string { return e.Msg }
 
 // execute sends the call, and sends it again while policy.Retry allows,
 // waiting by exponential backoff with jitter, or longer when an HTTP server
-// asks with Retry-After.
-func (s *Session) execute(ctx context.Context, c *Call, d policy.Decision, o *Outcome) {
+// asks with Retry-After. Before every attempt after the first, the session is
+// brought back if it went away and the call is decided again on what the
+// server declares now: a retry happens only if that decision is still run
+// and, for a call that may have run, replay-safe.
+func (s *Session) execute(ctx context.Context, c *Call, tool *Tool, d policy.Decision, o *Outcome) {
 	timeout, maxDur, attempts, retryMax := c.limits(s.Target)
-	bo := backoff.NewExponentialBackOff()
-	bo.InitialInterval = retryInitial
-	bo.RandomizationFactor = 0.5
-	bo.Multiplier = 2
-	bo.MaxInterval = 10 * time.Second
-	bo.MaxElapsedTime = retryMax
-	bo.Reset()
+	bo := newBackoff(retryMax)
 	start := s.now()
-	tool := c.Tool
+	deadline := start.Add(retryMax)
+	var last struct {
+		f   policy.Failure
+		msg string
+	}
 	for n := 1; ; n++ {
-		t0 := s.now()
-		var (
-			res  *Result
-			err  error
-			wire callWire
-			conn = s.current()
-		)
-		if err = s.ensureConnected(ctx); err == nil {
-			conn = s.current()
-			res, err, wire = s.attempt(ctx, conn, c, tool, timeout, maxDur)
+		if n > 1 || s.needsRecheck(tool) {
+			t, nd, err := s.recheck(ctx, c, tool, deadline)
+			switch {
+			case err != nil && n == 1:
+				msg := s.Target.Redact("not sent: " + err.Error())
+				o.Attempts = append(o.Attempts, Attempt{N: n, Failure: string(policy.NotSent), Error: msg})
+				o.failNotSent(msg)
+				return
+			case err != nil:
+				s.finishFailed(o, last.f, last.msg, "not retried: "+err.Error())
+				return
+			}
+			if t != tool {
+				o.redecided(tool, t, nd)
+				tool, d = t, nd
+			}
+			if n == 1 && d.Verdict != policy.Run {
+				o.refuse(d.Reason + "; the server changed the tool's hints before the call: " + o.HintsChanged)
+				return
+			}
+			if n > 1 {
+				again, why := policy.Retry(d, last.f, n-1, attempts)
+				if d.Verdict != policy.Run {
+					again, why = false, "the new decision is not to run it: "+d.Reason
+				}
+				if !again {
+					if o.HintsChanged != "" {
+						why = fmt.Sprintf("not retried: the server's hints changed (%s): %s", o.HintsChanged, why)
+					}
+					s.finishFailed(o, last.f, last.msg, why)
+					return
+				}
+			}
 		}
+		t0 := s.now()
+		conn := s.current()
+		res, err, wire := s.attempt(ctx, conn, c, tool, timeout, maxDur)
 		a := Attempt{N: n, DurationMS: ms(s.now().Sub(t0))}
 		if err == nil {
 			o.Attempts = append(o.Attempts, a)
@@ -62,6 +92,11 @@ func (s *Session) execute(ctx context.Context, c *Call, d policy.Decision, o *Ou
 				a.Error += " (" + words + ")"
 			}
 		}
+		if f == policy.Cancelled {
+			a.Error = cancelledMessage(wire)
+		}
+		a.Error = s.Target.Redact(a.Error)
+		last.f, last.msg = f, a.Error
 		again, why := policy.Retry(d, f, n, attempts)
 		var wait time.Duration
 		if again {
@@ -69,19 +104,16 @@ func (s *Session) execute(ctx context.Context, c *Call, d policy.Decision, o *Ou
 			if wait = bo.NextBackOff(); wait != backoff.Stop && wire.retryAfter > wait {
 				wait = wire.retryAfter
 			}
-			if wait == backoff.Stop || s.now().Sub(start)+wait > retryMax {
+			if wait == backoff.Stop || s.now().Add(wait).After(deadline) {
 				again, why = false, fmt.Sprintf("gave up: another attempt would pass the retry limit of %s", retryMax)
 			}
 		}
-		if f == policy.ConnectionLost || connectionGone(err) {
+		if f != policy.Cancelled && (f == policy.ConnectionLost || connectionGone(err)) {
 			// Bring the session back whether or not this call is retried, so a
-			// script goes on with its next line on the new session.
-			if rerr := s.reconnect(ctx, conn); rerr != nil {
+			// script goes on with its next line on the new session. The
+			// connection may not know yet that it is dead, so do not ask it.
+			if rerr := s.reconnect(ctx, conn, s.now().Add(retryMax)); rerr != nil {
 				again, why = false, why+"; "+rerr.Error()
-			} else if t, ok := s.Tool(tool.Name); !ok {
-				again, why = false, fmt.Sprintf("%s; the restarted server no longer lists %s", why, tool.Name)
-			} else {
-				tool = t
 			}
 		}
 		if again {
@@ -104,35 +136,105 @@ func (s *Session) execute(ctx context.Context, c *Call, d policy.Decision, o *Ou
 	}
 }
 
+func newBackoff(limit time.Duration) *backoff.ExponentialBackOff {
+	bo := backoff.NewExponentialBackOff()
+	bo.InitialInterval = retryInitial
+	bo.RandomizationFactor = 0.5
+	bo.Multiplier = 2
+	bo.MaxInterval = 10 * time.Second
+	bo.MaxElapsedTime = limit
+	bo.Reset()
+	return bo
+}
+
+// needsRecheck reports whether the session must be brought back, or the tool
+// looked up again, before a call to tool is sent.
+func (s *Session) needsRecheck(tool *Tool) bool {
+	c := s.current()
+	if c.gone() || c.tap.sessionGone.Load() || s.Stale() {
+		return true
+	}
+	t, ok := s.Tool(tool.Name)
+	return !ok || t != tool
+}
+
+// recheck brings the session back if it went away (a restart lists the tools
+// again), lists the tools again if the server said they changed, and returns
+// the tool as declared now with the call decided on it. An error means the
+// call cannot be sent: the session did not come back, or the tool is gone, or
+// the arguments no longer fit its schema.
+func (s *Session) recheck(ctx context.Context, c *Call, tool *Tool, deadline time.Time) (*Tool, policy.Decision, error) {
+	if err := s.ensureConnected(ctx, deadline); err != nil {
+		return nil, policy.Decision{}, err
+	}
+	t, err := s.refresh(ctx, tool.Name)
+	if err == nil {
+		err = t.Validate(c.Args)
+	}
+	if err != nil {
+		return nil, policy.Decision{}, errors.New(strings.TrimPrefix(notSentBecause(tool.Name, err), "not sent: "))
+	}
+	return t, s.decideFor(c, t), nil
+}
+
+// cancelledMessage says whether the server heard of a cancellation: mcpsh says
+// "the server was told" only once notifications/cancelled is on the wire.
+func cancelledMessage(w callWire) string {
+	switch {
+	case !w.sent:
+		return "cancelled by the user before the call reached the server"
+	case w.cancelTold:
+		return "cancelled by the user (the server was told)"
+	default:
+		return "cancelled by the user (mcpsh could not tell the server in time)"
+	}
+}
+
 func (s *Session) finishOK(o *Outcome, tool *Tool, res *Result) {
 	o.Result, o.ResultSize, o.IsError = res, res.Size, res.IsError
 	o.Content, o.StructuredContent = res.RawContent, res.Structured
-	switch verr := tool.ValidateOutput(res.Structured); {
-	case verr != nil:
-		o.OutputSchemaError = verr.Error()
-	case tool.OutputSchema != nil && res.Structured == nil && !res.IsError:
-		// The spec: a tool with an output schema MUST return structured results.
-		o.OutputSchemaError = "the tool declares an output schema but sent no structuredContent"
-	}
 	o.Status = StatusOK
 	if res.IsError {
 		o.Status = StatusToolError
 	}
+	o.OutputSchemaError = checkOutput(tool, res)
+}
+
+// checkOutput says how a result breaks the tool's output schema, or "". The
+// call has run by now: a failure of the check itself is reported, never
+// allowed to stop the call from being recorded.
+func checkOutput(tool *Tool, res *Result) (problem string) {
+	defer func() {
+		if p := recover(); p != nil {
+			problem = fmt.Sprintf("the output schema could not be checked: %v", p)
+		}
+	}()
+	switch verr := tool.ValidateOutput(res.Structured); {
+	case verr != nil:
+		return verr.Error()
+	case tool.OutputSchema != nil && res.Structured == nil && !res.IsError:
+		// The spec: a tool with an output schema MUST return structured results.
+		return "the tool declares an output schema but sent no structuredContent"
+	}
+	return ""
 }
 
 func (s *Session) finishFailed(o *Outcome, f policy.Failure, msg, why string) {
 	o.Status = StatusFailed
 	if f == policy.Cancelled {
 		o.Status = StatusCancelled
-		msg = "cancelled by the user (the server was told)"
 		why = ""
 	}
 	if why != "" {
 		msg += "; " + why
 	}
+	msg = s.Target.Redact(msg)
 	o.Err = &CallError{Failure: f, Msg: msg}
 	o.Error = msg
 }
+
+// cancelWait bounds the wait for a cancellation to leave mcpsh.
+const cancelWait = time.Second
 
 // progressLinger is how long a finished call still receives progress.
 const progressLinger = time.Second
@@ -142,13 +244,19 @@ type TimeoutError struct {
 	After time.Duration
 	// Hard: the limit progress does not extend was reached.
 	Hard bool
+	// Told: notifications/cancelled reached the wire.
+	Told bool
 }
 
 func (e *TimeoutError) Error() string {
-	if e.Hard {
-		return fmt.Sprintf("no answer within the hard limit of %s (the server was told to cancel)", e.After)
+	told := "(the server was told to cancel)"
+	if !e.Told {
+		told = "(mcpsh could not tell the server to cancel in time)"
 	}
-	return fmt.Sprintf("no answer or progress within %s (the server was told to cancel)", e.After)
+	if e.Hard {
+		return fmt.Sprintf("no answer within the hard limit of %s %s", e.After, told)
+	}
+	return fmt.Sprintf("no answer or progress within %s %s", e.After, told)
 }
 
 func (e *TimeoutError) Is(target error) bool { return target == context.DeadlineExceeded }
@@ -194,19 +302,38 @@ func (s *Session) attempt(ctx context.Context, conn *connection, c *Call, tool *
 	params := &mcp.CallToolParams{Name: tool.Name, Arguments: args}
 	params.SetProgressToken(token)
 	_, err := conn.cs.CallTool(actx, params)
+	told := false
+	if err != nil && actx.Err() != nil {
+		// The SDK sends notifications/cancelled from a goroutine once CallTool
+		// has returned; wait for it, so mcpsh neither exits before it leaves
+		// nor says the server was told when it was not.
+		told = conn.tap.cancelDelivered(token, cancelWait)
+	}
 	raw, captured := conn.tap.takeResult(token)
 	wire := conn.tap.wireOf(token)
+	wire.cancelTold = told
 	conn.tap.forget(token)
 	if err != nil {
 		var te *TimeoutError
 		if errors.As(context.Cause(actx), &te) && ctx.Err() == nil {
-			return nil, te, wire
+			told := *te
+			told.Told = wire.cancelTold
+			return nil, &told, wire
 		}
 		return nil, err, wire
 	}
 	if !captured {
-		return nil, fmt.Errorf("the answer to %s never reached mcpsh's reader", tool.Name), wire
+		return nil, unreadable(fmt.Errorf("the answer to %s never reached mcpsh's reader", termtext.Line(tool.Name))), wire
 	}
 	res, err := parseResult(raw)
-	return res, err, wire
+	if err != nil {
+		return nil, unreadable(err), wire
+	}
+	return res, nil, wire
+}
+
+// unreadable is an answer mcpsh could not read. The server did answer, so the
+// call may have run: it is treated as a server error, not as a lost connection.
+func unreadable(err error) error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "mcpsh could not read the server's answer: " + err.Error()}
 }

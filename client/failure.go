@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -38,6 +39,12 @@ func classify(parent context.Context, err error, w callWire) policy.Failure {
 		return policy.Timeout
 	case !w.sent:
 		return policy.NotSent
+	case w.oversized:
+		return policy.Oversized
+	case w.status == http.StatusNotFound:
+		// The server no longer knows the session (the spec's signal to start a
+		// new one), whatever JSON-RPC error it put in the body.
+		return policy.ConnectionLost
 	case errors.As(err, &je) && je.Code == codeRejected:
 		return policy.Rejected
 	case errors.As(err, &je) && permanentCodes[je.Code] != "":
@@ -51,19 +58,26 @@ func classify(parent context.Context, err error, w callWire) policy.Failure {
 }
 
 // describe says what went wrong in words, without the SDK's "calling ..." wrapping.
+// The server's words are made safe for a terminal here, before mcpsh's own are
+// put around them: an unfinished escape in them must not swallow mcpsh's.
 func describe(f policy.Failure, err error, w callWire) string {
-	msg := err.Error()
+	msg := termtext.Line(err.Error())
 	var je *jsonrpc.Error
 	if errors.As(err, &je) && je.Code != codeRejected {
-		msg = je.Message
+		msg = termtext.Line(je.Message)
 		if name := permanentCodes[je.Code]; name != "" {
-			msg = fmt.Sprintf("%s (%d): %s", name, je.Code, je.Message)
+			msg = fmt.Sprintf("%s (%d): %s", name, je.Code, msg)
 		} else if je.Code != 0 {
-			msg = fmt.Sprintf("%s (code %d)", je.Message, je.Code)
+			msg = fmt.Sprintf("%s (code %d)", msg, je.Code)
 		}
 	}
 	msg = strings.TrimPrefix(msg, `calling "tools/call": `)
 	switch f {
+	case policy.Oversized:
+		if w.why != "" {
+			return w.why
+		}
+		return errAnswerTooLarge.Error()
 	case policy.Rejected:
 		if w.status != 0 {
 			return fmt.Sprintf("transport rejected the call: HTTP %d %s", w.status, http.StatusText(w.status))
@@ -72,6 +86,9 @@ func describe(f policy.Failure, err error, w callWire) string {
 	case policy.ServerError:
 		return "server error: " + msg
 	case policy.ConnectionLost:
+		if w.status == http.StatusNotFound {
+			return "connection lost: the server no longer knows this session (HTTP 404)"
+		}
 		return "connection lost: " + msg
 	case policy.NotSent:
 		return "not sent: " + msg

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpsh/mcpsh/internal/fixture"
 	"github.com/mcpsh/mcpsh/policy"
 )
 
@@ -22,6 +23,9 @@ import (
 func TestMain(m *testing.M) {
 	if sc := os.Getenv("MCPSH_FAKE_SERVER"); sc != "" {
 		os.Exit(serveFake(sc, os.Stdin, os.Stdout))
+	}
+	if name := os.Getenv("MCPSH_FIXTURE"); name != "" {
+		os.Exit(serveFixture(name))
 	}
 	retryInitial = 5 * time.Millisecond
 	os.Exit(m.Run())
@@ -36,6 +40,32 @@ func fakeTarget(t *testing.T, scenario string) Target {
 	}
 	return Target{Name: "fake-" + scenario, Kind: KindStdio, Command: exe,
 		Env: map[string]string{"MCPSH_FAKE_SERVER": scenario}, Trust: policy.Trusted}
+}
+
+// fixtureTarget runs this test binary as internal/fixture's server playing
+// scenario over stdio; state is the folder where it notes what reached it.
+func fixtureTarget(t *testing.T, scenario string) (target Target, state string) {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	state = t.TempDir()
+	return Target{Name: "fixture-" + scenario, Kind: KindStdio, Command: exe,
+		Env: map[string]string{"MCPSH_FIXTURE": scenario, "MCPSH_FIXTURE_STATE": state}, Trust: policy.Trusted}, state
+}
+
+func serveFixture(name string) int {
+	sc, err := fixture.Lookup(name)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	s := &fixture.Server{Scenario: sc, StateDir: os.Getenv("MCPSH_FIXTURE_STATE"), Stderr: os.Stderr}
+	if err := s.ServeStdio(os.Stdin, os.Stdout); err != nil {
+		return 1
+	}
+	return 0
 }
 
 type rpc struct {
@@ -54,7 +84,16 @@ var fakeTools = map[string]string{
 		{"name":"full","title":"Full","inputSchema":{"type":"object"},"annotations":{"title":"Ann","readOnlyHint":false,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}},
 		{"name":"examples","inputSchema":{"type":"object","properties":{"n":{"type":"integer"}}},"annotations":{"readOnlyHint":true},"_meta":{"inputExamples":[{"n":1},"oops",{"n":2}]}},
 		{"title":"nameless","inputSchema":{"type":"object"}},
-		{"name":"full","inputSchema":{"type":"object"}}
+		{"name":"full","title":"Full","inputSchema":{"type":"object"},"annotations":{"title":"Ann","readOnlyHint":false,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}}
+	]`,
+	// The same names declared twice, the lenient definition first or last.
+	"duplicates": `[
+		{"name":"lenient_first","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true,"openWorldHint":false}},
+		{"name":"strict_first","inputSchema":{"type":"object","properties":{"force":{"type":"boolean"}}},"annotations":{"readOnlyHint":false,"destructiveHint":true,"idempotentHint":true,"openWorldHint":false}},
+		{"name":"mixed","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}},
+		{"name":"lenient_first","title":"Wipe","inputSchema":{"type":"object"}},
+		{"name":"strict_first","title":"Peek","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true,"openWorldHint":false}},
+		{"name":"mixed","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false,"openWorldHint":true}}
 	]`,
 	"content": `[{"name":"mixed","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}},
 		{"name":"crash","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}}]`,

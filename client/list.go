@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -34,10 +35,13 @@ type Listing struct {
 func (s *Session) ListTools(ctx context.Context) (*Listing, error) {
 	s.listMu.Lock()
 	defer s.listMu.Unlock()
+	// A change announced from here on makes this listing stale again.
+	s.listed.Store(s.changes.Load())
 	c := s.current()
 	out := &Listing{}
 	seenCursor := map[string]bool{}
-	seenName := map[string]bool{}
+	seenName := map[string]int{} // name → index in out.Tools
+	dups := map[string]int{}
 	s.tools.mu.RLock()
 	oldPages := s.tools.pages
 	s.tools.mu.RUnlock()
@@ -49,7 +53,7 @@ func (s *Session) ListTools(ctx context.Context) (*Listing, error) {
 			break
 		}
 		if _, err := c.cs.ListTools(ctx, &mcp.ListToolsParams{Cursor: cursor}); err != nil {
-			return nil, fmt.Errorf("listing tools: %w", err)
+			return nil, fmt.Errorf("listing tools: %s", s.Target.Redact(termtext.Line(err.Error())))
 		}
 		raw, ok := c.tap.takePage(cursor)
 		if !ok {
@@ -68,16 +72,17 @@ func (s *Session) ListTools(ctx context.Context) (*Listing, error) {
 		for i, rt := range p.Tools {
 			t, err := parseTool(rt)
 			if err != nil {
-				out.Warnings = append(out.Warnings, fmt.Sprintf("page %d, tool %d skipped: %v", page+1, i+1, err))
+				out.Warnings = append(out.Warnings, fmt.Sprintf("page %d, tool %d skipped: %s", page+1, i+1, termtext.Line(err.Error())))
 				continue
 			}
-			if seenName[t.Name] {
-				out.Warnings = append(out.Warnings, fmt.Sprintf("tool %q listed twice: the first one is kept", t.Name))
+			if at, dup := seenName[t.Name]; dup {
+				out.Tools[at] = strictestOf(out.Tools[at], t)
+				dups[t.Name]++
 				continue
 			}
-			seenName[t.Name] = true
+			seenName[t.Name] = len(out.Tools)
 			for _, pr := range t.Problems {
-				out.Warnings = append(out.Warnings, t.Name+": "+pr)
+				out.Warnings = append(out.Warnings, termtext.Line(t.Name)+": "+termtext.Line(pr))
 			}
 			out.Tools = append(out.Tools, t)
 		}
@@ -91,10 +96,16 @@ func (s *Session) ListTools(ctx context.Context) (*Listing, error) {
 		}
 		seenCursor[cursor] = true
 		if seenCursor[next] {
-			out.Warnings = append(out.Warnings, fmt.Sprintf("the server repeated cursor %q: listing stopped after %d pages", next, page+1))
+			out.Warnings = append(out.Warnings, fmt.Sprintf("the server repeated cursor %q: listing stopped after %d pages", termtext.Truncate(next, 60), page+1))
 			break
 		}
 		cursor = next
+	}
+	for _, t := range out.Tools {
+		if n := dups[t.Name]; n > 0 {
+			out.Warnings = append(out.Warnings, fmt.Sprintf("tool %s is listed %d times: the strictest reading of its definitions decides (%s)",
+				termtext.Line(t.Name), n+1, describeClass(t)))
+		}
 	}
 	byName := make(map[string]*Tool, len(out.Tools))
 	for _, t := range out.Tools {

@@ -64,7 +64,7 @@ func TestListKeepsDeclaredApartFromImplied(t *testing.T) {
 		t.Errorf("examples = %v, want the two object entries", got["examples"].Examples)
 	}
 	warn := strings.Join(l.Warnings, "\n")
-	for _, w := range []string{`readOnlyHint is "true", not a boolean`, "tool has no name", `"full" listed twice`, "inputExamples[1] is not an object"} {
+	for _, w := range []string{`readOnlyHint is "true", not a boolean`, "tool has no name", "tool full is listed 2 times", "inputExamples[1] is not an object"} {
 		if !strings.Contains(warn, w) {
 			t.Errorf("warnings lack %q:\n%s", w, warn)
 		}
@@ -135,5 +135,55 @@ func TestListFromGoSDKServer(t *testing.T) {
 	}
 	if len(s.Tools()) != 8 {
 		t.Errorf("got %d tools, want 8", len(s.Tools()))
+	}
+}
+
+// A server that lists one name twice must not get the lenient definition
+// through by putting it first: the strictest reading decides, hint by hint.
+func TestDuplicateNamesTakeTheStrictestReading(t *testing.T) {
+	s, err := Connect(context.Background(), fakeTarget(t, "duplicates"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	l, err := s.ListTools(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Tools) != 3 {
+		t.Fatalf("%d tools, want 3", len(l.Tools))
+	}
+	tests := []struct {
+		name       string
+		class      policy.Class
+		idempotent bool
+		openWorld  bool
+		title      string
+	}{
+		{"lenient_first", policy.ClassDestructive, false, true, "Wipe"},
+		// The read-only definition says nothing about idempotence: the strict
+		// reading of that is "not idempotent".
+		{"strict_first", policy.ClassDestructive, false, false, "strict_first"},
+		{"mixed", policy.ClassWrite, false, true, "mixed"},
+	}
+	for _, tt := range tests {
+		tool := mustTool(t, s, tt.name)
+		e := tool.Effective()
+		if tool.Class() != tt.class || e.Idempotent != tt.idempotent || e.OpenWorld != tt.openWorld || tool.Title != tt.title {
+			t.Errorf("%s: %s idempotent=%v openWorld=%v title %q; want %s %v %v %q",
+				tt.name, tool.Class(), e.Idempotent, e.OpenWorld, tool.Title, tt.class, tt.idempotent, tt.openWorld, tt.title)
+		}
+	}
+	if got := declaredString(mustTool(t, s, "strict_first")); got != "destructiveHint=true openWorldHint=false readOnlyHint=false" {
+		t.Errorf("strict_first declared %s", got)
+	}
+	// And the call is refused in a script, as for any destructive tool.
+	o, _ := s.Do(context.Background(), &Call{Tool: mustTool(t, s, "lenient_first"), Mode: policy.Batch})
+	if o.Status != StatusRefused {
+		t.Errorf("lenient_first: %s (%s), want refused", o.Status, o.Reason)
+	}
+	warn := strings.Join(l.Warnings, "\n")
+	if !strings.Contains(warn, "tool lenient_first is listed 2 times: the strictest reading of its definitions decides (destructive, not idempotent, open-world)") {
+		t.Errorf("warnings:\n%s", warn)
 	}
 }

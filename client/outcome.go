@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
 )
 
@@ -70,6 +71,13 @@ type Outcome struct {
 	// Content is the result's content array exactly as the server sent it.
 	Content           json.RawMessage `json:"content,omitempty"`
 	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
+	// Conflict: the server declared readOnlyHint and destructiveHint both true;
+	// the stricter reading (destructive) decided.
+	Conflict bool `json:"conflict,omitempty"`
+	// HintsChanged says how the server re-declared the tool's hints after it
+	// was listed (a tools/list_changed, or a restart); the decision is made on
+	// the new ones.
+	HintsChanged string `json:"hintsChanged,omitempty"`
 	// OutputSchemaError says how structuredContent breaks the tool's output schema.
 	OutputSchemaError string `json:"outputSchemaError,omitempty"`
 	Error             string `json:"error,omitempty"`
@@ -90,10 +98,9 @@ type RefusedError struct {
 	Reason string
 }
 
-func (e *RefusedError) Error() string { return "refused " + e.Tool + ": " + e.Reason }
+func (e *RefusedError) Error() string { return "refused " + termtext.Line(e.Tool) + ": " + e.Reason }
 
-func (s *Session) newOutcome(c *Call, d policy.Decision) *Outcome {
-	t := c.Tool
+func (s *Session) newOutcome(c *Call, t *Tool, d policy.Decision) *Outcome {
 	return &Outcome{
 		Time:       s.now(),
 		Server:     s.Target.Label(),
@@ -103,6 +110,7 @@ func (s *Session) newOutcome(c *Call, d policy.Decision) *Outcome {
 		Class:      t.Class(),
 		Flags:      flagsOf(t.Effective()),
 		Declared:   t.Declared,
+		Conflict:   t.Hints.Conflict(),
 		Trust:      s.Target.Trust,
 		Decision:   d.Verdict,
 		Reason:     d.Reason,

@@ -2,37 +2,49 @@ package client
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
+	"time"
+
+	"github.com/cenkalti/backoff/v4"
 )
 
 // maxRestarts bounds how often one session brings a dead server back, so a
-// server that crashes on start does not loop for ever.
+// server that keeps crashing does not loop for ever. Only restarts that
+// worked count: a server still coming up (connection refused) uses none.
 const maxRestarts = 5
 
-// ensureConnected brings the session back if the server went away between
-// calls. No call is in flight, so nothing can be replayed by it.
-func (s *Session) ensureConnected(ctx context.Context) error {
-	if c := s.current(); c.gone() {
-		return s.reconnect(ctx, c)
+// dialTimeout bounds one attempt at reconnecting, within the call's budget.
+const dialTimeout = 30 * time.Second
+
+// ensureConnected brings the session back if the server went away (it exited,
+// its connection closed, or an HTTP server forgot the session), trying until
+// deadline with backoff. No call is in flight, so nothing is replayed by it.
+func (s *Session) ensureConnected(ctx context.Context, deadline time.Time) error {
+	if c := s.current(); c.gone() || c.tap.sessionGone.Load() {
+		return s.reconnect(ctx, c, deadline)
 	}
 	return nil
 }
 
 // reconnect replaces a dead connection: restart the stdio server or open a new
 // HTTP session, then list the tools again, so a retried call is judged against
-// what the new server declares.
-func (s *Session) reconnect(ctx context.Context, old *connection) error {
+// what the new server declares. A server that is restarting may refuse
+// connections for a while: attempts back off until deadline.
+func (s *Session) reconnect(ctx context.Context, old *connection, deadline time.Time) error {
 	s.reconnectMu.Lock()
 	defer s.reconnectMu.Unlock()
 	if s.current() != old {
 		return nil // another caller already reconnected
 	}
 	if s.restarts >= maxRestarts {
-		return fmt.Errorf("the server went away %d times this session; mcpsh will not bring it back again", s.restarts)
+		return fmt.Errorf("the server went away %d times this session; mcpsh will not bring it back again", s.restarts+1)
 	}
-	s.restarts++
 	why := "the session ended"
+	if old.tap.sessionGone.Load() {
+		why = "the server no longer knows the session (HTTP 404)"
+	}
 	if old.proc != nil {
 		old.proc.waitExit(0)
 		if st := old.proc.exitStatus(); st != "" {
@@ -40,10 +52,11 @@ func (s *Session) reconnect(ctx context.Context, old *connection) error {
 		}
 	}
 	old.close()
-	c, err := s.dial(ctx)
+	c, tries, err := s.redial(ctx, deadline)
 	if err != nil {
-		return fmt.Errorf("reconnecting after %s: %w", why, err)
+		return fmt.Errorf("reconnecting after %s failed (%s): %w", why, plural(tries, "attempt"), err)
 	}
+	s.restarts++
 	s.mu.Lock()
 	s.conn = c
 	s.mu.Unlock()
@@ -56,6 +69,30 @@ func (s *Session) reconnect(ctx context.Context, old *connection) error {
 		return fmt.Errorf("listing tools after reconnecting: %w", err)
 	}
 	return nil
+}
+
+// redial connects again, backing off between attempts until deadline.
+func (s *Session) redial(ctx context.Context, deadline time.Time) (*connection, int, error) {
+	bo := newBackoff(time.Until(deadline))
+	bo.MaxInterval = 2 * time.Second
+	for n := 1; ; n++ {
+		dctx, cancel := context.WithTimeout(ctx, min(dialTimeout, max(time.Until(deadline), time.Second)))
+		c, err := s.dial(dctx)
+		cancel()
+		if err == nil {
+			return c, n, nil
+		}
+		wait := bo.NextBackOff()
+		if ctx.Err() != nil || wait == backoff.Stop || time.Now().Add(wait).After(deadline) {
+			return nil, n, err
+		}
+		s.warn(fmt.Sprintf("reconnecting: attempt %d failed (%s); trying again in %.1fs", n, oneLine(err), wait.Seconds()))
+		select {
+		case <-ctx.Done():
+			return nil, n, errors.Join(ctx.Err(), err)
+		case <-time.After(wait):
+		}
+	}
 }
 
 // Restarts says how many times this session has brought the server back.
@@ -71,6 +108,14 @@ func (s *Session) lastWords(c *connection) string {
 		return ""
 	}
 	c.proc.waitExit(100e6)
-	n := s.deathNotice(c.proc)
-	return strings.Join(strings.Fields(n), " ")
+	return oneLine(errors.New(s.deathNotice(c.proc)))
+}
+
+func oneLine(err error) string { return strings.Join(strings.Fields(err.Error()), " ") }
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }

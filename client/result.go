@@ -39,7 +39,7 @@ type wireResult struct {
 func parseResult(raw json.RawMessage) (*Result, error) {
 	var w wireResult
 	if err := json.Unmarshal(raw, &w); err != nil {
-		return nil, fmt.Errorf("result is not a JSON object: %v", err)
+		return nil, fmt.Errorf("result is not a JSON object: %s", safeText(err.Error()))
 	}
 	r := &Result{Size: len(raw), RawContent: w.Content}
 	if !isNull(w.StructuredContent) {
@@ -99,7 +99,11 @@ func parseBlock(raw json.RawMessage) Block {
 	return b
 }
 
-// Summary is a one-line description of a block that is not plain text.
+// Summary is a one-line description of a block that is not plain text. A
+// text block is its text, and an embedded text resource ends with its text,
+// as sent: that is the content, which the caller shows as it shows content.
+// The description around it is mcpsh's, with the server's names, types and
+// URIs in it made safe.
 func (b Block) Summary() string {
 	switch b.Type {
 	case "text":
@@ -108,25 +112,25 @@ func (b Block) Summary() string {
 		return fmt.Sprintf("[%s %s, %s]", b.Type, orUnknown(b.MIMEType), HumanBytes(b.Bytes))
 	case "resource_link":
 		if b.Name != "" {
-			return fmt.Sprintf("[resource link %s: %s]", b.Name, b.URI)
+			return fmt.Sprintf("[resource link %s: %s]", safeText(b.Name), safeText(b.URI))
 		}
-		return fmt.Sprintf("[resource link %s]", b.URI)
+		return fmt.Sprintf("[resource link %s]", safeText(b.URI))
 	case "resource":
 		if b.Text != "" {
-			return fmt.Sprintf("[resource %s, %s]\n%s", b.URI, orUnknown(b.MIMEType), b.Text)
+			return fmt.Sprintf("[resource %s, %s]\n%s", safeText(b.URI), orUnknown(b.MIMEType), b.Text)
 		}
-		return fmt.Sprintf("[resource %s, %s, %s]", b.URI, orUnknown(b.MIMEType), HumanBytes(b.Bytes))
+		return fmt.Sprintf("[resource %s, %s, %s]", safeText(b.URI), orUnknown(b.MIMEType), HumanBytes(b.Bytes))
 	case "invalid":
-		return "[" + b.Text + "]"
+		return "[" + safeText(b.Text) + "]"
 	}
-	return fmt.Sprintf("[content of type %q that mcpsh does not know: %s]", b.Type, clip(b.Raw, 60))
+	return fmt.Sprintf("[content of type %q that mcpsh does not know: %s]", safeText(b.Type), clip(b.Raw, 60))
 }
 
-func orUnknown(s string) string {
-	if s == "" {
+func orUnknown(mime string) string {
+	if mime == "" {
 		return "unknown type"
 	}
-	return s
+	return safeText(mime)
 }
 
 // HumanBytes formats a byte count for people.

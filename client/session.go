@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -34,12 +35,22 @@ type Options struct {
 	Recorder func(*Outcome) error
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
+	// OnWarning hears mcpsh's warnings about the server as they happen (lines
+	// on stdout that are not JSON-RPC, say), already made safe for a terminal.
+	// It runs on the reading goroutine and must not block. The warnings are
+	// also delivered as EventWarning.
+	OnWarning func(string)
 }
 
 // Session is one long-lived connection to a server, shared by every call of a run.
 type Session struct {
 	Target Target
 	opts   Options
+
+	// life bounds the session's own streams (an SSE GET, say), which must
+	// outlive the context of the Connect call that opened them.
+	life context.Context
+	stop context.CancelFunc
 
 	client *mcp.Client
 	mu     sync.Mutex
@@ -54,6 +65,10 @@ type Session struct {
 
 	listMu sync.Mutex
 	tools  *toolSet
+	// changes counts notifications/tools/list_changed; listed is its value when
+	// the last listing started. They differ while the listing is stale.
+	changes atomic.Int64
+	listed  atomic.Int64
 
 	reconnectMu sync.Mutex
 	restarts    int
@@ -94,10 +109,11 @@ func Connect(ctx context.Context, t Target, opts *Options) (*Session, error) {
 	if opts != nil {
 		s.opts = *opts
 	}
+	s.life, s.stop = context.WithCancel(context.WithoutCancel(ctx))
 	if s.opts.ProtocolVersion == "" {
 		s.opts.ProtocolVersion = DefaultProtocolVersion
 	}
-	s.stderr = &stderrLog{max: 200, tee: s.opts.ServerStderr, emit: s.emit}
+	s.stderr = &stderrLog{max: 200, tee: s.opts.ServerStderr, emit: s.emit, redact: t.Redact}
 	version := s.opts.Version
 	if version == "" {
 		version = "dev"
@@ -111,7 +127,7 @@ func Connect(ctx context.Context, t Target, opts *Options) (*Session, error) {
 			s.emit(Event{Kind: EventToolsChanged})
 		},
 		LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) {
-			s.emit(Event{Kind: EventLog, Level: string(r.Params.Level), Logger: r.Params.Logger, Text: logText(r.Params.Data)})
+			s.emit(Event{Kind: EventLog, Level: string(r.Params.Level), Logger: r.Params.Logger, Text: t.Redact(logText(r.Params.Data))})
 		},
 		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
 			tok, _ := r.Params.ProgressToken.(string)
@@ -122,10 +138,20 @@ func Connect(ctx context.Context, t Target, opts *Options) (*Session, error) {
 	})
 	c, err := s.dial(ctx)
 	if err != nil {
+		s.stop()
 		return nil, err
 	}
 	s.conn = c
 	return s, nil
+}
+
+// warn reports a problem with the server that mcpsh worked around.
+func (s *Session) warn(msg string) {
+	msg = s.Target.Redact(msg)
+	s.emit(Event{Kind: EventWarning, Level: "warning", Logger: "mcpsh", Text: msg})
+	if s.opts.OnWarning != nil {
+		s.opts.OnWarning(msg)
+	}
 }
 
 func (s *Session) now() time.Time {
@@ -135,32 +161,35 @@ func (s *Session) now() time.Time {
 	return time.Now()
 }
 
-// dial makes a new connection to the target.
+// dial makes a new connection to the target. ctx bounds the handshake only:
+// the connection's streams live until the session closes.
 func (s *Session) dial(ctx context.Context) (*connection, error) {
 	c := &connection{tap: newTap()}
+	c.tap.listChanged = func() { s.changes.Add(1) }
 	var transport mcp.Transport
 	var stdio *stdioTransport
 	switch s.Target.Kind {
 	case KindStdio:
-		stdio = &stdioTransport{target: s.Target, stderr: s.stderr}
+		stdio = &stdioTransport{target: s.Target, stderr: s.stderr, tap: c.tap, warn: s.warn}
 		transport = &tappedTransport{inner: stdio, tap: c.tap}
 	case KindHTTP:
 		transport = &mcp.StreamableClientTransport{
 			Endpoint:   s.Target.URL,
-			HTTPClient: &http.Client{Transport: &httpTap{base: http.DefaultTransport, headers: s.Target.Headers, tap: c.tap}},
+			HTTPClient: &http.Client{Transport: newHTTPTap(s.Target.URL, s.Target.Headers, c.tap)},
 		}
 	case KindSSE:
 		transport = &tappedTransport{tap: c.tap, inner: &mcp.SSEClientTransport{
 			Endpoint:   s.Target.URL,
-			HTTPClient: &http.Client{Transport: &httpTap{base: http.DefaultTransport, headers: s.Target.Headers}},
+			HTTPClient: &http.Client{Transport: newHTTPTap(s.Target.URL, s.Target.Headers, nil)},
 		}}
 	case KindInProcess:
 		ct, st := mcp.NewInMemoryTransports()
-		if _, err := s.Target.InProcess.Connect(ctx, st, nil); err != nil {
+		if _, err := s.Target.InProcess.Connect(s.life, st, nil); err != nil {
 			return nil, fmt.Errorf("starting the in-process server: %w", err)
 		}
 		transport = &tappedTransport{inner: ct, tap: c.tap}
 	}
+	transport = &lifeTransport{inner: transport, life: s.life}
 	cs, err := s.client.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: s.opts.ProtocolVersion})
 	if stdio != nil {
 		c.proc = stdio.proc
@@ -185,6 +214,19 @@ func (s *Session) dial(ctx context.Context) (*connection, error) {
 	return c, nil
 }
 
+// lifeTransport opens its connection with the session's context instead of
+// the caller's: go-sdk's legacy SSE transport binds its GET stream to the
+// context Connect gets, and a connect timeout cancelled when connecting
+// returns would kill the stream, so calls would then fail at random with EOF.
+type lifeTransport struct {
+	inner mcp.Transport
+	life  context.Context
+}
+
+func (t *lifeTransport) Connect(context.Context) (mcp.Connection, error) {
+	return t.inner.Connect(t.life)
+}
+
 // ConnectError is a failure to start or reach a server.
 type ConnectError struct {
 	Target Target
@@ -193,14 +235,16 @@ type ConnectError struct {
 }
 
 func (e *ConnectError) Error() string {
-	msg := fmt.Sprintf("connecting to %s (%s): %v", e.Target.Label(), e.Target.Via(), e.Err)
+	// The error may carry the server's own words (an initialize error, an
+	// HTTP body): they are made safe before mcpsh's words are put around them.
+	msg := fmt.Sprintf("connecting to %s (%s): %s", termtext.Line(e.Target.Label()), termtext.Line(e.Target.Via()), termtext.Line(e.Err.Error()))
 	if errors.Is(e.Err, context.DeadlineExceeded) {
 		msg += " (the server did not finish the handshake in time)"
 	}
 	if e.Detail != "" {
 		msg += "\n" + e.Detail
 	}
-	return msg
+	return e.Target.Redact(msg)
 }
 
 func (e *ConnectError) Unwrap() error { return e.Err }
@@ -210,17 +254,20 @@ func (s *Session) deathNotice(p *process) string {
 	if p == nil {
 		return ""
 	}
-	var b strings.Builder
+	var parts []string
 	if st := p.exitStatus(); st != "" {
-		fmt.Fprintf(&b, "the server %s", st)
+		parts = append(parts, "the server "+st)
+	}
+	if err := p.stdout.brokenBy(); err != nil {
+		parts = append(parts, err.Error())
 	}
 	if tail := s.stderr.Tail(5); len(tail) > 0 {
-		if b.Len() > 0 {
-			b.WriteString("; ")
+		for i, l := range tail {
+			tail[i] = termtext.Truncate(termtext.Line(l), 300)
 		}
-		b.WriteString("its last stderr lines:\n  " + strings.Join(tail, "\n  "))
+		parts = append(parts, "its last stderr lines:\n  "+strings.Join(tail, "\n  "))
 	}
-	return b.String()
+	return strings.Join(parts, "; ")
 }
 
 func (s *Session) current() *connection {
@@ -265,9 +312,9 @@ func (s *Session) StderrTail(n int) []string { return s.stderr.Tail(n) }
 // Close ends the session and, for stdio, the server's whole process group.
 func (s *Session) Close() error {
 	c := s.current()
-	if c == nil {
-		return nil
+	if c != nil {
+		c.close()
 	}
-	c.close()
+	s.stop()
 	return nil
 }

@@ -29,6 +29,8 @@ var (
 type stdioTransport struct {
 	target Target
 	stderr io.Writer
+	tap    *tap
+	warn   func(string)
 	proc   *process // set by Connect
 }
 
@@ -36,6 +38,7 @@ type stdioTransport struct {
 type process struct {
 	cmd    *exec.Cmd
 	stdin  *os.File
+	stdout *stdoutReader
 	exited chan struct{}
 	err    error // Wait's result, valid once exited is closed
 	once   sync.Once
@@ -72,13 +75,14 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	}
 	inR.Close()
 	outW.Close()
-	p := &process{cmd: cmd, stdin: inW, exited: make(chan struct{})}
+	p := &process{cmd: cmd, stdin: inW, stdout: newStdoutReader(outR, t.tap, t.warn), exited: make(chan struct{})}
 	go func() {
 		p.err = cmd.Wait()
 		close(p.exited)
 	}()
 	t.proc = p
-	return (&mcp.IOTransport{Reader: outR, Writer: p}).Connect(ctx)
+	// stdoutReader already bounds every line; the SDK's own cap must not cut first.
+	return (&mcp.IOTransport{Reader: p.stdout, Writer: p, MaxLineLength: maxAnswerBytes + 64<<10}).Connect(ctx)
 }
 
 func (p *process) Write(b []byte) (int, error) { return p.stdin.Write(b) }

@@ -37,10 +37,10 @@ func (c *tappedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 }
 
 func (c *tappedConn) Write(ctx context.Context, m jsonrpc.Message) error {
-	token := c.tap.outgoing(m)
+	note := c.tap.outgoing(m)
 	err := c.Connection.Write(ctx, m)
 	if err == nil {
-		c.tap.sentCall(token, 0, 0)
+		c.tap.delivered(note, 0, 0)
 	}
 	return err
 }

@@ -8,6 +8,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -16,28 +17,60 @@ import (
 )
 
 // httpTap is the round-tripper under mcpsh's HTTP transports. It adds the
-// configured headers and, for streamable HTTP, runs the wire tap over request
-// and response bodies, both plain JSON and event streams. Working at this level
-// rather than wrapping the SDK's connection leaves the SDK's standalone event
-// stream intact.
+// configured headers, only on requests to the origin they were given for, and,
+// for streamable HTTP, runs the wire tap over request and response bodies, both
+// plain JSON and event streams (the POST streams and the GET streams, where an
+// answer may arrive after a POST stream was resumed with Last-Event-ID).
+// Working at this level rather than wrapping the SDK's connection leaves the
+// SDK's standalone event stream intact.
 type httpTap struct {
 	base    http.RoundTripper
 	headers map[string]string
-	tap     *tap // nil: headers only (the SSE transport is tapped at the connection)
+	// origin is the scheme://host:port of the URL the user gave; a redirect or
+	// an SSE endpoint elsewhere never receives the headers, which often carry
+	// credentials.
+	origin string
+	tap    *tap // nil: headers only (the SSE transport is tapped at the connection)
 }
 
-// maxEventBytes bounds one response message or event, so a hostile server cannot
-// make mcpsh buffer without limit.
-const maxEventBytes = 32 << 20
+func newHTTPTap(target string, headers map[string]string, t *tap) *httpTap {
+	o := ""
+	if u, err := url.Parse(target); err == nil {
+		o = originOf(u)
+	}
+	return &httpTap{base: http.DefaultTransport, headers: headers, origin: o, tap: t}
+}
 
-var errEventTooLarge = errors.New("server sent a message larger than 32 MiB")
+// originOf is scheme://host:port with the scheme's default port made explicit.
+func originOf(u *url.URL) string {
+	scheme := strings.ToLower(u.Scheme)
+	port := u.Port()
+	if port == "" {
+		switch scheme {
+		case "http":
+			port = "80"
+		case "https":
+			port = "443"
+		}
+	}
+	return scheme + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port)
+}
+
+// maxAnswerBytes bounds one response message or event, so a hostile server cannot
+// make mcpsh buffer without limit.
+const maxAnswerBytes = 32 << 20
+
+var errAnswerTooLarge = errors.New("the server's answer was larger than 32 MiB, mcpsh's limit")
 
 func (h *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 	req = req.Clone(req.Context())
-	for k, v := range h.headers {
-		req.Header.Set(k, v)
+	if h.origin != "" && originOf(req.URL) == h.origin {
+		for k, v := range h.headers {
+			req.Header.Set(k, v)
+		}
 	}
-	token := ""
+	var note outNote
+	callID := ""
 	if h.tap != nil && req.Method == http.MethodPost && req.Body != nil {
 		body, err := io.ReadAll(req.Body)
 		req.Body.Close()
@@ -46,42 +79,71 @@ func (h *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		req.Body = io.NopCloser(bytes.NewReader(body))
 		if m, err := jsonrpc.DecodeMessage(body); err == nil {
-			token = h.tap.outgoing(m)
+			note = h.tap.outgoing(m)
+			if r, ok := m.(*jsonrpc.Request); ok && r.IsCall() {
+				callID = idKey(r.ID)
+			}
 		}
 	}
 	resp, err := h.base.RoundTrip(req)
 	if err != nil {
-		// A request that could not even connect never reached the server; any
-		// other transport error leaves the outcome unknown.
-		var op *net.OpError
-		if !(errors.As(err, &op) && op.Op == "dial") {
-			h.tap.sentCall(token, 0, 0)
+		if !neverLeft(err) {
+			h.tap.delivered(outNote{token: note.token}, 0, 0)
 		}
 		return resp, err
 	}
-	if h.tap == nil || req.Method != http.MethodPost {
-		return resp, err
+	if h.tap == nil || (req.Method != http.MethodPost && req.Method != http.MethodGet) {
+		return resp, nil
 	}
-	h.tap.sentCall(token, resp.StatusCode, retryAfter(resp.Header.Get("Retry-After"), time.Now()))
+	if resp.StatusCode == http.StatusNotFound && req.Header.Get("Mcp-Session-Id") != "" {
+		h.tap.sessionGone.Store(true)
+	}
+	if req.Method == http.MethodPost {
+		h.tap.delivered(note, resp.StatusCode, retryAfter(resp.Header.Get("Retry-After"), time.Now()))
+	}
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	switch mt {
 	case "application/json":
-		body, err := io.ReadAll(io.LimitReader(resp.Body, maxEventBytes+1))
+		if req.Method != http.MethodPost {
+			return resp, nil
+		}
+		body, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswerBytes+1))
 		resp.Body.Close()
 		if err != nil {
 			return nil, err
 		}
-		if len(body) > maxEventBytes {
-			return nil, errEventTooLarge
+		if len(body) > maxAnswerBytes {
+			sub, ok := h.tap.refuseAnswer(callID, errAnswerTooLarge)
+			if !ok {
+				return nil, errAnswerTooLarge
+			}
+			body = sub
+		} else {
+			body = h.rewrite(body)
 		}
-		body = h.rewrite(body)
 		resp.Body = io.NopCloser(bytes.NewReader(body))
 		resp.ContentLength = int64(len(body))
 		resp.Header.Del("Content-Length")
 	case "text/event-stream":
-		resp.Body = &sseRewriter{src: resp.Body, in: bufio.NewReader(resp.Body), rewrite: h.rewrite}
+		resp.Body = &sseRewriter{src: resp.Body, in: bufio.NewReaderSize(resp.Body, 64<<10), rewrite: h.rewrite,
+			tap: h.tap, callID: callID}
 	}
 	return resp, nil
+}
+
+// errServerClosedIdle is the text of net/http's unexported error for a pooled
+// keep-alive connection the server had closed before this request was put on
+// it. net/http resends such a request on a new connection only when it may
+// replay it, which a POST is not, and returns this error otherwise.
+const errServerClosedIdle = "http: server closed idle connection"
+
+// neverLeft reports the transport errors after which the server cannot have
+// run the request: it could not connect, or the server had closed the
+// connection before the request was written on it. Any other transport error
+// (a reset or an EOF after the request was written) leaves the outcome unknown.
+func neverLeft(err error) bool {
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "dial" || err.Error() == errServerClosedIdle
 }
 
 // retryAfter reads a Retry-After header: seconds, or an HTTP date.
@@ -103,6 +165,12 @@ func retryAfter(v string, now time.Time) time.Duration {
 func (h *httpTap) rewrite(data []byte) []byte {
 	m, err := jsonrpc.DecodeMessage(data)
 	if err != nil {
+		if nestedTooDeep(data) {
+			// go-sdk refuses it too, and would end the session.
+			if sub, ok := h.tap.refuseAnswer(sniffID(data[:min(len(data), sniffKeep)], data[max(len(data)-sniffKeep, 0):]), errAnswerTooDeep); ok {
+				return sub
+			}
+		}
 		return data
 	}
 	out := h.tap.incoming(m)
@@ -114,81 +182,4 @@ func (h *httpTap) rewrite(data []byte) []byte {
 		return data
 	}
 	return enc
-}
-
-// sseRewriter rewrites the data of each server-sent event as it streams, so
-// progress notifications still arrive while a call runs.
-type sseRewriter struct {
-	src     io.Closer
-	in      *bufio.Reader
-	out     bytes.Buffer
-	err     error
-	rewrite func([]byte) []byte
-}
-
-func (r *sseRewriter) Read(p []byte) (int, error) {
-	for r.out.Len() == 0 && r.err == nil {
-		r.err = r.nextEvent()
-	}
-	if r.out.Len() > 0 {
-		return r.out.Read(p)
-	}
-	return 0, r.err
-}
-
-func (r *sseRewriter) Close() error { return r.src.Close() }
-
-// nextEvent reads lines up to a blank line and writes the event to r.out, with
-// its data rewritten when the tap changed it.
-func (r *sseRewriter) nextEvent() error {
-	var lines [][]byte
-	var data [][]byte
-	size := 0
-	for {
-		line, err := r.in.ReadBytes('\n')
-		size += len(line)
-		if size > maxEventBytes {
-			return errEventTooLarge
-		}
-		if len(line) > 0 {
-			lines = append(lines, line)
-			body := bytes.TrimRight(line, "\r\n")
-			if v, ok := bytes.CutPrefix(body, []byte("data:")); ok {
-				data = append(data, bytes.TrimPrefix(v, []byte(" ")))
-			}
-			if len(body) == 0 {
-				break
-			}
-		}
-		if err != nil {
-			r.flush(lines, data)
-			return err
-		}
-	}
-	r.flush(lines, data)
-	return nil
-}
-
-func (r *sseRewriter) flush(lines, data [][]byte) {
-	if len(data) > 0 {
-		joined := bytes.Join(data, []byte("\n"))
-		if out := r.rewrite(joined); !bytes.Equal(out, joined) {
-			// The rewritten message takes the place of the first data line.
-			wrote := false
-			for _, l := range lines {
-				if !bytes.HasPrefix(l, []byte("data:")) {
-					r.out.Write(l)
-				} else if !wrote {
-					r.out.WriteString("data: ")
-					r.out.Write(out)
-					r.out.WriteString("\n")
-					wrote = true
-				}
-			}
-			return
-		}
-	}
-	for _, l := range lines {
-		r.out.Write(l)
-	}
 }

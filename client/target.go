@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpsh/mcpsh/internal/redact"
 	"github.com/mcpsh/mcpsh/policy"
 )
 
@@ -42,6 +43,17 @@ type Target struct {
 	// InProcess serves the session from a server in this process (the demo, tests).
 	InProcess InProcessServer
 
+	// CommandShown, ArgsShown and URLShown are what may be shown of how the
+	// server is reached (a config file's ${VAR} references unexpanded, secrets
+	// redacted); empty means Command, Args and URL, after redaction.
+	CommandShown string
+	ArgsShown    []string
+	URLShown     string
+	// Secrets are values that must never be printed: they are replaced in
+	// every message mcpsh makes, the server's stderr included. Header values
+	// and the secret parts of URL are added to them.
+	Secrets []string
+
 	Trust policy.Trust
 	Rules []policy.Rule
 	// Timeout, Retries and RetryMax are per-server defaults; zero means unset.
@@ -51,19 +63,44 @@ type Target struct {
 }
 
 // Via describes how the server is reached, for messages and the session log.
-// Header values are never included: they often carry credentials.
+// Header values are never included, nor secrets in the command or the URL.
 func (t Target) Via() string {
 	switch t.Kind {
 	case KindStdio:
-		return "stdio: " + strings.Join(append([]string{t.Command}, t.Args...), " ")
+		return "stdio: " + strings.Join(append([]string{t.command()}, t.args()...), " ")
 	case KindHTTP:
-		return "http: " + t.URL
+		return "http: " + t.url()
 	case KindSSE:
-		return "sse: " + t.URL
+		return "sse: " + t.url()
 	case KindInProcess:
 		return "in-process"
 	}
 	return string(t.Kind)
+}
+
+func (t Target) command() string {
+	if t.CommandShown != "" {
+		return t.CommandShown
+	}
+	return t.Redact(t.Command)
+}
+
+func (t Target) args() []string {
+	if len(t.ArgsShown) == len(t.Args) {
+		return t.ArgsShown
+	}
+	out := make([]string, len(t.Args))
+	for i, a := range t.Args {
+		out[i] = t.Redact(a)
+	}
+	return out
+}
+
+func (t Target) url() string {
+	if t.URLShown != "" {
+		return t.URLShown
+	}
+	return redact.URL(t.URL)
 }
 
 // Label is the name a person recognises the server by.
@@ -73,11 +110,26 @@ func (t Target) Label() string {
 	}
 	switch t.Kind {
 	case KindStdio:
-		return t.Command
+		return t.command()
 	case KindHTTP, KindSSE:
-		return t.URL
+		return t.url()
 	}
 	return string(t.Kind)
+}
+
+// Redact takes out of s every secret the target knows of (its Secrets, its
+// header values, the secret parts of its URL) and anything that looks like a
+// credential. Every message mcpsh makes that may quote the target, its
+// transport or its server passes through it.
+func (t Target) Redact(s string) string {
+	secrets := append([]string(nil), t.Secrets...)
+	for _, v := range t.Headers {
+		secrets = append(secrets, v)
+	}
+	if t.URL != "" {
+		secrets = append(secrets, redact.Find(t.URL)...)
+	}
+	return redact.Text(redact.Known(s, secrets))
 }
 
 // Validate reports a target that cannot be connected to, before anything starts.

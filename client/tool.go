@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/mcpsh/mcpsh/policy"
 )
 
@@ -39,9 +38,9 @@ type Tool struct {
 
 type schemaCache struct {
 	once        sync.Once
-	input       *jsonschema.Resolved
+	input       *checkedSchema
 	inputErr    error
-	output      *jsonschema.Resolved
+	output      *checkedSchema
 	outputErr   error
 	inputNotice string
 }
@@ -69,7 +68,7 @@ type wireTool struct {
 func parseTool(raw json.RawMessage) (*Tool, error) {
 	var w wireTool
 	if err := json.Unmarshal(raw, &w); err != nil {
-		return nil, fmt.Errorf("tool is not a JSON object: %v", err)
+		return nil, fmt.Errorf("tool is not a JSON object: %s", safeText(err.Error()))
 	}
 	t := &Tool{Raw: raw, InputSchema: w.InputSchema, OutputSchema: w.OutputSchema}
 	if err := json.Unmarshal(w.Name, &t.Name); err != nil || t.Name == "" {
@@ -177,13 +176,4 @@ func (t *Tool) readExamples(meta json.RawMessage) {
 func isNull(raw json.RawMessage) bool {
 	s := bytes.TrimSpace(raw)
 	return len(s) == 0 || string(s) == "null"
-}
-
-// clip shortens raw JSON for a message.
-func clip(raw []byte, n int) string {
-	s := string(bytes.TrimSpace(raw))
-	if len(s) > n {
-		return s[:n] + "…"
-	}
-	return s
 }

@@ -2,6 +2,7 @@ package client
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/big"
 	"regexp"
@@ -36,57 +37,119 @@ func (e *ArgError) Error() string {
 	return s
 }
 
-// compile resolves a schema from the wire. Remote $refs are refused (no loader),
-// so validation never touches the network. A $schema this library does not know
-// (draft-04, say) is dropped and the rest checked as draft 2020-12, with a notice.
-func compile(raw json.RawMessage) (*jsonschema.Resolved, string, error) {
+const (
+	draft7URI    = "http://json-schema.org/draft-07/schema#"
+	draft2020URI = "https://json-schema.org/draft/2020-12/schema"
+)
+
+// ErrNotChecked marks a value that was not checked against its schema because
+// checking it would cost too much (see schemacost.go).
+var ErrNotChecked = errors.New("not checked")
+
+// checkedSchema is a schema that passed the guard, ready to validate against.
+type checkedSchema struct {
+	r *jsonschema.Resolved
+	g *schemaGraph
+}
+
+// compile readies a schema from the wire. Remote $refs are refused (no
+// loader), so validation never touches the network. A $schema this library
+// does not know (draft-04, say) is dropped and the rest checked as draft
+// 2020-12, with a notice. A schema the guard refuses (schemaguard.go) is an
+// error like one that does not compile; noun names the value it describes.
+func compile(raw json.RawMessage, noun string) (*checkedSchema, string, error) {
 	if isNull(raw) {
 		return nil, "", nil
 	}
+	if err := schemaTooBig(raw); err != nil {
+		return nil, "", err
+	}
 	var s jsonschema.Schema
 	if err := json.Unmarshal(raw, &s); err != nil {
-		return nil, "", fmt.Errorf("schema does not parse: %v", err)
+		return nil, "", fmt.Errorf("does not parse: %v", err)
 	}
 	notice := ""
-	switch s.Schema {
-	case "", "http://json-schema.org/draft-07/schema#", "http://json-schema.org/draft-07/schema",
-		"https://json-schema.org/draft/2020-12/schema":
-	default:
+	if d := knownDraft(s.Schema); d != "" || s.Schema == "" {
+		s.Schema = d
+	} else {
 		notice = fmt.Sprintf("schema declares %s, which mcpsh does not know; checked as draft 2020-12", s.Schema)
 		s.Schema = ""
 	}
+	// The guard goes first: its limits also bound the work of Resolve.
+	g, err := newSchemaGraph(&s)
+	if err == nil {
+		err = g.checkLoops(noun)
+	}
+	if err != nil {
+		return nil, notice, err
+	}
 	r, err := s.Resolve(nil)
 	if err != nil {
-		return nil, notice, fmt.Errorf("schema does not compile: %v", err)
+		return nil, notice, fmt.Errorf("does not compile: %v", err)
 	}
-	return r, notice, nil
+	return &checkedSchema{r, g}, notice, nil
+}
+
+// knownDraft is the $schema jsonschema-go knows for a spelling of draft-07 or
+// 2020-12, or "". It knows only exact spellings, and refuses every value
+// checked against a schema declaring "http://json-schema.org/draft-07/schema"
+// (no "#") as an unsupported version.
+func knownDraft(uri string) string {
+	u := strings.TrimSuffix(uri, "#")
+	u = strings.TrimPrefix(strings.TrimPrefix(u, "http://"), "https://")
+	switch u {
+	case "json-schema.org/draft-07/schema":
+		return draft7URI
+	case "json-schema.org/draft/2020-12/schema":
+		return draft2020URI
+	}
+	return ""
+}
+
+// maxReasonRunes bounds the server's words (schema values, messages quoting
+// them) in one of mcpsh's messages.
+const maxReasonRunes = 300
+
+func (t *Tool) compile(which string, raw json.RawMessage, noun string) (*checkedSchema, string, error) {
+	c, notice, err := compile(raw, noun)
+	notice = safeText(notice)
+	if err != nil {
+		return nil, notice, &SchemaError{Tool: safeText(t.Name), Which: which, Reason: clipText(safeText(err.Error()), maxReasonRunes)}
+	}
+	return c, notice, nil
 }
 
 func (t *Tool) compileSchemas() {
 	t.schemas.once.Do(func() {
-		t.schemas.input, t.schemas.inputNotice, t.schemas.inputErr = compile(t.InputSchema)
-		t.schemas.output, _, t.schemas.outputErr = compile(t.OutputSchema)
+		t.schemas.input, t.schemas.inputNotice, t.schemas.inputErr = t.compile("input", t.InputSchema, "the arguments")
+		t.schemas.output, _, t.schemas.outputErr = t.compile("output", t.OutputSchema, "structuredContent")
 	})
 }
 
-// SchemaErrors reports input and output schemas that do not compile.
+// SchemaErrors reports input and output schemas that mcpsh cannot use, each a
+// *SchemaError.
 func (t *Tool) SchemaErrors() (input, output error) {
 	t.compileSchemas()
 	return t.schemas.inputErr, t.schemas.outputErr
 }
 
 // Validate checks arguments against the input schema. It returns an *ArgError
-// for a violation. A schema that cannot be compiled cannot be checked: the
-// caller learns why from SchemaNotice and the server judges the arguments.
+// for a violation, or for arguments too deeply nested or too large to check.
+// A schema mcpsh cannot use cannot be checked: the caller learns why from
+// SchemaNotice and the server judges the arguments.
 func (t *Tool) Validate(args map[string]any) error {
 	t.compileSchemas()
-	if t.schemas.input == nil {
+	in := t.schemas.input
+	if in == nil {
 		return nil
 	}
 	if args == nil {
 		args = map[string]any{}
 	}
-	if err := t.schemas.input.Validate(args); err != nil {
+	if err := in.g.tooCostly(args); err != nil {
+		return &ArgError{Tool: safeText(t.Name), Rule: err.Error()}
+	}
+	if err := in.r.Validate(args); err != nil {
 		return schemaViolation(t.Name, err)
 	}
 	return nil
@@ -98,27 +161,32 @@ func (t *Tool) SchemaNotice() string {
 	t.compileSchemas()
 	switch {
 	case t.schemas.inputErr != nil:
-		return fmt.Sprintf("%s: input %v; arguments are sent unchecked", t.Name, t.schemas.inputErr)
+		return fmt.Sprintf("%v; arguments are sent unchecked", t.schemas.inputErr)
 	case t.schemas.inputNotice != "":
-		return fmt.Sprintf("%s: input %s", t.Name, t.schemas.inputNotice)
+		return fmt.Sprintf("%s: input %s", safeText(t.Name), t.schemas.inputNotice)
 	}
 	return ""
 }
 
 // ValidateOutput checks structuredContent against the output schema, when both
 // exist. The SDK does not, and a result that breaks its own schema is a server bug
-// worth flagging without hiding the result.
+// worth flagging without hiding the result. A result too costly to check is
+// not checked, and the error says so (it wraps ErrNotChecked).
 func (t *Tool) ValidateOutput(structured json.RawMessage) error {
 	t.compileSchemas()
-	if t.schemas.output == nil || isNull(structured) {
+	out := t.schemas.output
+	if out == nil || isNull(structured) {
 		return nil
 	}
 	var v any
 	if err := json.Unmarshal(structured, &v); err != nil {
-		return fmt.Errorf("structuredContent is not JSON: %v", err)
+		return fmt.Errorf("structuredContent is not JSON: %s", safeText(err.Error()))
 	}
-	if err := t.schemas.output.Validate(v); err != nil {
-		e := schemaViolation(t.Name, err).(*ArgError)
+	if err := out.g.tooCostly(v); err != nil {
+		return fmt.Errorf("structuredContent is %v: %w", err, ErrNotChecked)
+	}
+	if err := out.r.Validate(v); err != nil {
+		e := schemaViolation(t.Name, err)
 		where := "structuredContent"
 		if e.Arg != "" {
 			where += "." + e.Arg
@@ -131,7 +199,10 @@ func (t *Tool) ValidateOutput(structured json.RawMessage) error {
 // jsonschema-go nests its message as "validating <path>: validating <path>: rule".
 var validatingPrefix = regexp.MustCompile(`^validating ([^:]*): `)
 
-func schemaViolation(tool string, err error) error {
+// schemaViolation turns jsonschema-go's message into an ArgError. Its parts
+// are the server's text (property names, and schema values the message
+// quotes) and the user's, so each is made safe as it goes in.
+func schemaViolation(tool string, err error) *ArgError {
 	msg := err.Error()
 	path := ""
 	for {
@@ -145,17 +216,18 @@ func schemaViolation(tool string, err error) error {
 	if path == "root" {
 		path = ""
 	}
-	e := &ArgError{Tool: tool, SchemaPath: path, Arg: argFromSchemaPath(path), Rule: tidyNumbers(msg)}
+	arg, rule := argFromSchemaPath(path), tidyNumbers(msg)
 	if rest, ok := strings.CutPrefix(msg, "required: missing properties: "); ok {
-		e.Rule = "required but missing"
-		e.Arg = joinArg(e.Arg, firstQuoted(rest))
-		e.SchemaPath = path + "/required"
+		rule = "required but missing"
+		arg = joinArg(arg, firstQuoted(rest))
+		path += "/required"
 	} else if rest, ok := strings.CutPrefix(msg, "unexpected additional properties "); ok {
-		e.Rule = "not an argument this tool accepts"
-		e.Arg = joinArg(e.Arg, firstQuoted(rest))
-		e.SchemaPath = path + "/additionalProperties"
+		rule = "not an argument this tool accepts"
+		arg = joinArg(arg, firstQuoted(rest))
+		path += "/additionalProperties"
 	}
-	return e
+	return &ArgError{Tool: safeText(tool), Arg: safeText(arg), SchemaPath: clipText(safeText(path), maxReasonRunes),
+		Rule: clipText(safeText(rule), maxReasonRunes)}
 }
 
 // numberRule matches the numbers jsonschema-go writes into range rules: the
@@ -224,13 +296,10 @@ func joinArg(parent, child string) string {
 
 // firstQuoted extracts the first name from a Go-quoted list like ["a" "b"].
 func firstQuoted(s string) string {
-	i := strings.IndexByte(s, '"')
-	if i < 0 {
+	q, err := strconv.QuotedPrefix(strings.TrimPrefix(s, "["))
+	if err != nil {
 		return ""
 	}
-	j := strings.IndexByte(s[i+1:], '"')
-	if j < 0 {
-		return ""
-	}
-	return s[i+1 : i+1+j]
+	name, _ := strconv.Unquote(q)
+	return name
 }

@@ -1,9 +1,10 @@
 package client
 
 import (
+	"bytes"
 	"encoding/json"
-	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -18,26 +19,56 @@ import (
 // "false" look alike; one hint of the wrong JSON type fails the whole tools/list;
 // one content block of an unknown type fails the whole tools/call. The tap keeps
 // the raw result for mcpsh and hands the SDK an empty shell it always accepts.
+//
+// Seeing the wire in order also tells mcpsh what the SDK's callbacks cannot:
+// that the server said its tools changed *before* the answer that follows on
+// the same stream, whether a cancellation actually left, and whether an HTTP
+// server has forgotten the session.
 type tap struct {
 	mu      sync.Mutex
 	pending map[string]tapped          // request ID → what the answer is wanted for
 	results map[string]json.RawMessage // tools/call results by progress token
 	pages   map[string]json.RawMessage // tools/list results by cursor
 	wire    map[string]*callWire       // what the transport saw of each tools/call, by token
+	// cancels are closed once notifications/cancelled for a request ID has been
+	// written (stdio) or accepted (HTTP).
+	cancels map[string]chan struct{}
+
+	// listChanged hears of notifications/tools/list_changed as it is read, so a
+	// call whose answer comes after it on the wire is decided on a new listing.
+	listChanged func()
+	// sessionGone: an HTTP server answered 404 to a request that carried the
+	// session ID. The spec says the client must then start a new session.
+	sessionGone atomic.Bool
 }
 
 // callWire is what the transport saw of one tools/call: whether it left mcpsh
 // and, over HTTP, the status and Retry-After. Failure classification needs it:
 // a request that never left cannot have run.
 type callWire struct {
+	id         string // the JSON-RPC request ID, as wire JSON
 	sent       bool
 	status     int
 	retryAfter time.Duration
+	// oversized: the answer was more than mcpsh accepts (too large, or nested
+	// too deep to read), so mcpsh put an error in its place; why says which.
+	oversized bool
+	why       string
+	// cancelTold: the call was cancelled and notifications/cancelled left mcpsh.
+	cancelTold bool
 }
 
 type tapped struct {
 	method string
 	key    string // progress token (tools/call) or cursor (tools/list)
+}
+
+// outNote is what outgoing learned of a message, for the transport to confirm
+// once the message has left: the token of a tools/call, or the request a
+// cancellation is for.
+type outNote struct {
+	token    string
+	cancelOf string
 }
 
 func newTap() *tap {
@@ -46,6 +77,7 @@ func newTap() *tap {
 		results: map[string]json.RawMessage{},
 		pages:   map[string]json.RawMessage{},
 		wire:    map[string]*callWire{},
+		cancels: map[string]chan struct{}{},
 	}
 }
 
@@ -55,15 +87,45 @@ var (
 	emptyCallResult = json.RawMessage(`{"content":[]}`)
 )
 
-func idKey(id jsonrpc.ID) string { return fmt.Sprintf("%T:%v", id.Raw(), id.Raw()) }
+// idKey is a request ID as wire JSON, so an ID the SDK holds as int64 and the
+// same ID decoded from a cancellation's params compare equal.
+func idKey(id jsonrpc.ID) string {
+	b, _ := json.Marshal(id.Raw())
+	return string(b)
+}
 
-// outgoing notes the requests whose answers mcpsh wants, and returns the
-// progress token of a tools/call. It runs before the message is written, so
-// the answer cannot arrive first.
-func (t *tap) outgoing(msg jsonrpc.Message) string {
+// rawIDKey is idKey for an ID read from JSON.
+func rawIDKey(raw json.RawMessage) string {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return string(bytes.TrimSpace(raw))
+	}
+	if f, ok := v.(float64); ok {
+		v = int64(f)
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// outgoing notes the requests whose answers mcpsh wants and the cancellations
+// mcpsh sends. It runs before the message is written, so the answer cannot
+// arrive first; the transport confirms with delivered once the message is out.
+func (t *tap) outgoing(msg jsonrpc.Message) outNote {
 	req, ok := msg.(*jsonrpc.Request)
-	if !ok || !req.IsCall() {
-		return ""
+	if !ok {
+		return outNote{}
+	}
+	if !req.IsCall() {
+		if req.Method != "notifications/cancelled" {
+			return outNote{}
+		}
+		var p struct {
+			RequestID json.RawMessage `json:"requestId"`
+		}
+		if json.Unmarshal(req.Params, &p) != nil || len(p.RequestID) == 0 {
+			return outNote{}
+		}
+		return outNote{cancelOf: rawIDKey(p.RequestID)}
 	}
 	var key string
 	switch req.Method {
@@ -74,11 +136,11 @@ func (t *tap) outgoing(msg jsonrpc.Message) string {
 			} `json:"_meta"`
 		}
 		if json.Unmarshal(req.Params, &p) != nil {
-			return ""
+			return outNote{}
 		}
 		tok, ok := p.Meta.ProgressToken.(string)
 		if !ok {
-			return "" // not one of mcpsh's calls
+			return outNote{} // not one of mcpsh's calls
 		}
 		key = tok
 	case "tools/list":
@@ -88,30 +150,74 @@ func (t *tap) outgoing(msg jsonrpc.Message) string {
 		_ = json.Unmarshal(req.Params, &p)
 		key = p.Cursor
 	default:
-		return ""
+		return outNote{}
 	}
+	id := idKey(req.ID)
 	t.mu.Lock()
-	t.pending[idKey(req.ID)] = tapped{method: req.Method, key: key}
+	t.pending[id] = tapped{method: req.Method, key: key}
 	if req.Method == "tools/call" {
-		t.wire[key] = &callWire{}
+		t.wire[key] = &callWire{id: id}
 	}
 	t.mu.Unlock()
 	if req.Method == "tools/call" {
-		return key
+		return outNote{token: key}
 	}
-	return ""
+	return outNote{}
 }
 
-// sentCall records that the tools/call with this token left mcpsh, and what
-// an HTTP server answered (status 0 for other transports).
-func (t *tap) sentCall(token string, status int, retryAfter time.Duration) {
-	if t == nil || token == "" {
+// delivered records that a noted message left mcpsh, and what an HTTP server
+// answered (status 0 for other transports).
+func (t *tap) delivered(n outNote, status int, retryAfter time.Duration) {
+	if t == nil {
 		return
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if w := t.wire[token]; w != nil {
-		w.sent, w.status, w.retryAfter = true, status, retryAfter
+	if n.token != "" {
+		if w := t.wire[n.token]; w != nil {
+			w.sent, w.status, w.retryAfter = true, status, retryAfter
+		}
+	}
+	if n.cancelOf != "" && (status == 0 || status/100 == 2) {
+		ch := t.cancelChan(n.cancelOf)
+		select {
+		case <-ch:
+		default:
+			close(ch)
+		}
+	}
+}
+
+// cancelChan returns the channel closed when the cancellation of request id
+// has left; the caller holds mu.
+func (t *tap) cancelChan(id string) chan struct{} {
+	ch, ok := t.cancels[id]
+	if !ok {
+		ch = make(chan struct{})
+		t.cancels[id] = ch
+	}
+	return ch
+}
+
+// cancelDelivered waits at most d for the cancellation of the call with this
+// token to leave mcpsh. The SDK sends it from a goroutine after the call
+// returns, so a process that exits at once would otherwise never send it.
+func (t *tap) cancelDelivered(token string, d time.Duration) bool {
+	t.mu.Lock()
+	w := t.wire[token]
+	if w == nil || !w.sent {
+		t.mu.Unlock()
+		return false
+	}
+	ch := t.cancelChan(w.id)
+	t.mu.Unlock()
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-ch:
+		return true
+	case <-timer.C:
+		return false
 	}
 }
 
@@ -128,6 +234,12 @@ func (t *tap) wireOf(token string) callWire {
 // incoming keeps the raw result of a tapped request and returns the message the
 // SDK should see in its place.
 func (t *tap) incoming(msg jsonrpc.Message) jsonrpc.Message {
+	if req, ok := msg.(*jsonrpc.Request); ok {
+		if !req.IsCall() && req.Method == "notifications/tools/list_changed" && t.listChanged != nil {
+			t.listChanged()
+		}
+		return msg
+	}
 	resp, ok := msg.(*jsonrpc.Response)
 	if !ok || !resp.ID.IsValid() {
 		return msg
@@ -154,6 +266,27 @@ func (t *tap) incoming(msg jsonrpc.Message) jsonrpc.Message {
 	return &shell
 }
 
+// refuseAnswer marks the call waiting for request id as answered with more
+// than mcpsh accepts (why says how), and returns the error response to hand
+// the SDK in its place, so the session survives and the call fails at once
+// rather than at its timeout. ok is false when no call of mcpsh's waits for
+// that ID.
+func (t *tap) refuseAnswer(id string, why error) ([]byte, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	what, ok := t.pending[id]
+	if !ok {
+		return nil, false
+	}
+	if what.method == "tools/call" {
+		if w := t.wire[what.key]; w != nil {
+			w.oversized, w.why = true, why.Error()
+		}
+	}
+	msg, _ := json.Marshal(why.Error())
+	return []byte(`{"jsonrpc":"2.0","id":` + id + `,"error":{"code":-32603,"message":` + string(msg) + `}}`), true
+}
+
 // takeResult returns and forgets the raw tools/call result for a progress token.
 func (t *tap) takeResult(token string) (json.RawMessage, bool) {
 	t.mu.Lock()
@@ -168,6 +301,9 @@ func (t *tap) takeResult(token string) (json.RawMessage, bool) {
 func (t *tap) forget(token string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if w := t.wire[token]; w != nil {
+		delete(t.cancels, w.id)
+	}
 	delete(t.results, token)
 	delete(t.wire, token)
 	for id, p := range t.pending {

@@ -44,6 +44,23 @@ type Server struct {
 	URL     string
 	Headers map[string]string
 
+	// CommandShown, ArgsShown and URLShown are Command, Args and URL as the
+	// file writes them, for messages, the session log and `mcpsh servers`: a
+	// ${VAR} stays a reference, so the value it stands for is never shown, and
+	// what looks like a secret written out in full is redacted (the value after
+	// --token, say, or a URL's password). ArgsShown has one entry per Args entry.
+	CommandShown string
+	ArgsShown    []string
+	URLShown     string
+
+	// Secrets are values that must never be printed, for redact.Known over error
+	// messages and the server's stderr: every header value; env values whose
+	// name or content looks secret; the value of every ${VAR} whose name or
+	// value looks secret (not ${HOME}'s: blanking "/home/u" would mangle
+	// messages); and the secrets found inside args and the URL. Sorted, without
+	// duplicates; nil when there are none.
+	Secrets []string
+
 	// Trust is Trusted unless the file says otherwise: the user configured the server.
 	Trust policy.Trust
 	// Rules are the server's policy rules, in the order the file gives them.

@@ -53,6 +53,7 @@ func TestParseFormats(t *testing.T) {
 	fs := &Server{
 		Name: "fs", Transport: Stdio, Key: "mcpServers.fs",
 		Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem", "/home/u/tmp"},
+		CommandShown: "npx", ArgsShown: []string{"-y", "@modelcontextprotocol/server-filesystem", "${HOME}/tmp"},
 		Env: map[string]string{"LOG": "1"}, Cwd: "/tmp",
 		Trust: policy.Untrusted,
 		Rules: []policy.Rule{
@@ -63,13 +64,15 @@ func TestParseFormats(t *testing.T) {
 		Timeout: 30 * time.Second, Retries: 3, RetryMax: 20 * time.Second,
 	}
 	remote := &Server{Name: "remote", Transport: HTTP, Key: "mcpServers.remote", Trust: policy.Trusted,
-		URL: "https://example.com/mcp", Headers: map[string]string{"Authorization": "Bearer s3cret"}}
+		URL: "https://example.com/mcp", Headers: map[string]string{"Authorization": "Bearer s3cret"},
+		URLShown: "https://example.com/mcp", Secrets: []string{"Bearer s3cret", "s3cret"}}
 	legacy := &Server{Name: "legacy", Transport: SSE, Key: "mcpServers.legacy", Trust: policy.Trusted,
-		URL: "http://127.0.0.1:9000/sse"}
+		URL: "http://127.0.0.1:9000/sse", URLShown: "http://127.0.0.1:9000/sse"}
 	docs := &Server{Name: "docs", Transport: HTTP, Key: "servers.docs", Trust: policy.Trusted,
-		URL: "https://docs.example.com/mcp", Timeout: 1500 * time.Millisecond}
+		URL: "https://docs.example.com/mcp", URLShown: "https://docs.example.com/mcp", Timeout: 1500 * time.Millisecond}
 	git := &Server{Name: "git", Transport: Stdio, Key: "servers.git", Trust: policy.Trusted,
-		Command: "uvx", Args: []string{"mcp-server-git"}, Env: map[string]string{"HOME": "/home/u"}}
+		Command: "uvx", Args: []string{"mcp-server-git"}, Env: map[string]string{"HOME": "/home/u"},
+		CommandShown: "uvx", ArgsShown: []string{"mcp-server-git"}}
 
 	tests := []struct {
 		name string
@@ -79,24 +82,24 @@ func TestParseFormats(t *testing.T) {
 		{"mcpServers", claudeFile, []*Server{fs, legacy, remote}},
 		{"vscode", vscodeFile, []*Server{docs, git}},
 		{"both keys", `{"servers": {"b": {"command": "b"}}, "mcpServers": {"a": {"command": "a"}}}`, []*Server{
-			{Name: "a", Transport: Stdio, Key: "mcpServers.a", Trust: policy.Trusted, Command: "a"},
-			{Name: "b", Transport: Stdio, Key: "servers.b", Trust: policy.Trusted, Command: "b"},
+			{Name: "a", Transport: Stdio, Key: "mcpServers.a", Trust: policy.Trusted, Command: "a", CommandShown: "a"},
+			{Name: "b", Transport: Stdio, Key: "servers.b", Trust: policy.Trusted, Command: "b", CommandShown: "b"},
 		}},
 		{"empty file", "", nil},
 		{"only comments", "// nothing yet\n/* still nothing */\n", nil},
 		{"empty object", "{}", nil},
 		{"other clients' top-level keys", `{"projects": {"x": 1}, "mcpServers": null, "servers": {}}`, nil},
 		{"null fields count as absent", `{"mcpServers": {"n": {"command": "n", "args": null, "env": null, "type": null, "policy": {"deny": null}}}}`, []*Server{
-			{Name: "n", Transport: Stdio, Key: "mcpServers.n", Trust: policy.Trusted, Command: "n"},
+			{Name: "n", Transport: Stdio, Key: "mcpServers.n", Trust: policy.Trusted, Command: "n", CommandShown: "n"},
 		}},
 		{"duplicate unknown keys are ignored", `{"inputs": [], "inputs": [], "mcpServers": {"a": {"command": "a", "disabled": true, "disabled": false}}}`, []*Server{
-			{Name: "a", Transport: Stdio, Key: "mcpServers.a", Trust: policy.Trusted, Command: "a"},
+			{Name: "a", Transport: Stdio, Key: "mcpServers.a", Trust: policy.Trusted, Command: "a", CommandShown: "a"},
 		}},
 		{"byte order mark", "\xef\xbb\xbf{\"mcpServers\": {\"a\": {\"command\": \"a\"}}}", []*Server{
-			{Name: "a", Transport: Stdio, Key: "mcpServers.a", Trust: policy.Trusted, Command: "a"},
+			{Name: "a", Transport: Stdio, Key: "mcpServers.a", Trust: policy.Trusted, Command: "a", CommandShown: "a"},
 		}},
 		{"rules in file order, numeric durations", `{"mcpServers": {"p": {"command": "p", "policy": {"deny": ["rm", "kill_*"], "allow": ["get_?"]}, "timeout": 0, "retryMax": 90, "trust": "trusted"}}}`, []*Server{
-			{Name: "p", Transport: Stdio, Key: "mcpServers.p", Trust: policy.Trusted, Command: "p", RetryMax: 90 * time.Second,
+			{Name: "p", Transport: Stdio, Key: "mcpServers.p", Trust: policy.Trusted, Command: "p", CommandShown: "p", RetryMax: 90 * time.Second,
 				Rules: []policy.Rule{{Pattern: "rm", Action: policy.Deny}, {Pattern: "kill_*", Action: policy.Deny}, {Pattern: "get_?", Action: policy.Allow}}},
 		}},
 	}

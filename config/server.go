@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 
+	"github.com/mcpsh/mcpsh/internal/redact"
 	"github.com/mcpsh/mcpsh/policy"
 )
 
@@ -24,6 +25,8 @@ type entry struct {
 	// fields are the known keys that are present; a null value counts as absent.
 	fields map[string]json.RawMessage
 	srv    *Server
+	// secrets collects the server's Secrets while it is decoded.
+	secrets []string
 }
 
 // server decodes the server called name, found at key.
@@ -51,6 +54,7 @@ func (p *parser) server(key, name string, raw json.RawMessage) (*Server, error) 
 			return nil, err
 		}
 	}
+	e.srv.Secrets = tidy(e.secrets)
 	return e.srv, nil
 }
 
@@ -93,22 +97,24 @@ func (e *entry) stdio() error {
 	if err != nil {
 		return err
 	}
-	if v, ok := e.expand(e.sub("command"), cmd); ok && v == "" {
-		e.fail(e.p.errf(e.sub("command"), "%q expands to nothing", cmd))
+	e.srv.CommandShown = redact.Text(cmd)
+	v, ok := e.expand(e.sub("command"), cmd)
+	if ok && v == "" {
+		e.fail(e.p.errf(e.sub("command"), "%q expands to nothing", e.srv.CommandShown))
 	} else {
 		e.srv.Command = v
 	}
+	if ok {
+		e.secretsIn(v)
+	}
 	if raw, ok := e.fields["args"]; ok {
-		args, err := e.p.strs(e.sub("args"), raw)
+		written, err := e.p.strs(e.sub("args"), raw)
 		if err != nil {
 			return err
 		}
-		for i, a := range args {
-			args[i], _ = e.expand(fmt.Sprintf("%s[%d]", e.sub("args"), i), a)
-		}
-		e.srv.Args = args
+		e.args(written)
 	}
-	if e.srv.Env, err = e.strMap("env"); err != nil {
+	if e.srv.Env, err = e.strMap("env", e.env); err != nil {
 		return err
 	}
 	cwd, err := e.str("cwd")
@@ -128,14 +134,22 @@ func (e *entry) remote() error {
 	key := e.sub("url")
 	u, ok := e.expand(key, raw)
 	e.srv.URL = u
+	e.srv.URLShown = redact.URL(raw)
+	if ok {
+		e.secretsIn(u)
+	}
+	// The messages quote the URL as shown: a key written into the file's URL
+	// must not reach the terminal because the URL is wrong.
 	if ok && !isWebURL(u) {
 		if u == raw {
-			return e.p.errf(key, "%q is not an absolute http or https URL", raw)
+			return e.p.errf(key, "%q is not an absolute http or https URL", e.srv.URLShown)
 		}
 		// The value came from the environment, so only this server is at fault.
-		e.fail(e.p.errf(key, "%q does not expand to an absolute http or https URL", raw))
+		e.fail(e.p.errf(key, "%q does not expand to an absolute http or https URL", e.srv.URLShown))
 	}
-	e.srv.Headers, err = e.strMap("headers")
+	// Every header value is a secret: mcpsh never shows headers, and custom
+	// ones (X-Tenant-Key, Api-Token, ...) can be named anything.
+	e.srv.Headers, err = e.strMap("headers", func(_, v string) { e.secret(v) })
 	return err
 }
 
@@ -209,11 +223,20 @@ func (e *entry) limits() error {
 
 // expand expands s, the value at key. A reference that cannot be expanded becomes
 // the server's Err (the first found wins) and s comes back as written, with false.
+// The values of the references that look secret join the server's Secrets.
 func (e *entry) expand(key, s string) (string, bool) {
-	v, err := expand(s, e.p.getenv)
+	var refs []string
+	v, err := expandEach(s, e.p.getenv, func(name, value string) {
+		if secretVar(name, value) {
+			refs = append(refs, value)
+		}
+	})
 	if err != nil {
 		e.fail(e.p.errf(key, "%v", err))
 		return s, false
+	}
+	for _, r := range refs {
+		e.secret(r)
 	}
 	return v, true
 }

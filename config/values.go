@@ -31,8 +31,9 @@ func (e *entry) required(name string) (string, error) {
 }
 
 // strMap reads an object of strings, such as env or headers, expanding each value.
-// It returns nil when the field is absent or empty.
-func (e *entry) strMap(name string) (map[string]string, error) {
+// It returns nil when the field is absent or empty. expanded, when not nil, is
+// given each name with its value once that value expanded.
+func (e *entry) strMap(name string, expanded func(name, value string)) (map[string]string, error) {
 	raw, ok := e.fields[name]
 	if !ok {
 		return nil, nil
@@ -49,7 +50,11 @@ func (e *entry) strMap(name string) (map[string]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		out[m.name], _ = e.expand(k, s)
+		v, ok := e.expand(k, s)
+		out[m.name] = v
+		if ok && expanded != nil {
+			expanded(m.name, v)
+		}
 	}
 	return out, nil
 }

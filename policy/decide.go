@@ -184,6 +184,8 @@ func describe(h Hints) string {
 		return "write tool (declared non-destructive)"
 	}
 	switch {
+	case h.Conflict():
+		return "destructive tool (readOnlyHint and destructiveHint are both true: mcpsh takes the stricter reading)"
 	case h.Destructive.Declared():
 		return "destructive tool"
 	case !h.ReadOnly.Declared():

@@ -101,6 +101,19 @@ func TestMatrixInvariants(t *testing.T) {
 								if tr.Verdict == Ask && h.Class() != ClassDestructive {
 									t.Errorf("%+v: a trusted %s tool asked", h, h.Class())
 								}
+								if ro == True && de == True {
+									// A conflict (spelled out, not through Conflict, so that
+									// this holds whatever Conflict says): the stricter reading.
+									if h.Class() == ClassReadOnly || h.Effective().ReadOnly || tr.Verdict == Run && readOnly {
+										t.Errorf("%+v: a conflict counted as read-only", h)
+									}
+									if mode == Interactive && !yes && !readOnly && tr.Verdict != Ask {
+										t.Errorf("%+v: a trusted conflict did not ask in interactive mode: %+v", h, tr)
+									}
+									if tr.ReplaySafe != (h.Idempotent == True) {
+										t.Errorf("%+v: a conflict is replay-safe %v, want %v (only when idempotentHint is true)", h, tr.ReplaySafe, h.Idempotent == True)
+									}
+								}
 								if tr.Reason == "" || un.Reason == "" || strings.Contains(tr.Reason, "\n") {
 									t.Errorf("%+v: reason must be one non-empty line: %q", h, tr.Reason)
 								}

@@ -68,7 +68,8 @@ type Hints struct {
 	OpenWorld   Hint
 }
 
-// Effective is what a spec-following client must assume after applying defaults.
+// Effective is what mcpsh assumes after applying the spec's defaults and, for a
+// Conflict, the stricter reading.
 type Effective struct {
 	ReadOnly    bool
 	Destructive bool
@@ -80,8 +81,29 @@ type Effective struct {
 }
 
 // Effective applies the spec defaults. destructiveHint and idempotentHint only
-// matter when the tool is not read-only.
+// matter when the tool is not read-only, and a Conflict is not read-only: the
+// spec's literal reading would let readOnlyHint win and run a self-declared
+// destroyer unasked, so mcpsh believes the more dangerous half of the claim.
 func (h Hints) Effective() Effective {
+	e := h.Literal()
+	if h.Conflict() {
+		e.ReadOnly = false
+		e.Destructive = true
+		e.Idempotent = h.Idempotent.Or(DefaultIdempotent)
+	}
+	return e
+}
+
+// Conflict reports readOnlyHint and destructiveHint both declared true. The two
+// cannot both hold, and a client cannot tell which one the server got wrong, so
+// mcpsh reads such a tool as destructive rather than as read-only.
+func (h Hints) Conflict() bool { return h.ReadOnly == True && h.Destructive == True }
+
+// Literal is the spec's own reading, where readOnlyHint: true makes
+// destructiveHint and idempotentHint irrelevant even when they contradict it.
+// mcpsh decides on Effective; Literal exists to say what hosts that follow the
+// spec to the letter will do with a tool.
+func (h Hints) Literal() Effective {
 	e := Effective{
 		ReadOnly:  h.ReadOnly.Or(DefaultReadOnly),
 		OpenWorld: h.OpenWorld.Or(DefaultOpenWorld),
@@ -135,7 +157,8 @@ func Default(f Field) bool {
 }
 
 // Relevant reports whether a hint affects the effective behaviour of this tool:
-// destructiveHint and idempotentHint are ignored on read-only tools.
+// destructiveHint and idempotentHint are ignored on read-only tools (a Conflict
+// is not one, so there they count).
 func (h Hints) Relevant(f Field) bool {
 	if f == FieldDestructive || f == FieldIdempotent {
 		return !h.Effective().ReadOnly
@@ -168,7 +191,7 @@ const (
 var Classes = []Class{ClassReadOnly, ClassWrite, ClassDestructive}
 
 // Class is read-only, write (mutates, declared non-destructive) or destructive
-// (declared, or by default).
+// (declared, by default, or by a Conflict).
 func (h Hints) Class() Class {
 	e := h.Effective()
 	switch {

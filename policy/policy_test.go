@@ -14,8 +14,14 @@ func TestEffectiveDefaults(t *testing.T) {
 	}{
 		{"no annotations assume the worst", Hints{},
 			Effective{Destructive: true, OpenWorld: true}, ClassDestructive},
-		{"read-only ignores destructive and idempotent", Hints{ReadOnly: True, Destructive: True, Idempotent: False},
+		{"read-only ignores destructive and idempotent", Hints{ReadOnly: True, Destructive: False, Idempotent: False},
 			Effective{ReadOnly: true, Idempotent: true, OpenWorld: true}, ClassReadOnly},
+		{"read-only and destructive is a conflict, read strictly", Hints{ReadOnly: True, Destructive: True, Idempotent: False},
+			Effective{Destructive: true, OpenWorld: true}, ClassDestructive},
+		{"a conflict is idempotent only if declared", Hints{ReadOnly: True, Destructive: True, Idempotent: True, OpenWorld: False},
+			Effective{Destructive: true, Idempotent: true}, ClassDestructive},
+		{"a conflict without idempotentHint is not idempotent", Hints{ReadOnly: True, Destructive: True},
+			Effective{Destructive: true, OpenWorld: true}, ClassDestructive},
 		{"additive write", Hints{ReadOnly: False, Destructive: False},
 			Effective{OpenWorld: true}, ClassWrite},
 		{"idempotent write, closed world", Hints{Destructive: False, Idempotent: True, OpenWorld: False},
@@ -47,6 +53,7 @@ func TestImpliedListsOnlyRelevantMissingHints(t *testing.T) {
 		{Hints{ReadOnly: True, OpenWorld: False}, ""},
 		{Hints{ReadOnly: False, Destructive: False, Idempotent: True, OpenWorld: True}, ""},
 		{Hints{ReadOnly: False, OpenWorld: False}, "destructiveHint,idempotentHint"},
+		{Hints{ReadOnly: True, Destructive: True}, "idempotentHint,openWorldHint"},
 	}
 	for _, tt := range tests {
 		var got []string
@@ -56,6 +63,31 @@ func TestImpliedListsOnlyRelevantMissingHints(t *testing.T) {
 		if s := strings.Join(got, ","); s != tt.want {
 			t.Errorf("%+v.Implied() = %q, want %q", tt.hints, s, tt.want)
 		}
+	}
+}
+
+func TestConflict(t *testing.T) {
+	values := []Hint{Absent, False, True}
+	for _, ro := range values {
+		for _, de := range values {
+			h := Hints{ReadOnly: ro, Destructive: de}
+			if want := ro == True && de == True; h.Conflict() != want {
+				t.Errorf("%+v.Conflict() = %v, want %v", h, h.Conflict(), want)
+			}
+		}
+	}
+	c := Hints{ReadOnly: True, Destructive: True, Idempotent: True, OpenWorld: False}
+	for _, f := range Fields {
+		if !c.Relevant(f) {
+			t.Errorf("%s is not relevant on a conflict", f)
+		}
+	}
+	// Literal keeps the spec's own reading, which hosts other than mcpsh follow.
+	if got, want := c.Literal(), (Effective{ReadOnly: true, Idempotent: true}); got != want {
+		t.Errorf("Literal() = %+v, want %+v", got, want)
+	}
+	if got := (Hints{}).Literal(); got != (Hints{}).Effective() {
+		t.Errorf("Literal and Effective differ without a conflict: %+v", got)
 	}
 }
 
@@ -138,6 +170,14 @@ func TestDecide(t *testing.T) {
 		{"malformed glob matches its literal", Request{Tool: "a[b", Hints: readOnly, Trust: Trusted, Mode: Batch,
 			Rules: []Rule{{"a[b", Deny}}},
 			Refuse, "", true, 1, false, "denied"},
+		{"a conflict is not read-only: asks", Request{Tool: "scan", Hints: Hints{ReadOnly: True, Destructive: True}, Trust: Trusted, Mode: Interactive, MaxAttempts: 4},
+			Ask, "", false, 1, true, "readOnlyHint and destructiveHint are both true: mcpsh takes the stricter reading"},
+		{"a conflict is refused in batch", Request{Tool: "scan", Hints: Hints{ReadOnly: True, Destructive: True}, Trust: Trusted, Mode: Batch, MaxAttempts: 4},
+			Refuse, "", false, 1, true, "pass --yes"},
+		{"an idempotent conflict is replay-safe", Request{Tool: "scan", Hints: Hints{ReadOnly: True, Destructive: True, Idempotent: True}, Trust: Trusted, Mode: Batch, Yes: true, MaxAttempts: 4},
+			Run, ByYes, true, 4, true, "stricter reading"},
+		{"--read-only refuses a conflict", Request{Tool: "scan", Hints: Hints{ReadOnly: True, Destructive: True, OpenWorld: False}, Trust: Trusted, Mode: Batch, Yes: true, ReadOnly: true},
+			Refuse, "", false, 1, false, `--read-only: "scan" is a destructive tool (readOnlyHint and destructiveHint are both true`},
 		{"unknown rule action is ignored", Request{Tool: "get", Hints: readOnly, Trust: Trusted, Mode: Batch,
 			Rules: []Rule{{"get", Action("maybe")}}},
 			Run, ByPolicy, true, 1, false, "read-only"},

@@ -26,6 +26,9 @@ const (
 	ToolError Failure = "tool_error"
 	// Cancelled: the user cancelled the call.
 	Cancelled Failure = "cancelled"
+	// Oversized: the server answered, but the answer was larger than mcpsh
+	// accepts. The call ran, and the same call would bring the same answer.
+	Oversized Failure = "result_too_large"
 )
 
 // MayHaveRun reports whether a call that failed this way could have had an effect.
@@ -49,6 +52,8 @@ func Retry(d Decision, f Failure, attempt, budget int) (bool, string) {
 		return false, "the server rejected the request itself; repeating it cannot help"
 	case Cancelled:
 		return false, "cancelled"
+	case Oversized:
+		return false, "the answer was larger than mcpsh accepts; sending the call again would bring the same"
 	}
 	if budget < 1 {
 		budget = 1

@@ -32,6 +32,9 @@ func TestRetry(t *testing.T) {
 		{"tool error", safe, ToolError, 1, false, "its answer"},
 		{"permanent", safe, Permanent, 1, false, "cannot help"},
 		{"cancelled", safe, Cancelled, 1, false, "cancelled"},
+		{"oversized, replay-safe", safe, Oversized, 1, false, "larger than mcpsh accepts; sending the call again would bring the same"},
+		{"oversized, write", write, Oversized, 1, false, "larger than mcpsh accepts"},
+		{"oversized, untrusted", untrusted, Oversized, 1, false, "larger than mcpsh accepts"},
 	}
 	for _, tt := range tests {
 		got, why := Retry(tt.d, tt.f, tt.attempt, 4)
@@ -46,7 +49,7 @@ func TestRetry(t *testing.T) {
 // that may have had an effect.
 func TestRetryNeverReplaysWhatMayHaveRun(t *testing.T) {
 	values := []Hint{Absent, False, True}
-	failures := []Failure{NotSent, Rejected, ServerError, Timeout, ConnectionLost, Permanent, ToolError, Cancelled}
+	failures := []Failure{NotSent, Rejected, ServerError, Timeout, ConnectionLost, Permanent, ToolError, Cancelled, Oversized}
 	for _, ro := range values {
 		for _, de := range values {
 			for _, id := range values {
@@ -62,7 +65,7 @@ func TestRetryNeverReplaysWhatMayHaveRun(t *testing.T) {
 							if again && attempt >= 4 {
 								t.Errorf("%+v: retried past the budget", h)
 							}
-							if again && (f == ToolError || f == Permanent || f == Cancelled) {
+							if again && (f == ToolError || f == Permanent || f == Cancelled || f == Oversized) {
 								t.Errorf("%s retried", f)
 							}
 						}
@@ -70,5 +73,14 @@ func TestRetryNeverReplaysWhatMayHaveRun(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+func TestOversizedRan(t *testing.T) {
+	if !Oversized.MayHaveRun() {
+		t.Error("an oversized answer came from a call that ran")
+	}
+	if Oversized != "result_too_large" {
+		t.Errorf("Oversized = %q: the session log records this string", Oversized)
 	}
 }

@@ -1,9 +1,6 @@
 package policy
 
-import (
-	"fmt"
-	"path"
-)
+import "fmt"
 
 // Action is what a per-server rule asks for a tool whose name matches it.
 type Action string
@@ -23,34 +20,14 @@ func ParseAction(s string) (Action, error) {
 	return "", fmt.Errorf("unknown action %q (want allow, confirm or deny)", s)
 }
 
-// Rule applies Action to every tool whose name matches the glob Pattern
-// (path.Match syntax: *, ?, [a-z]).
+// Rule applies Action to every tool whose name matches the glob Pattern (see
+// MatchGlob: *, ?, [a-z], [!a-z], \x; a star crosses "/").
 type Rule struct {
 	Pattern string
 	Action  Action
 }
 
-// ValidatePattern reports a glob that path.Match cannot use, so config loading can
-// name it instead of the rule silently never matching.
-func ValidatePattern(p string) error {
-	if p == "" {
-		return fmt.Errorf("empty pattern")
-	}
-	if _, err := path.Match(p, ""); err != nil {
-		return fmt.Errorf("bad glob %q: %v", p, err)
-	}
-	return nil
-}
-
-func (r Rule) matches(tool string) bool {
-	ok, err := path.Match(r.Pattern, tool)
-	if err != nil {
-		// A malformed pattern still matches its own literal text, so a deny rule
-		// with a typo keeps denying the tool it names.
-		return r.Pattern == tool
-	}
-	return ok
-}
+func (r Rule) matches(tool string) bool { return MatchGlob(r.Pattern, tool) }
 
 // strictness orders actions so that the strictest matching rule wins: deny, then
 // confirm, then allow.

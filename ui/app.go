@@ -18,6 +18,9 @@ type Options struct {
 	// Client configures the session. Its ServerStderr must be nil: nothing
 	// from the server may write over the screen.
 	Client client.Options
+	// ConnectTimeout bounds starting the server and the handshake;
+	// DefaultConnectTimeout when zero.
+	ConnectTimeout time.Duration
 	// Yes, ReadOnly and the limits are the flags the user gave, as in batch mode.
 	Yes, ReadOnly bool
 	Timeout       time.Duration
@@ -53,6 +56,7 @@ func Run(ctx context.Context, opts Options, in io.Reader, out io.Writer) error {
 	if m.running != nil {
 		m.running.cancel()
 	}
+	m.abandonConnect()
 	if s := m.Session(); s != nil {
 		s.Close()
 	}
@@ -70,9 +74,41 @@ func (m *Model) Init() tea.Cmd {
 	return m.connect()
 }
 
+// DefaultConnectTimeout is the batch commands' default too.
+const DefaultConnectTimeout = 30 * time.Second
+
 func (m *Model) connect() tea.Cmd {
+	m.abandonConnect()
 	m.mode, m.connErr = modeConnecting, nil
 	m.connReq = m.nextID()
 	opts := m.opts.Client
-	return tea.Batch(connectCmd(m.ctx, m.connReq, *m.target, &opts), m.spinner.Tick)
+	timeout := m.opts.ConnectTimeout
+	if timeout <= 0 {
+		timeout = DefaultConnectTimeout
+	}
+	ctx, cancel := context.WithTimeout(m.ctx, timeout)
+	m.connecting = &connecting{cancel: cancel, done: make(chan struct{})}
+	return tea.Batch(connectCmd(ctx, m.connReq, *m.target, &opts, m.connecting.done), m.spinner.Tick)
+}
+
+// connecting is a connect command in flight.
+type connecting struct {
+	cancel context.CancelFunc
+	done   chan struct{} // closed when the command has returned
+}
+
+// abandonConnect stops a connect in flight and waits for it to finish, so a
+// stdio server being started is ended with its whole process group before
+// mcpsh exits, not left behind.
+func (m *Model) abandonConnect() {
+	c := m.connecting
+	if c == nil {
+		return
+	}
+	m.connecting = nil
+	c.cancel()
+	select {
+	case <-c.done:
+	case <-time.After(5 * time.Second):
+	}
 }

@@ -9,30 +9,49 @@ import (
 
 // auditState is the TUI's audit: a checker for the tool in the detail pane,
 // prepared once per listing, its findings by tool name, and the whole
-// server's report (key A), made by a command for the listing generation for.
+// server's report (key A), made by a command for the listing generation forGen.
+//
+// Auditing and rendering 40,000 tools takes seconds, so both happen in
+// commands: Update only swaps in what they return. req is the audit awaited,
+// renderReq the re-render for a new width in flight (0 when none; there is
+// never more than one, however fast the terminal is resized).
 type auditState struct {
-	checker  *audit.Checker
-	findings map[string][]audit.Finding
-	req      int
-	forGen   int
+	checker   *audit.Checker
+	findings  map[string][]audit.Finding
+	req       int
+	forGen    int
+	renderReq int
 }
 
-// auditDoneMsg is the whole server's audit, made for the listing generation gen.
+// auditDoneMsg is a report rendered for a width: the whole server's audit made
+// for the listing generation gen (id is the audit request), or the shown
+// report rendered again after a resize (id is the render request).
 type auditDoneMsg struct {
 	id     int
 	gen    int
 	report *audit.Report
+	view   auditLines
 }
 
-// auditCmd audits every tool off the UI's goroutine: checking examples and
-// schemas of thousands of tools takes longer than a frame.
-func auditCmd(id, gen int, server, via string, trust policy.Trust, tools []*client.Tool) tea.Cmd {
+// auditCmd audits every tool and renders the report for width, off the UI's
+// goroutine: checking examples and schemas of thousands of tools, and wrapping
+// the report's lines, takes longer than a frame.
+func auditCmd(id, gen, width int, st *Styles, server, via string, trust policy.Trust, tools []*client.Tool) tea.Cmd {
 	return func() tea.Msg {
-		return auditDoneMsg{id: id, gen: gen, report: audit.New(server, via, trust, tools)}
+		r := audit.New(server, via, trust, tools)
+		return auditDoneMsg{id: id, gen: gen, report: r, view: renderAudit(r, width, st)}
 	}
 }
 
-// resetAudit starts the audit over for a new listing.
+// renderAuditCmd renders a finished report again, for a new width.
+func renderAuditCmd(id, gen, width int, st *Styles, r *audit.Report) tea.Cmd {
+	return func() tea.Msg {
+		return auditDoneMsg{id: id, gen: gen, report: r, view: renderAudit(r, width, st)}
+	}
+}
+
+// resetAudit starts the audit over for a new listing. It runs in Update on
+// every listing: NewChecker only counts titles, and the rest is per tool shown.
 func (m *Model) resetAudit(tools []*client.Tool) {
 	m.audit.checker = audit.NewChecker(tools)
 	m.audit.findings = map[string][]audit.Finding{}
@@ -44,11 +63,40 @@ func (m *Model) auditing() bool {
 }
 
 func (m *Model) onAuditDone(msg auditDoneMsg) tea.Cmd {
-	if msg.id == m.audit.req && msg.gen == m.listGen {
+	p := m.auditPane
+	switch {
+	case msg.id == m.audit.req && msg.gen == m.listGen:
 		m.audit.forGen = msg.gen
-		m.auditPane.SetReport(msg.report)
+		p.SetReport(msg.report, msg.view)
+	case msg.id == m.audit.renderReq && msg.id != 0:
+		m.audit.renderReq = 0
+		// A render for a width the pane has since left, or of a report it no
+		// longer shows, is dropped; auditRerender asks again if need be.
+		if msg.report == p.report && msg.gen == m.audit.forGen && msg.view.width == p.width {
+			p.setLines(msg.view)
+		}
+	default:
+		return nil // an answer to a request overtaken by another
 	}
-	return nil
+	return m.auditRerender()
+}
+
+// auditResized is what Update returns after a resize: the pane keeps its lines
+// and the report is rendered again, for the new width, in a command.
+func (m *Model) auditResized() tea.Cmd {
+	return m.auditRerender()
+}
+
+// auditRerender renders the shown report for the pane's width, unless the
+// lines fit it already, the pane is not on screen, or a render is in flight
+// (its answer comes back here and asks again for the width of that moment).
+func (m *Model) auditRerender() tea.Cmd {
+	p := m.auditPane
+	if m.overlay != overlayAudit || !p.stale() || m.audit.renderReq != 0 {
+		return nil
+	}
+	m.audit.renderReq = m.nextID()
+	return renderAuditCmd(m.audit.renderReq, m.audit.forGen, p.width, m.st, p.report)
 }
 
 // openAudit shows the audit of the whole server, starting it when the
@@ -56,11 +104,12 @@ func (m *Model) onAuditDone(msg auditDoneMsg) tea.Cmd {
 func (m *Model) openAudit() tea.Cmd {
 	m.overlay = overlayAudit
 	if m.audit.forGen == m.listGen && m.auditPane.report != nil {
-		return nil
+		return m.auditRerender() // the terminal may have been resized while it was closed
 	}
-	m.auditPane.SetReport(nil)
+	m.auditPane.SetReport(nil, auditLines{})
 	m.audit.req = m.nextID()
-	return tea.Batch(m.spinner.Tick, auditCmd(m.audit.req, m.listGen, m.serverName(), m.target.Via(), m.target.Trust, m.list.tools))
+	return tea.Batch(m.spinner.Tick, auditCmd(m.audit.req, m.listGen, m.auditPane.width, m.st,
+		m.serverName(), m.target.Via(), m.target.Trust, m.list.tools))
 }
 
 // findingsFor audits one tool, once per listing.

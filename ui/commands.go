@@ -10,13 +10,20 @@ import (
 // The commands here are the only code in ui that does I/O. They run on Bubble
 // Tea's goroutines and never touch the model: they return messages.
 
-func connectCmd(ctx context.Context, id int, t client.Target, opts *client.Options) tea.Cmd {
+// connectCmd starts or reaches the server within ctx's deadline. A session
+// that comes up after ctx was cancelled (the user quit, or connected again)
+// is closed here: nobody will receive it. done is closed when it returns.
+func connectCmd(ctx context.Context, id int, t client.Target, opts *client.Options, done chan struct{}) tea.Cmd {
 	return func() tea.Msg {
+		defer close(done)
 		s, err := client.Connect(ctx, t, opts)
 		if err != nil {
 			return connectedMsg{id: id, err: err}
 		}
 		l, err := s.ListTools(ctx)
+		if err == nil && ctx.Err() != nil {
+			err = ctx.Err()
+		}
 		if err != nil {
 			s.Close()
 			return connectedMsg{id: id, err: err}

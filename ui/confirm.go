@@ -14,6 +14,9 @@ import (
 type pendingCall struct {
 	call     *client.Call
 	decision policy.Decision
+	// changed says how the server re-declared the tool since the user first
+	// saw it; the dialog says so, and only a new y runs it.
+	changed string
 }
 
 // renderConfirm draws the dialog: what will run, where, with which arguments,
@@ -42,6 +45,11 @@ func renderConfirm(p *pendingCall, server string, width int, st *Styles, keys *K
 		w.add(l)
 	}
 	w.blank()
+	if p.changed != "" {
+		w.add(st.Label.Render("the server changed this tool"))
+		w.wrap(termtext.Line(p.changed), st.Error)
+		w.blank()
+	}
 	w.add(st.Label.Render("why mcpsh asks"))
 	w.wrap(p.decision.Reason, st.Warning)
 	w.blank()

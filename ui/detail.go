@@ -62,6 +62,10 @@ func renderDetail(t *client.Tool, d policy.Decision, findings []audit.Finding, w
 	if eff.ReadOnly {
 		w.wrap("destructive and idempotent do not apply to a read-only tool", st.Muted)
 	}
+	if t.Hints.Conflict() {
+		w.wrap(markConflict+" conflict: readOnlyHint and destructiveHint are both true; mcpsh takes the stricter reading "+
+			"(destructive, asks first), while hosts that look only at readOnlyHint would run it unasked", st.Error)
+	}
 	if implied {
 		w.wrap(markImplied+" implied: the server left a hint out, so the spec's default applies", st.MarkImplied)
 	}

@@ -523,3 +523,47 @@ func TestFormHelpAndPaste(t *testing.T) {
 		t.Errorf("Args = %v, %v (%v)", args, ok, f.Err())
 	}
 }
+
+// Submitting the form validates the arguments: against a schema that refers
+// to itself without descending, that overflowed the stack in jsonschema-go
+// and killed mcpsh with the terminal left raw.
+func TestFormWithARecursiveSchema(t *testing.T) {
+	for name, schema := range recursiveInputSchemas {
+		f := newTestForm(t, `{"name":"x","inputSchema":`+schema+`}`, 80, 20)
+		if !f.jsonMode {
+			formPress(f, formKeys.CtrlT)
+		}
+		f.editor.SetValue(`{"children": [{"children": []}]}`)
+		if _, ok := f.Args(); !ok {
+			t.Errorf("%s: Args failed: %v", name, f.Err())
+		}
+		if name == "tree" {
+			continue
+		}
+		if !strings.Contains(f.schemaNotice, "recursive schemas like this cannot be checked; arguments are sent unchecked") ||
+			!strings.Contains(ansi.Strip(f.View()), "leads back to") {
+			t.Errorf("%s: the form does not say the arguments go unchecked (notice %q):\n%s", name, f.schemaNotice, ansi.Strip(f.View()))
+		}
+	}
+}
+
+// A rule broken beside a field whose server-sent name carries escapes: the
+// error names the field without them, and still lands beside it.
+func TestFormRuleBesideAFieldWithAnUnsafeName(t *testing.T) {
+	f := newTestForm(t, `{"name":"x","inputSchema":{"type":"object","properties":{
+		"a": {"type":"string"},
+		"n\u001b[31mame\u202e": {"type":"string","minLength":3}}}}`, 80, 20)
+	name := "n\x1b[31mame\u202e"
+	for i, ff := range f.fields {
+		if ff.spec.Name == name {
+			f.focusField(i)
+		}
+	}
+	formType(f, "ab")
+	if _, ok := f.Args(); ok {
+		t.Fatal("minLength 3 passed with 2 characters")
+	}
+	if e := fieldErr(f, name); !strings.Contains(e, "minLength") || strings.ContainsAny(e, "\x1b\u202e") {
+		t.Errorf("error beside the field %q; top error %q", e, f.topErr)
+	}
+}

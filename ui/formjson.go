@@ -12,6 +12,7 @@ import (
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/termtext"
 )
 
 // newJSONEditor is the textarea for arguments as one JSON object.
@@ -107,10 +108,12 @@ func (f *argForm) placeError(err error) {
 }
 
 // fieldFor finds the field an argument path ("filter.limit", "tags[]") is in.
+// The path names arguments as the client's messages do, made safe for the
+// terminal, so the field names are compared the same way.
 func (f *argForm) fieldFor(arg string) int {
 	best, bestLen := -1, -1
 	for i, ff := range f.fields {
-		n := ff.spec.Name
+		n := termtext.Line(ff.spec.Name)
 		if arg == n || (strings.HasPrefix(arg, n) && len(arg) > len(n) && (arg[len(n)] == '.' || arg[len(n)] == '[')) {
 			if len(n) > bestLen {
 				best, bestLen = i, len(n)

@@ -68,6 +68,8 @@ type Model struct {
 	reqSeq  int
 	connReq int
 	listReq int
+	// connecting is the connect command in flight, if any.
+	connecting *connecting
 
 	// Tools.
 	list      toolList
@@ -82,8 +84,13 @@ type Model struct {
 	result   *resultView
 	lastTool string // the last call's tool and arguments, for "edit and run again"
 	lastArgs map[string]any
-	allowed  map[string]bool // tools the user allowed for this session
-	outcomes []*client.Outcome
+	// allowed holds the tools the user allowed for this session, with the
+	// hints they had then: an allowance holds only for those hints.
+	allowed map[string]policy.Hints
+	// formChange says how the server re-declared the tool of the open form;
+	// running it then asks first, whatever the new class.
+	formChange string
+	outcomes   []*client.Outcome
 
 	// listGen counts listings; the audit (audit.go) is made per listing.
 	listGen   int
@@ -110,7 +117,7 @@ func New(ctx context.Context, opts Options) *Model {
 		width:    80,
 		height:   24,
 		target:   opts.Target,
-		allowed:  map[string]bool{},
+		allowed:  map[string]policy.Hints{},
 		filterIn: textinput.New(),
 		result:   newResultView(st, keys),
 
@@ -150,9 +157,16 @@ func (m *Model) nextID() int {
 func (m *Model) newCall(t *client.Tool, args map[string]any) *client.Call {
 	return &client.Call{
 		Tool: t, Args: args, Mode: policy.Interactive,
-		Yes: m.opts.Yes, ReadOnly: m.opts.ReadOnly, SessionAllowed: m.allowed[t.Name],
+		Yes: m.opts.Yes, ReadOnly: m.opts.ReadOnly, SessionAllowed: m.sessionAllowed(t),
 		Timeout: m.opts.Timeout, MaxDuration: m.opts.MaxDuration, Attempts: m.opts.Attempts, RetryMax: m.opts.RetryMax,
 	}
+}
+
+// sessionAllowed reports whether the user allowed t for the session, as it is
+// declared now.
+func (m *Model) sessionAllowed(t *client.Tool) bool {
+	h, ok := m.allowed[t.Name]
+	return ok && h == t.Hints
 }
 
 // decision is what mcpsh would do with a call to t now; pure, no I/O.

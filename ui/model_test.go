@@ -25,7 +25,7 @@ func connected(t *testing.T, noColor bool, w, h int) (*Model, *demo.Server) {
 	m := New(context.Background(), Options{Target: target, NoColor: noColor, Now: func() time.Time { return fixedNow }, LogPath: "/state/mcpsh/sessions/s.jsonl"})
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	m.connReq = m.nextID()
-	msg := connectCmd(context.Background(), m.connReq, *target, &client.Options{})()
+	msg := connectCmd(context.Background(), m.connReq, *target, &client.Options{}, make(chan struct{}))()
 	m.Update(msg)
 	t.Cleanup(func() {
 		if m.session != nil {
@@ -216,14 +216,14 @@ func TestPickerAndConnectFailure(t *testing.T) {
 	if m.mode != modeConnecting || cmd == nil {
 		t.Fatalf("mode %v after choosing", m.mode)
 	}
-	m.Update(connectCmd(context.Background(), m.connReq, bad, &client.Options{})())
+	m.Update(connectCmd(context.Background(), m.connReq, bad, &client.Options{}, make(chan struct{}))())
 	if m.mode != modeConnectFailed || !strings.Contains(m.render(), "/nonexistent/mcp-server") {
 		t.Fatalf("mode %v:\n%s", m.mode, m.render())
 	}
 	send(m, "esc")
 	send(m, "down", "down")
 	send(m, "enter")
-	m.Update(connectCmd(context.Background(), m.connReq, good, &client.Options{})())
+	m.Update(connectCmd(context.Background(), m.connReq, good, &client.Options{}, make(chan struct{}))())
 	if m.mode != modeBrowse || m.session == nil {
 		t.Fatalf("mode %v after connecting to notes", m.mode)
 	}

@@ -95,8 +95,10 @@ func resultLines(o *client.Outcome, width int, st *Styles) []string {
 	if len(structured) > 0 || o.OutputSchemaError != "" {
 		w.blank()
 		if o.OutputSchemaError != "" {
-			// Shown even when the data itself is cut off below.
-			msg := termtext.Truncate(termtext.Line("structuredContent does not match the output schema: "+o.OutputSchemaError), resultNoteMax)
+			// Shown even when the data itself is cut off below. The client's
+			// message says what it is about ("structuredContent.x does not
+			// match…", or why it could not be checked).
+			msg := termtext.Truncate(termtext.Line(o.OutputSchemaError), resultNoteMax)
 			w.styled(st.Warning.Render(msg))
 		}
 		if len(structured) > 0 && !w.full {

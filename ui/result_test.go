@@ -178,7 +178,7 @@ func refusedOutcome() *client.Outcome {
 func schemaMismatchOutcome() *client.Outcome {
 	o := baseOutcome("get_forecast", "Weather forecast")
 	o = withResult(o, mkResult(false, `{"city":"Lisbon","high":"warm"}`, textBlock(`{"city":"Lisbon","high":"warm"}`)))
-	o.OutputSchemaError = "at /high: got string, want number"
+	o.OutputSchemaError = "structuredContent.high does not match the output schema: type: warm has type \"string\", want \"number\" (schema /properties/high)"
 	return o
 }
 
@@ -231,7 +231,8 @@ func TestResultShowsEverySection(t *testing.T) {
 		}
 	}
 	mismatch := ansi.Strip(renderResult(schemaMismatchOutcome(), 100, monoStyles))
-	if !strings.Contains(mismatch, "structuredContent does not match the output schema: at /high: got string, want number\nstructuredContent\n{") {
+	if !strings.Contains(mismatch, "structuredContent.high does not match the output schema: type: warm") ||
+		!strings.Contains(mismatch, "(schema /properties/high)\nstructuredContent\n{") {
 		t.Errorf("the schema warning is not above the data:\n%s", mismatch)
 	}
 }

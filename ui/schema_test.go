@@ -167,3 +167,34 @@ func TestSchemaIsComplex(t *testing.T) {
 		}
 	}
 }
+
+// recursiveInputSchemas refer to themselves without descending into the
+// arguments (tree, which descends, aside). The form reads only the top-level
+// properties and their items, so it follows no $ref; the tool's schema check
+// refuses them (client). Each says "type":"object" for go-sdk's server.
+var recursiveInputSchemas = map[string]string{
+	"self":       `{"type":"object","$ref":"#"}`,
+	"defs-cycle": `{"type":"object","$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/a"}},"$ref":"#/$defs/a"}`,
+	"allOf":      `{"type":"object","allOf":[{"$ref":"#"}]}`,
+	"anyOf":      `{"type":"object","properties":{"a":{"type":"string"}},"anyOf":[{"$ref":"#"}]}`,
+	"not":        `{"type":"object","properties":{"a":{"type":"string"}},"not":{"$ref":"#"}}`,
+	"property":   `{"type":"object","properties":{"a":{"$ref":"#"},"b":{"type":"array","items":{"$ref":"#/properties/b"}},"c":{"anyOf":[{"$ref":"#/properties/c"}]}}}`,
+	"tree":       `{"type":"object","properties":{"children":{"type":"array","items":{"$ref":"#"}}}}`,
+}
+
+func TestSchemaParseFieldsFollowsNoReference(t *testing.T) {
+	for name, schema := range recursiveInputSchemas {
+		fields, err := parseFields(json.RawMessage(schema))
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		for _, f := range fields {
+			if f.TypeLabel() == "" {
+				t.Errorf("%s: field %s has no type label", name, f.Name)
+			}
+		}
+		if name != "tree" && name != "property" && !schemaIsComplex(json.RawMessage(schema)) {
+			t.Errorf("%s: a schema of references must open the JSON editor", name)
+		}
+	}
+}

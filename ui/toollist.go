@@ -20,6 +20,10 @@ type toolList struct {
 	// label[i] is tools[i]'s title and name, sanitized for the screen.
 	title, name []string
 
+	// conflicts: some tool declares readOnlyHint and destructiveHint both true,
+	// so the legend explains its mark.
+	conflicts bool
+
 	filter string
 	rows   []listRow // section headings and the tools that pass the filter
 	counts map[policy.Class]int
@@ -45,7 +49,9 @@ func (l *toolList) SetTools(tools []*client.Tool) {
 	l.haystack = make([]string, len(tools))
 	l.title = make([]string, len(tools))
 	l.name = make([]string, len(tools))
+	l.conflicts = false
 	for i, t := range tools {
+		l.conflicts = l.conflicts || t.Hints.Conflict()
 		l.title[i] = termtext.Line(t.Title)
 		l.name[i] = termtext.Line(t.Name)
 		l.haystack[i] = strings.ToLower(t.Title + "\x00" + t.Name + "\x00" + t.Description)
@@ -153,6 +159,9 @@ const (
 	markIdempotent = "↻"
 	markOpenWorld  = "◆"
 	markImplied    = "~"
+	// markConflict takes the place of markImplied: a tool declared both
+	// read-only and destructive, read as destructive.
+	markConflict = "!"
 )
 
 // View renders height lines of at most width cells.
@@ -161,10 +170,16 @@ func (l *toolList) View(st *Styles, width, height int) string {
 		return ""
 	}
 	legendText := markIdempotent + " idempotent  " + markOpenWorld + " open-world  " + markImplied + " hints implied"
-	for _, shorter := range []string{
+	shorter := []string{
 		markIdempotent + " idempotent " + markOpenWorld + " open-world " + markImplied + " implied",
 		markIdempotent + " idem " + markOpenWorld + " open-world " + markImplied + " implied",
-	} {
+	}
+	if l.conflicts {
+		legendText += "  " + markConflict + " conflicting hints"
+		shorter = []string{shorter[0] + " " + markConflict + " conflict", shorter[1] + " " + markConflict + " conflict",
+			markIdempotent + " idem " + markOpenWorld + " open " + markImplied + " impl " + markConflict + " conflict"}
+	}
+	for _, shorter := range shorter {
 		if ansi.StringWidth(legendText) > width {
 			legendText = shorter
 		}
@@ -257,7 +272,7 @@ func nameSuffix(name string) string {
 	return "  " + name
 }
 
-type marks struct{ idempotent, openWorld, implied bool }
+type marks struct{ idempotent, openWorld, implied, conflict bool }
 
 func rowMarks(t *client.Tool) marks {
 	e := t.Effective()
@@ -265,18 +280,26 @@ func rowMarks(t *client.Tool) marks {
 		idempotent: !e.ReadOnly && e.Idempotent,
 		openWorld:  e.OpenWorld,
 		implied:    len(t.Hints.Implied()) > 0,
+		conflict:   t.Hints.Conflict(),
 	}
 }
 
 // plain renders the marks without styles, for the selected row's own style.
 func (m marks) plain() string {
-	return pick(m.idempotent, markIdempotent) + pick(m.openWorld, markOpenWorld) + pick(m.implied, markImplied)
+	last := pick(m.implied, markImplied)
+	if m.conflict {
+		last = markConflict
+	}
+	return pick(m.idempotent, markIdempotent) + pick(m.openWorld, markOpenWorld) + last
 }
 
 func (l *toolList) renderMarks(st *Styles, m marks) string {
 	out := ""
 	out += pick(m.idempotent, st.Mark.Render(markIdempotent))
 	out += pick(m.openWorld, st.MarkOpenWorld.Render(markOpenWorld))
+	if m.conflict {
+		return out + st.Error.Render(markConflict)
+	}
 	out += pick(m.implied, st.MarkImplied.Render(markImplied))
 	return out
 }

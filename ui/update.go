@@ -19,7 +19,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.layout()
-		return m, nil
+		return m, m.auditResized()
 	case tea.KeyPressMsg:
 		return m, m.onKey(msg)
 	case spinner.TickMsg:
@@ -41,6 +41,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.setTools(msg.listing.Tools)
 		m.status = fmt.Sprintf("the server's tools changed: %d tools now", len(msg.listing.Tools))
+		m.recheckOpenCall()
 		return m, nil
 	case eventMsg:
 		return m, m.onEvent(msg.event)
@@ -89,6 +90,10 @@ func (m *Model) onConnected(msg connectedMsg) tea.Cmd {
 		}
 		return nil
 	}
+	if m.connecting != nil {
+		m.connecting.cancel() // releases the deadline's timer; the command is done
+		m.connecting = nil
+	}
 	if msg.err != nil {
 		m.mode, m.connErr = modeConnectFailed, msg.err
 		return nil
@@ -118,6 +123,7 @@ func (m *Model) onEvent(e client.Event) tea.Cmd {
 		// The client listed the tools again before it said so.
 		m.setTools(m.session.Tools())
 		m.status = termtext.Line(e.Text)
+		m.recheckOpenCall()
 	}
 	return next
 }
@@ -165,10 +171,15 @@ func (m *Model) runForm() tea.Cmd {
 	if !ok {
 		return nil
 	}
-	c := m.newCall(m.form.Tool(), args)
+	t, ok := m.session.Tool(m.form.Tool().Name)
+	if !ok {
+		m.status = termtext.Line(m.form.Tool().Name) + " is no longer listed by the server: nothing was sent"
+		return nil
+	}
+	c := m.newCall(t, args)
 	d := m.session.Decide(c)
-	if d.Verdict == policy.Ask {
-		m.pending = &pendingCall{call: c, decision: d}
+	if d.Verdict == policy.Ask || (d.Verdict == policy.Run && m.formChange != "") {
+		m.pending = &pendingCall{call: c, decision: d, changed: m.formChange}
 		m.mode = modeConfirm
 		return nil
 	}
@@ -176,7 +187,7 @@ func (m *Model) runForm() tea.Cmd {
 }
 
 func (m *Model) openForm(t *client.Tool, args map[string]any) {
-	m.form = newArgForm(t, m.st, m.keys)
+	m.form, m.formChange = newArgForm(t, m.st, m.keys), ""
 	if args != nil {
 		m.form.SetArgs(args)
 	}
@@ -368,7 +379,7 @@ func (m *Model) onConfirmKey(msg tea.KeyPressMsg) tea.Cmd {
 		p.call.Approved = true
 		return m.startCall(p.call)
 	case key.Matches(msg, m.keys.AllowSession):
-		m.allowed[p.call.Tool.Name] = true
+		m.allowed[p.call.Tool.Name] = p.call.Tool.Hints
 		p.call.SessionAllowed = true
 		return m.startCall(p.call)
 	case key.Matches(msg, m.keys.No):

@@ -54,7 +54,7 @@ type Rule struct {
 // the order of Rules.
 func Check(tools []*client.Tool) []Finding {
 	c := NewChecker(tools)
-	var out []Finding
+	out := make([]Finding, 0, len(tools))
 	for _, t := range tools {
 		out = append(out, c.Tool(t)...)
 	}
@@ -63,13 +63,24 @@ func Check(tools []*client.Tool) []Finding {
 
 // Checker audits tools one at a time, for a view that shows only the tool at
 // hand: the rules that compare tools with each other are prepared once.
+// It is not safe for concurrent use.
 type Checker struct {
-	dups map[string][]string // tool name → its duplicate-title messages
+	tools  []*client.Tool
+	titles map[string]int32 // display title → how many tools have it
+	// groups holds, for titles shared by several tools, their names; built at
+	// the first shared title asked about, so a listing with none pays nothing.
+	groups map[string]*dupGroup
 }
 
-// NewChecker prepares a checker for the tools of one listing.
+// NewChecker prepares a checker for the tools of one listing. It runs in the
+// TUI's Update on every listing, so it only counts titles: one map operation
+// a tool.
 func NewChecker(tools []*client.Tool) *Checker {
-	return &Checker{dups: duplicateTitles(tools)}
+	titles := make(map[string]int32, len(tools))
+	for _, t := range tools {
+		titles[t.Title]++
+	}
+	return &Checker{tools: tools, titles: titles}
 }
 
 // Tool runs every rule on one tool.
@@ -78,13 +89,34 @@ func (c *Checker) Tool(t *client.Tool) []Finding {
 	for _, r := range Rules {
 		var msgs []string
 		if r.ID == RuleDuplicateTitle {
-			msgs = c.dups[t.Name]
+			msgs = c.duplicateTitle(t)
 		} else {
 			msgs = r.check(t)
 		}
 		for _, m := range msgs {
 			out = append(out, Finding{Tool: t.Name, Rule: r.ID, Severity: r.Severity, Message: m})
 		}
+	}
+	return out
+}
+
+// ByTool groups findings by tool name in one pass, keeping their order; a
+// report asks for every tool's findings, and ForTool per tool is quadratic.
+func ByTool(findings []Finding) map[string][]Finding {
+	out := map[string][]Finding{}
+	for i := 0; i < len(findings); {
+		j := i + 1
+		for j < len(findings) && findings[j].Tool == findings[i].Tool {
+			j++
+		}
+		// Check's findings come a tool at a time: share the run (capped, so a
+		// later run of the same name copies rather than overwrites).
+		if prev, ok := out[findings[i].Tool]; ok {
+			out[findings[i].Tool] = append(prev, findings[i:j]...)
+		} else {
+			out[findings[i].Tool] = findings[i:j:j]
+		}
+		i = j
 	}
 	return out
 }
@@ -119,26 +151,58 @@ func AtOrAbove(findings []Finding, s Severity) bool {
 	return false
 }
 
-func duplicateTitles(tools []*client.Tool) map[string][]string {
-	byTitle := map[string][]string{}
-	for _, t := range tools {
-		byTitle[t.Title] = append(byTitle[t.Title], t.Name)
+// dupGroup is the names of the tools sharing one title, sorted when first used.
+type dupGroup struct {
+	names  []string
+	sorted bool
+}
+
+func (c *Checker) duplicateTitle(t *client.Tool) []string {
+	if c.titles[t.Title] < 2 {
+		return nil
 	}
-	out := map[string][]string{}
-	for title, names := range byTitle {
-		if len(names) < 2 {
-			continue
-		}
-		sort.Strings(names)
-		for _, n := range names {
-			var others []string
-			for _, o := range names {
-				if o != n {
-					others = append(others, o)
-				}
+	if c.groups == nil {
+		// One pass for every shared title: asking per title would scan the
+		// listing once per group.
+		c.groups = map[string]*dupGroup{}
+		for _, o := range c.tools {
+			if c.titles[o.Title] < 2 {
+				continue
 			}
-			out[n] = []string{dupMessage(title, others)}
+			g := c.groups[o.Title]
+			if g == nil {
+				g = &dupGroup{names: make([]string, 0, c.titles[o.Title])}
+				c.groups[o.Title] = g
+			}
+			g.names = append(g.names, o.Name)
 		}
 	}
-	return out
+	g := c.groups[t.Title]
+	if g == nil {
+		return nil // t is not one of the listing's tools
+	}
+	if !g.sorted {
+		sort.Strings(g.names)
+		g.sorted = true
+	}
+	// Others are every name but t's own (a name listed twice is not "another").
+	lo := sort.SearchStrings(g.names, t.Name)
+	hi := lo
+	for hi < len(g.names) && g.names[hi] == t.Name {
+		hi++
+	}
+	n := len(g.names) - (hi - lo)
+	if n == 0 {
+		return nil
+	}
+	named := make([]string, 0, dupNamed)
+	for _, o := range g.names {
+		if len(named) == dupNamed {
+			break
+		}
+		if o != t.Name {
+			named = append(named, o)
+		}
+	}
+	return []string{dupMessage(t.Title, named, n)}
 }

@@ -121,6 +121,7 @@ func TestFindingsSayWhatClientsDoAndTheFix(t *testing.T) {
 		RuleNullHint:           "destructiveHint is null",
 		RuleNameDestructive:    `the name says "purge" but readOnlyHint is true`,
 		RuleDuplicateTitle:     `"Summary" is shared with summary_`,
+		RuleHintsContradict:    "mcpsh reads that the strict way, as destructive and not read-only, so it asks before every call",
 	} {
 		if !strings.Contains(byRule[rule].Message, want) {
 			t.Errorf("%s: %q lacks %q", rule, byRule[rule].Message, want)
@@ -157,6 +158,7 @@ func TestHostPreview(t *testing.T) {
 		{"tally", policy.Trusted, "asks asks hidden hidden asks"},      // no annotations: the worst case
 		{"lookup_code", policy.Trusted, "runs reviews runs runs runs"}, // open-world by default
 		{"lookup_record", policy.Untrusted, "asks runs runs runs runs"},
+		{"scan_disk", policy.Trusted, "asks runs runs runs runs"}, // a conflict: mcpsh believes destructiveHint, the others readOnlyHint
 	}
 	for _, tt := range tests {
 		if got := actions(tt.tool, tt.trust); got != tt.want {

@@ -28,10 +28,11 @@ type HostAction struct {
 var Hosts = []string{"mcpsh", "VS Code", "Claude Code (plan mode)", "Cursor (Ask mode)", "OpenAI Codex"}
 
 // PreviewTool says what each host would do with t, from the behaviours the
-// hosts document (see mcp-client-facts.md §1): they act on the effective hints,
-// defaults included, and most of them on readOnlyHint alone.
+// hosts document (see mcp-client-facts.md §1): they act on the spec's literal
+// reading, defaults included, and most of them on readOnlyHint alone. mcpsh's
+// column comes from policy.Decide, which reads a Conflict the strict way.
 func PreviewTool(t *client.Tool, trust policy.Trust) []HostAction {
-	e := t.Effective()
+	e := t.Hints.Literal()
 	d := policy.Decide(policy.Request{Tool: t.Name, Hints: t.Hints, Trust: trust, Mode: policy.Interactive, MaxAttempts: 4})
 	mcpsh := HostAction{Host: "mcpsh", Action: Runs}
 	if d.Verdict == policy.Ask {

@@ -73,8 +73,9 @@ func (r *Report) WriteText(w io.Writer, width int, p Paint) {
 		width = 100
 	}
 	fmt.Fprintf(w, "%s %s (%s): %s\n", p.bold("Audit of"), termtext.Line(r.Server), termtext.Line(r.Via), r.summary())
+	byTool := ByTool(r.Findings)
 	for _, t := range r.Tools {
-		fs := ForTool(r.Findings, t.Name)
+		fs := byTool[t.Name]
 		fmt.Fprintf(w, "\n%s  %s · %s\n", p.bold(termtext.Line(t.Name)), p.dim(termtext.Line(t.Title)), t.Class())
 		if len(fs) == 0 {
 			fmt.Fprintln(w, "  "+p.dim("no findings"))
@@ -105,7 +106,7 @@ func wrapIndent(s string, width, first, rest int) string {
 	var b strings.Builder
 	col := first
 	for i, word := range strings.Fields(s) {
-		wl := ansi.StringWidth(word)
+		wl := cells(word)
 		switch {
 		case i == 0:
 		case col+1+wl > width:
@@ -119,6 +120,17 @@ func wrapIndent(s string, width, first, rest int) string {
 		col += wl
 	}
 	return b.String()
+}
+
+// cells is the width of a word: its length when it is printable ASCII (nearly
+// every word of a report of thousands of tools), else what ansi measures.
+func cells(w string) int {
+	for i := 0; i < len(w); i++ {
+		if w[i] < 0x20 || w[i] >= 0x7f {
+			return ansi.StringWidth(w)
+		}
+	}
+	return len(w)
 }
 
 // WriteMarkdown writes the report for a pull request or an issue.
@@ -168,10 +180,11 @@ func icon(s Severity) string {
 	return "ℹ️"
 }
 
+// mdCell is built once: a replacer is costly to build, and md runs for every
+// finding and tool.
+var mdCell = strings.NewReplacer("|", `\|`, "<", "&lt;", ">", "&gt;", "`", "'")
+
 // md makes server text safe inside a Markdown table cell.
-func md(s string) string {
-	s = termtext.Line(s)
-	return strings.NewReplacer("|", `\|`, "<", "&lt;", ">", "&gt;", "`", "'").Replace(s)
-}
+func md(s string) string { return mdCell.Replace(termtext.Line(s)) }
 
 func mdCode(s string) string { return strings.ReplaceAll(termtext.Line(s), "`", "'") }

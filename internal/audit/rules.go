@@ -2,8 +2,10 @@ package audit
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/mcpsh/mcpsh/client"
@@ -60,12 +62,19 @@ func sent(t *client.Tool, f policy.Field) bool {
 	return ok
 }
 
+// hintsContradict explains a policy.Hints.Conflict: mcpsh believes the more
+// dangerous half, but hosts that read the spec literally believe readOnlyHint.
 func hintsContradict(t *client.Tool) []string {
-	if t.Hints.ReadOnly == policy.True && t.Hints.Destructive == policy.True {
-		return one("readOnlyHint and destructiveHint are both true: clients ignore destructiveHint on a read-only tool, so it runs without asking; " +
-			"if it can delete or overwrite, set readOnlyHint: false, otherwise set destructiveHint: false")
+	if !t.Hints.Conflict() {
+		return nil
 	}
-	return nil
+	replay := "does not treat it as replay-safe (idempotentHint is not true)"
+	if t.Hints.Idempotent == policy.True {
+		replay = "treats it as replay-safe only because idempotentHint is true"
+	}
+	return one("readOnlyHint and destructiveHint are both true: mcpsh reads that the strict way, as destructive and not read-only, so it asks before every call and %s; "+
+		"VS Code, Claude Code plan mode, Cursor Ask mode and Codex look at readOnlyHint and run it without asking; "+
+		"if it can delete or overwrite, set readOnlyHint: false, otherwise set destructiveHint: false", replay)
 }
 
 func malformedHint(t *client.Tool) []string {
@@ -82,12 +91,22 @@ func schemaInvalid(t *client.Tool) []string {
 	in, out := t.SchemaErrors()
 	var msgs []string
 	if in != nil {
-		msgs = append(msgs, fmt.Sprintf("the input schema is unusable (%v): clients cannot check arguments, and strict clients may refuse the tool; fix the schema", in))
+		msgs = append(msgs, fmt.Sprintf("the input schema is unusable (%s): clients cannot check arguments, and strict clients may refuse the tool; fix the schema", schemaReason(in)))
 	}
 	if out != nil {
-		msgs = append(msgs, fmt.Sprintf("the output schema is unusable (%v): clients cannot check structuredContent; fix the schema", out))
+		msgs = append(msgs, fmt.Sprintf("the output schema is unusable (%s): clients cannot check structuredContent; fix the schema", schemaReason(out)))
 	}
 	return msgs
+}
+
+// schemaReason is what is wrong with a schema, without the tool's name, which
+// the finding already carries.
+func schemaReason(err error) string {
+	var se *client.SchemaError
+	if errors.As(err, &se) {
+		return se.Reason
+	}
+	return err.Error()
 }
 
 func invalidExample(t *client.Tool) []string {
@@ -202,6 +221,9 @@ func nameRead(t *client.Tool) []string {
 	if w == "" || t.Hints.Destructive != policy.True || t.Effective().ReadOnly {
 		return nil
 	}
+	if t.Hints.Conflict() {
+		return nil // readOnlyHint is already true: hints-contradict has the fix
+	}
 	return one("the name starts with %q, a read, but destructiveHint is true: clients ask before every call and plan modes hide it; "+
 		"if it only reads, set readOnlyHint: true", w)
 }
@@ -244,9 +266,28 @@ func badName(t *client.Tool) []string {
 	return one("the name %q has characters outside A-Z, a-z, 0-9, _, - and .: some clients and model APIs reject it; rename the tool", t.Name)
 }
 
-func dupMessage(title string, others []string) string {
+// dupNamed is how many of the other tools a duplicate-title finding names: a
+// title shared by thousands of tools must not make a message per tool that
+// lists them all (quadratic in time and in the report's size).
+const dupNamed = 3
+
+// dupMessage names the first of the others (sorted), and counts the rest.
+func dupMessage(title string, named []string, others int) string {
+	with := strings.Join(named, ", ")
+	if others > len(named) {
+		with = fmt.Sprintf("%s other tools (%s and %s more)", thousands(others), with, thousands(others-len(named)))
+	}
 	return fmt.Sprintf("the display title %q is shared with %s: people cannot tell them apart in a client's tool list; give each tool its own title",
-		title, strings.Join(others, ", "))
+		title, with)
+}
+
+// thousands writes n with comma separators: 39,999.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 func emptyDescription(t *client.Tool) []string {

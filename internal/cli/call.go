@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -105,7 +106,7 @@ rules) are refused unless --yes: nobody is asked in a script.`,
 				return err
 			}
 			if n := tool.SchemaNotice(); n != "" {
-				fmt.Fprintln(a.io.ErrOut, "mcpsh: warning:", n)
+				a.warn(n)
 			}
 			o, err := a.doCall(cmd, s, f.call(cmd, tool, callArgs))
 			if err != nil {
@@ -142,7 +143,10 @@ func findTool(s *client.Session, name string) (*client.Tool, error) {
 		}
 	}
 	sort.Strings(near)
-	msg := fmt.Sprintf("%s has no tool %q", s.Target.Label(), name)
+	for i, n := range near {
+		near[i] = termtext.Line(n)
+	}
+	msg := fmt.Sprintf("%s has no tool %q", termtext.Line(s.Target.Label()), name)
 	if len(near) > 0 {
 		msg += fmt.Sprintf("; did you mean %s?", strings.Join(near, ", "))
 	} else {
@@ -161,7 +165,7 @@ func buildArgs(tool *client.Tool, argv []string, example int) (map[string]any, e
 		return given, nil
 	}
 	if example < 0 || example > len(tool.Examples) {
-		return nil, &usageError{fmt.Sprintf("%s has %s; --example %d is out of range", tool.Name, plural(len(tool.Examples), "input example"), example)}
+		return nil, &usageError{fmt.Sprintf("%s has %s; --example %d is out of range", termtext.Line(tool.Name), plural(len(tool.Examples), "input example"), example)}
 	}
 	args := map[string]any{}
 	for k, v := range tool.Examples[example-1] {

@@ -16,7 +16,7 @@ func (a *app) interactive(cmd *cobra.Command, args []string, f *callFlags) error
 	if len(rest) > 0 {
 		return &usageError{fmt.Sprintf("unknown command %q", rest[0])}
 	}
-	opts := ui.Options{Yes: f.yes, ReadOnly: f.readOnly, NoColor: !a.io.Color}
+	opts := ui.Options{Yes: f.yes, ReadOnly: f.readOnly, NoColor: !a.io.Color, ConnectTimeout: a.target.connectTimeout}
 	opts.Timeout, opts.MaxDuration, opts.Attempts, opts.RetryMax = f.limits(cmd)
 
 	if a.targetGiven(command) {

@@ -10,15 +10,25 @@ import (
 	"github.com/mcpsh/mcpsh/internal/termtext"
 )
 
+// writeJSON writes v indented. Server text in it has its C1 and bidi controls
+// escaped, which encoding/json leaves raw and a terminal would act on.
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(termtext.EscapeJSON(b), '\n'))
+	return err
 }
 
 // writeJSONLine writes v on one line, for streams of records (run --json).
 func writeJSONLine(w io.Writer, v any) error {
-	return json.NewEncoder(w).Encode(v)
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(termtext.EscapeJSON(b), '\n'))
+	return err
 }
 
 // resultText renders a result for people: text blocks as they are, other blocks
@@ -54,30 +64,38 @@ func resultText(r *client.Result, tty bool) string {
 	return b.String()
 }
 
-// reportOutcome prints a call's result on stdout and its diagnostics on stderr.
+// reportOutcome prints a call's result on stdout and its diagnostics on
+// stderr. Whatever of the server's reaches stderr is made safe, terminal or
+// not: stderr is where people look, and it is often a terminal when stdout is not.
 func (a *app) reportOutcome(o *client.Outcome) {
-	p := palette{a.io.Color}
+	p := palette{a.io.ColorErr}
+	tool := termtext.Line(o.Tool)
 	switch o.Status {
 	case client.StatusOK:
 		fmt.Fprint(a.io.Out, resultText(o.Result, a.io.StdoutTTY))
 	case client.StatusToolError:
-		fmt.Fprint(a.io.ErrOut, resultText(o.Result, a.io.StderrTTY))
-		fmt.Fprintf(a.io.ErrOut, "mcpsh: %s returned an error (isError)\n", o.Tool)
+		fmt.Fprint(a.io.ErrOut, resultText(o.Result, true))
+		fmt.Fprintf(a.io.ErrOut, "mcpsh: %s returned an error (isError)\n", tool)
 	case client.StatusRefused:
-		fmt.Fprintf(a.io.ErrOut, "mcpsh: %s\n", p.red(o.Error))
+		fmt.Fprintf(a.io.ErrOut, "mcpsh: %s\n", p.red(termtext.Sanitize(o.Error)))
 	default:
-		fmt.Fprintf(a.io.ErrOut, "mcpsh: %s %s: %s\n", o.Tool, o.Status, termtext.Sanitize(o.Error))
+		fmt.Fprintf(a.io.ErrOut, "mcpsh: %s %s: %s\n", tool, o.Status, termtext.Sanitize(o.Error))
 	}
 	a.reportWarnings(o)
 }
 
 func (a *app) reportWarnings(o *client.Outcome) {
+	tool := termtext.Line(o.Tool)
+	if o.HintsChanged != "" {
+		fmt.Fprintf(a.io.ErrOut, "mcpsh: warning: %s: the server changed its hints since it was listed (%s); the call was decided on the new ones\n",
+			tool, termtext.Line(o.HintsChanged))
+	}
 	if o.OutputSchemaError != "" {
-		fmt.Fprintf(a.io.ErrOut, "mcpsh: warning: %s: %s\n", o.Tool, termtext.Line(o.OutputSchemaError))
+		fmt.Fprintf(a.io.ErrOut, "mcpsh: warning: %s: %s\n", tool, termtext.Line(o.OutputSchemaError))
 	}
 	if o.Result != nil {
 		for _, pr := range o.Result.Problems {
-			fmt.Fprintf(a.io.ErrOut, "mcpsh: warning: %s: %s\n", o.Tool, termtext.Line(pr))
+			fmt.Fprintf(a.io.ErrOut, "mcpsh: warning: %s: %s\n", tool, termtext.Line(pr))
 		}
 	}
 }

@@ -6,11 +6,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/config"
 	"github.com/mcpsh/mcpsh/internal/iostreams"
 	"github.com/mcpsh/mcpsh/internal/sessionlog"
+	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/spf13/cobra"
 )
 
@@ -31,6 +33,21 @@ type app struct {
 	log  *sessionlog.Writer
 	// recorder receives every call's outcome (the session log); nil for none.
 	recorder func(*client.Outcome) error
+
+	// progress is the status line of the call in flight, which owns stderr
+	// while it is drawn; warnings go above it.
+	progress atomic.Pointer[progressLine]
+}
+
+// warn prints a warning on stderr, above a call's status line if one is drawn.
+// It may run on the client's goroutines (Options.OnWarning).
+func (a *app) warn(msg string) {
+	line := "mcpsh: warning: " + termtext.Line(msg)
+	if p := a.progress.Load(); p != nil {
+		p.println(line)
+		return
+	}
+	fmt.Fprintln(a.io.ErrOut, line)
 }
 
 const rootHelp = `mcpsh explores, scripts and checks MCP servers, and takes their tool
@@ -75,7 +92,9 @@ func Main(ctx context.Context, args []string, io *iostreams.IOStreams, getenv fu
 	if err != nil {
 		var ee *exitError
 		if !errors.As(err, &ee) {
-			fmt.Fprintln(io.ErrOut, "mcpsh:", err)
+			// The error may quote a server; its words were made safe where they
+			// entered the message, and the whole is made safe once more here.
+			fmt.Fprintln(io.ErrOut, "mcpsh:", termtext.Sanitize(err.Error()))
 		}
 		if code == ExitUsage {
 			var ue *usageError
@@ -124,7 +143,7 @@ func (a *app) connect(cmd *cobra.Command, command []string) (*client.Session, er
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(cmd.Context(), connectTimeout)
+	ctx, cancel := context.WithTimeout(cmd.Context(), a.target.connectTimeout)
 	defer cancel()
 	s, err := client.Connect(ctx, t, a.clientOptions())
 	if err != nil {
@@ -136,7 +155,7 @@ func (a *app) connect(cmd *cobra.Command, command []string) (*client.Session, er
 		return nil, err
 	}
 	for _, w := range l.Warnings {
-		fmt.Fprintf(a.io.ErrOut, "mcpsh: warning: %s\n", w)
+		a.warn(w)
 	}
 	return s, nil
 }

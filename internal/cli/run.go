@@ -155,6 +155,7 @@ func (a *app) runCalls(cmd *cobra.Command, s *client.Session, calls []scriptCall
 			a.reportWarnings(o)
 		} else {
 			a.printRunStep(p, c, o)
+			a.reportWarnings(o)
 		}
 		if o.Status == client.StatusCancelled {
 			break

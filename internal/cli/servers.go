@@ -49,11 +49,13 @@ never reads a config file from the working directory unless you name it.`,
 	return cmd
 }
 
+// where is how the server is reached, as it may be shown: ${VAR} references
+// unexpanded and secrets redacted.
 func where(s *config.Server) string {
 	if s.Transport == config.Stdio {
-		return strings.Join(append([]string{s.Command}, s.Args...), " ")
+		return strings.Join(append([]string{s.CommandShown}, s.ArgsShown...), " ")
 	}
-	return s.URL
+	return s.URLShown
 }
 
 func (a *app) printServer(s *config.Server) {
@@ -90,11 +92,12 @@ type serverJSON struct {
 	Problem   string              `json:"problem,omitempty"`
 }
 
-// serversJSON leaves out env and header values: they often hold credentials.
+// serversJSON leaves out env and header values, which often hold credentials,
+// and shows the command, args and URL as written, before ${VAR} expansion.
 func serversJSON(cfg *config.File) []serverJSON {
 	out := []serverJSON{}
 	for _, s := range cfg.Servers {
-		j := serverJSON{Name: s.Name, Transport: string(s.Transport), Command: s.Command, Args: s.Args, URL: s.URL,
+		j := serverJSON{Name: s.Name, Transport: string(s.Transport), Command: s.CommandShown, Args: s.ArgsShown, URL: s.URLShown,
 			Trust: string(s.Trust), Rules: []map[string]string{}}
 		for _, r := range s.Rules {
 			j.Rules = append(j.Rules, map[string]string{"pattern": r.Pattern, "action": string(r.Action)})

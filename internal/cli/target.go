@@ -16,14 +16,15 @@ import (
 
 // targetFlags are the ways to name a server, shared by every command that talks to one.
 type targetFlags struct {
-	demo         bool
-	server       string
-	url          string
-	sse          string
-	headers      []string
-	untrusted    bool
-	protocol     string
-	serverStderr bool
+	demo           bool
+	server         string
+	url            string
+	sse            string
+	headers        []string
+	untrusted      bool
+	protocol       string
+	serverStderr   bool
+	connectTimeout time.Duration
 }
 
 func (f *targetFlags) register(fs *pflag.FlagSet) {
@@ -34,7 +35,8 @@ func (f *targetFlags) register(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&f.headers, "header", nil, "add an HTTP header `'K: V'` (repeatable; with --url or --sse)")
 	fs.BoolVar(&f.untrusted, "untrusted", false, "do not believe the server's hints: every call asks first")
 	fs.StringVar(&f.protocol, "protocol", client.DefaultProtocolVersion, "MCP protocol `VERSION` to request")
-	fs.BoolVar(&f.serverStderr, "server-stderr", false, "copy a stdio server's stderr to mcpsh's stderr")
+	fs.BoolVar(&f.serverStderr, "server-stderr", false, "copy a stdio server's stderr to mcpsh's stderr (made safe for a terminal)")
+	fs.DurationVar(&f.connectTimeout, "connect-timeout", DefaultConnectTimeout, "give up connecting after `DURATION` (starting the server and the handshake)")
 }
 
 // resolveTarget turns the target flags, or a command after "--", into a Target.
@@ -164,6 +166,7 @@ func targetOf(s *config.Server) client.Target {
 		Name: s.Name, Command: s.Command, Args: s.Args, Env: s.Env, Dir: s.Cwd,
 		URL: s.URL, Headers: s.Headers, Trust: s.Trust, Rules: s.Rules,
 		Timeout: s.Timeout, Retries: s.Retries, RetryMax: s.RetryMax,
+		CommandShown: s.CommandShown, ArgsShown: s.ArgsShown, URLShown: s.URLShown, Secrets: s.Secrets,
 	}
 	switch s.Transport {
 	case config.HTTP:
@@ -176,11 +179,12 @@ func targetOf(s *config.Server) client.Target {
 	return t
 }
 
-// connectTimeout bounds the handshake, so a server that never answers does not hang a script.
-const connectTimeout = 30 * time.Second
+// DefaultConnectTimeout bounds the handshake, so a server that never answers
+// does not hang a script (or the TUI).
+const DefaultConnectTimeout = 30 * time.Second
 
 func (a *app) clientOptions() *client.Options {
-	o := &client.Options{ProtocolVersion: a.target.protocol, Version: Version, Recorder: a.recorder}
+	o := &client.Options{ProtocolVersion: a.target.protocol, Version: Version, Recorder: a.recorder, OnWarning: a.warn}
 	if a.target.serverStderr {
 		o.ServerStderr = a.io.ErrOut
 	}

@@ -19,8 +19,11 @@ func (a *app) toolsCmd() *cobra.Command {
 non-destructive) and destructive (declared, or by the spec's default).
 
 Hints the server left out take the spec's defaults, which assume the worst;
-such tools are marked "implied". --json prints one array with, per tool, the
-effective hints and, under "declared", only the hints the server sent.`,
+such tools are marked "implied". A tool declared both read-only and
+destructive is marked "conflict" and treated as destructive. A name listed
+twice takes the strictest reading of its definitions, with a warning.
+--json prints one array with, per tool, the effective hints, "conflict", and,
+under "declared", only the hints the server sent.`,
 		Example: `  mcpsh tools --demo
   mcpsh tools -s memory --json | jq '.[] | select(.class == "destructive") | .name'
   mcpsh tools -- npx -y @modelcontextprotocol/server-everything`,
@@ -51,14 +54,17 @@ effective hints and, under "declared", only the hints the server sent.`,
 
 // toolJSON is one element of `tools --json`. Field names are a stable interface.
 type toolJSON struct {
-	Name          string                     `json:"name"`
-	Title         string                     `json:"title"`
-	Description   string                     `json:"description"`
-	Class         policy.Class               `json:"class"`
-	ReadOnly      bool                       `json:"readOnly"`
-	Destructive   bool                       `json:"destructive"`
-	Idempotent    bool                       `json:"idempotent"`
-	OpenWorld     bool                       `json:"openWorld"`
+	Name        string       `json:"name"`
+	Title       string       `json:"title"`
+	Description string       `json:"description"`
+	Class       policy.Class `json:"class"`
+	ReadOnly    bool         `json:"readOnly"`
+	Destructive bool         `json:"destructive"`
+	Idempotent  bool         `json:"idempotent"`
+	OpenWorld   bool         `json:"openWorld"`
+	// Conflict: readOnlyHint and destructiveHint both declared true; the
+	// effective hints above take the stricter reading.
+	Conflict      bool                       `json:"conflict"`
 	Declared      map[string]json.RawMessage `json:"declared"`
 	InputExamples []map[string]any           `json:"inputExamples"`
 	InputSchema   json.RawMessage            `json:"inputSchema"`
@@ -71,7 +77,7 @@ func toolsJSON(tools []*client.Tool) []toolJSON {
 		e := t.Effective()
 		j := toolJSON{
 			Name: t.Name, Title: t.Title, Description: t.Description, Class: t.Class(),
-			ReadOnly: e.ReadOnly, Destructive: e.Destructive, Idempotent: e.Idempotent, OpenWorld: e.OpenWorld,
+			ReadOnly: e.ReadOnly, Destructive: e.Destructive, Idempotent: e.Idempotent, OpenWorld: e.OpenWorld, Conflict: t.Hints.Conflict(),
 			Declared: t.Declared, InputExamples: t.Examples, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema,
 		}
 		if j.Declared == nil {
@@ -95,6 +101,9 @@ func toolsJSON(tools []*client.Tool) []toolJSON {
 func flagWords(t *client.Tool) []string {
 	var w []string
 	e := t.Effective()
+	if t.Hints.Conflict() {
+		w = append(w, "conflict")
+	}
 	if !e.ReadOnly && e.Idempotent {
 		w = append(w, "idempotent")
 	}

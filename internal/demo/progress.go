@@ -3,6 +3,7 @@ package demo
 import (
 	"context"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -41,6 +42,7 @@ func (s *Server) slowCount(ctx context.Context, req *mcp.CallToolRequest, in slo
 	token := req.Params.GetProgressToken()
 
 	logTo(ctx, req, "info", fmt.Sprintf("slow_count: counting to %d, %v per step", n, delay))
+	mark("counting to %d", n)
 	timer := time.NewTimer(delay)
 	defer timer.Stop()
 	for i := 1; i <= n; i++ {
@@ -59,10 +61,30 @@ func (s *Server) slowCount(ctx context.Context, req *mcp.CallToolRequest, in slo
 				Message:       fmt.Sprintf("%d of %d", i, n),
 			})
 		}
+		mark("%d of %d", i, n)
 		timer.Reset(delay)
 	}
 	logTo(ctx, req, "info", fmt.Sprintf("slow_count: reached %d", n))
 	return textResult("Counted to %d.", n), nil, nil
+}
+
+// MarkEnv names a file slow_count appends a line to when it starts and after
+// each step. Tests across a process boundary need it to act while a count is
+// under way (a Ctrl-C, a killed server), which nothing else shows them: a
+// batch mcpsh prints no progress off a terminal. Unset, nothing touches the disk.
+const MarkEnv = "MCPSH_DEMO_SLOW_MARK"
+
+func mark(format string, args ...any) {
+	path := os.Getenv(MarkEnv)
+	if path == "" {
+		return
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	fmt.Fprintf(f, "slow_count: "+format+"\n", args...)
 }
 
 // logTo sends a notifications/message to the calling session. go-sdk sends

@@ -49,7 +49,7 @@ func TestAuditFindsWhatIsPlanted(t *testing.T) {
 	}
 	r := mcpsh(t, opts{}, append([]string{"audit", "--fail-on", "none"}, target...)...)
 	wantCode(t, r, 0)
-	contains(t, "text report", r.out, "Audit of mcpsh-fixture 1", "scan_disk  Scan the disk · read-only", "error    hints-contradict",
+	contains(t, "text report", r.out, "Audit of mcpsh-fixture 1", "scan_disk  Scan the disk · destructive", "error    hints-contradict",
 		"hosts: mcpsh", "Directory readiness", "Anthropic directory:")
 	r = mcpsh(t, opts{}, append([]string{"audit", "--format", "markdown", "--fail-on", "none"}, target...)...)
 	wantCode(t, r, 0)

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 )
 
 type logEntry struct {
@@ -83,14 +82,12 @@ func TestKill9MidScriptLosesNoFinishedCall(t *testing.T) {
 func TestInterruptIsRecordedAsCancelled(t *testing.T) {
 	logPath := filepath.Join(t.TempDir(), "session.jsonl")
 	cmd := exec.Command(mcpshBin, "call", "--demo", "slow_count", "n=50", "delay_ms=100", "--log", logPath)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(600 * time.Millisecond)
+	mark := withSlowMark(t, cmd)
+	p := start(t, cmd)
+	waitForSlowCount(t, p, mark)
 	cmd.Process.Signal(syscall.SIGINT)
-	cmd.Wait()
-	if code := cmd.ProcessState.ExitCode(); code != 130 {
-		t.Fatalf("exit %d", code)
+	if code := p.wait(t); code != 130 {
+		t.Fatalf("exit %d\nstderr:\n%s", code, p.errOut.String())
 	}
 	entries := readLog(t, logPath)
 	if len(entries) != 1 || entries[0].Status != "cancelled" || len(entries[0].Attempts) != 1 {
@@ -123,28 +120,21 @@ func childOf(pid int) []int {
 func TestKilledServerIsRestartedAndTheScriptGoesOn(t *testing.T) {
 	logPath := filepath.Join(t.TempDir(), "session.jsonl")
 	cmd := exec.Command(mcpshBin, "run", "--log", logPath, "--", mcpshBin, "serve-demo")
-	cmd.Stdin = strings.NewReader("slow_count n=15 delay_ms=100\nadd_note title=after-the-crash\nlist_notes\n")
-	var out, errOut strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	var server []int
-	for deadline := time.Now().Add(5 * time.Second); len(server) == 0 && time.Now().Before(deadline); {
-		time.Sleep(50 * time.Millisecond)
-		server = childOf(cmd.Process.Pid)
-	}
+	mark := withSlowMark(t, cmd)
+	// The count must outlast the moment between its first mark and the kill.
+	cmd.Stdin = strings.NewReader("slow_count n=20 delay_ms=100\nadd_note title=after-the-crash\nlist_notes\n")
+	p := start(t, cmd)
+	waitForSlowCount(t, p, mark)
+	server := childOf(cmd.Process.Pid)
 	if len(server) != 1 {
 		t.Fatalf("server processes %v", server)
 	}
-	time.Sleep(500 * time.Millisecond) // slow_count is under way
 	syscall.Kill(server[0], syscall.SIGKILL)
-	cmd.Wait()
-	if code := cmd.ProcessState.ExitCode(); code != 0 {
-		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errOut.String())
+	if code := p.wait(t); code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, p.out.String(), p.errOut.String())
 	}
-	contains(t, "stderr", errOut.String(), "slow_count: attempt 1 of 4 failed (connection lost", "signal: killed")
-	contains(t, "stdout", out.String(), "after-the-crash")
+	contains(t, "stderr", p.errOut.String(), "slow_count: attempt 1 of 4 failed (connection lost", "signal: killed")
+	contains(t, "stdout", p.out.String(), "after-the-crash")
 	entries := readLog(t, logPath)
 	if len(entries) != 3 || len(entries[0].Attempts) != 2 || entries[0].Attempts[0].Failure != "connection_lost" {
 		t.Fatalf("log %+v", entries)
@@ -177,4 +167,22 @@ func TestDefaultLogLocationAndPermissions(t *testing.T) {
 	r = mcpsh(t, opts{env: []string{"XDG_STATE_HOME=" + state}}, "log")
 	wantCode(t, r, 0)
 	contains(t, "log", r.out, "list_notes")
+}
+
+// TestDefaultLogStaysInTheTestHome: a test that names no log gets the default
+// one, which must land in TestMain's temporary state folder, never the user's.
+func TestDefaultLogStaysInTheTestHome(t *testing.T) {
+	state := os.Getenv("XDG_STATE_HOME")
+	if !strings.HasPrefix(state, os.TempDir()+string(filepath.Separator)) {
+		t.Fatalf("XDG_STATE_HOME is %q, not under %s: TestMain did not isolate the tests", state, os.TempDir())
+	}
+	cmd := exec.Command(mcpshBin, "call", "--demo", "list_notes")
+	p := start(t, cmd)
+	if code := p.wait(t); code != 0 {
+		t.Fatalf("exit %d\nstderr:\n%s", code, p.errOut.String())
+	}
+	pattern := filepath.Join(state, "mcpsh", "sessions", fmt.Sprintf("*-%d.jsonl", cmd.Process.Pid))
+	if files, _ := filepath.Glob(pattern); len(files) != 1 {
+		t.Fatalf("no session log %s", pattern)
+	}
 }

@@ -19,8 +19,10 @@ type IOStreams struct {
 
 	// StdinTTY, StdoutTTY and StderrTTY say which streams are terminals.
 	StdinTTY, StdoutTTY, StderrTTY bool
-	// Color enables colour on terminal output; off under NO_COLOR.
-	Color bool
+	// Color enables colour on Out; ColorErr on ErrOut. Each is on only when
+	// that stream is a terminal, and neither under NO_COLOR: a terminal on
+	// stdout says nothing about stderr piped to a file.
+	Color, ColorErr bool
 	// Width is the terminal width in columns, or 0 when unknown.
 	Width int
 }
@@ -39,7 +41,9 @@ func System(getenv func(string) string) *IOStreams {
 		StderrTTY: term.IsTerminal(int(os.Stderr.Fd())),
 	}
 	// https://no-color.org: any non-empty value turns colour off.
-	s.Color = s.StdoutTTY && getenv("NO_COLOR") == "" && getenv("TERM") != "dumb"
+	colour := getenv("NO_COLOR") == "" && getenv("TERM") != "dumb"
+	s.Color = s.StdoutTTY && colour
+	s.ColorErr = s.StderrTTY && colour
 	if s.StdoutTTY {
 		if w, _, err := term.GetSize(int(os.Stdout.Fd())); err == nil {
 			s.Width = w

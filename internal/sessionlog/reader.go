@@ -4,14 +4,16 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/policy"
 )
 
 // Read parses a log. A line that is not a whole entry (the last line of a log
@@ -25,8 +27,10 @@ func Read(r io.Reader) ([]Entry, []string, error) {
 		complete := len(line) > 0 && line[len(line)-1] == '\n'
 		if len(bytes.TrimSpace(line)) > 0 {
 			var e Entry
-			if jerr := json.Unmarshal(line, &e); jerr != nil {
-				if !complete {
+			// Without its newline, a line cut inside a string ends early rather
+			// than holding a bad character, so cutShort can tell.
+			if jerr := json.Unmarshal(bytes.TrimRight(line, "\r\n"), &e); jerr != nil {
+				if !complete || cutShort(jerr) {
 					warnings = append(warnings, fmt.Sprintf("line %d is cut short (mcpsh stopped while writing it?): skipped", n))
 				} else {
 					warnings = append(warnings, fmt.Sprintf("line %d is not a log entry: skipped (%v)", n, jerr))
@@ -42,6 +46,14 @@ func Read(r io.Reader) ([]Entry, []string, error) {
 			return entries, warnings, err
 		}
 	}
+}
+
+// cutShort reports a line that ends before its entry does. A torn line that
+// the next writer ended with a newline, so as not to glue its own entry to it,
+// is complete as a line but still cut short.
+func cutShort(err error) bool {
+	var se *json.SyntaxError
+	return errors.As(err, &se) && strings.HasPrefix(se.Error(), "unexpected end")
 }
 
 // ReadFile reads the log at path.
@@ -70,7 +82,7 @@ func Latest(dir string) (string, error) {
 // Filter selects entries for `mcpsh log`.
 type Filter struct {
 	OpenWorld bool   // only calls flagged open-world
-	Tool      string // glob on the tool name
+	Tool      string // glob on the tool name, as in policy rules
 	Status    string // exact status
 }
 
@@ -79,10 +91,10 @@ func (f Filter) Match(e Entry) bool {
 	if f.OpenWorld && !e.OpenWorld {
 		return false
 	}
-	if f.Tool != "" {
-		if ok, err := path.Match(f.Tool, e.Tool); !ok || err != nil {
-			return false
-		}
+	// The rules' glob, not path.Match: a star must cross the "/" of "fs/delete_file",
+	// and --tool should select what a rule with the same pattern would.
+	if f.Tool != "" && !policy.MatchGlob(f.Tool, e.Tool) {
+		return false
 	}
 	return f.Status == "" || string(e.Status) == f.Status
 }
@@ -98,8 +110,8 @@ func ValidStatus(s string) error {
 
 // ValidTool checks a --tool glob.
 func ValidTool(glob string) error {
-	if _, err := path.Match(glob, ""); err != nil {
-		return fmt.Errorf("--tool %q: %v", glob, err)
+	if err := policy.ValidatePattern(glob); err != nil {
+		return fmt.Errorf("--tool: %v", err)
 	}
 	return nil
 }

@@ -2,8 +2,9 @@ package sessionlog
 
 import (
 	"fmt"
-	"regexp"
-	"strings"
+
+	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/redact"
 )
 
 // ArgsMode says how much of a call's arguments the log keeps.
@@ -11,7 +12,7 @@ type ArgsMode string
 
 const (
 	ArgsFull   ArgsMode = "full"   // as sent
-	ArgsRedact ArgsMode = "redact" // secret-looking keys and values replaced (the default)
+	ArgsRedact ArgsMode = "redact" // values of secret-looking keys, and secrets inside strings, replaced (the default)
 	ArgsNone   ArgsMode = "none"   // no arguments at all
 )
 
@@ -25,7 +26,7 @@ func ParseArgsMode(s string) (ArgsMode, error) {
 }
 
 // Redacted replaces a secret.
-const Redacted = "[redacted]"
+const Redacted = redact.Marker
 
 func (m ArgsMode) apply(args map[string]any) any {
 	switch m {
@@ -37,70 +38,52 @@ func (m ArgsMode) apply(args map[string]any) any {
 	if args == nil {
 		return nil
 	}
-	return redact(args)
+	return redactValue(args)
 }
 
-// secretKeys are fragments of argument names that usually hold secrets,
-// matched against the name lowercased with '_' and '-' removed.
-var secretKeys = []string{"password", "passwd", "passphrase", "secret", "token", "apikey", "privatekey",
-	"accesskey", "credential", "cookie", "authorization", "sessionid", "bearer"}
-
-// exactSecretKeys are names too short to match as fragments ("author" is not "auth").
-var exactSecretKeys = map[string]bool{"auth": true, "pin": true, "otp": true, "ssn": true, "pwd": true}
-
-// secretValue matches values that look like credentials whatever their key.
-var secretValue = regexp.MustCompile(`^(?:` + strings.Join([]string{
-	`sk-[A-Za-z0-9_-]{16,}`,                       // OpenAI, Anthropic
-	`(?:sk|pk|rk)_(?:live|test)_[A-Za-z0-9]{16,}`, // Stripe
-	`gh[pousr]_[A-Za-z0-9]{30,}`, `github_pat_[A-Za-z0-9_]{30,}`,
-	`xox[abprs]-[A-Za-z0-9-]{10,}`, // Slack
-	`AKIA[0-9A-Z]{16}`,             // AWS access key
-	`AIza[0-9A-Za-z_-]{35}`,        // Google API key
-	`glpat-[A-Za-z0-9_-]{20,}`,     // GitLab
-	`eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*`, // JWT
-	`(?i:bearer|basic)\s+\S{8,}`,
-}, "|") + `)$`)
-
-var privateKeyBlock = regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----`)
-var urlPassword = regexp.MustCompile(`(://[^/\s:@]+:)[^/\s@]+@`)
-
-func secretKey(name string) bool {
-	n := strings.NewReplacer("_", "", "-", "").Replace(strings.ToLower(name))
-	if exactSecretKeys[n] {
-		return true
-	}
-	for _, k := range secretKeys {
-		if strings.Contains(n, k) {
-			return true
-		}
-	}
-	return false
-}
-
-func redact(v any) any {
+// redactValue replaces the whole value of a secret-looking key, whatever its
+// type, and the secrets inside every string: a token is as often part of a
+// command line, a URL or a note as a value of its own.
+func redactValue(v any) any {
 	switch x := v.(type) {
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, val := range x {
-			if secretKey(k) && val != nil {
+			if redact.Name(k) && val != nil {
 				out[k] = Redacted
 				continue
 			}
-			out[k] = redact(val)
+			out[k] = redactValue(val)
 		}
 		return out
 	case []any:
 		out := make([]any, len(x))
 		for i, val := range x {
-			out[i] = redact(val)
+			out[i] = redactValue(val)
 		}
 		return out
 	case string:
-		s := strings.TrimSpace(x)
-		if secretValue.MatchString(s) || privateKeyBlock.MatchString(s) {
-			return Redacted
-		}
-		return urlPassword.ReplaceAllString(x, "${1}"+Redacted+"@")
+		return redact.Text(x)
 	}
 	return v
+}
+
+// redactMessages runs redact.Text over the free text of an outcome, in
+// every --log-args mode: how the server is reached, and the errors. The client
+// hands them over redacted already, with the configured secrets it knows
+// (redact.Known); this is defence in depth for what it cannot know but that
+// looks like a secret (a token echoed in a server's error, a --url typed with
+// ?api_key=), because the log keeps it on disk and `mcpsh log` shows it in
+// full. The attempts are copied, not changed: they are the caller's.
+func redactMessages(o *client.Outcome) {
+	o.Via = redact.Text(o.Via)
+	o.Error = redact.Text(o.Error)
+	if o.Attempts != nil {
+		attempts := make([]client.Attempt, len(o.Attempts))
+		for i, a := range o.Attempts {
+			a.Error = redact.Text(a.Error)
+			attempts[i] = a
+		}
+		o.Attempts = attempts
+	}
 }

@@ -71,49 +71,6 @@ func TestWriterCreatesPrivateFilesAndSyncsEachCall(t *testing.T) {
 	}
 }
 
-func TestArgsModes(t *testing.T) {
-	args := map[string]any{"token": "t", "q": "x"}
-	if got := ArgsFull.apply(args); !cmp.Equal(got, any(args)) {
-		t.Errorf("full: %v", got)
-	}
-	if got := ArgsNone.apply(args); got != nil {
-		t.Errorf("none: %v", got)
-	}
-	if _, err := ParseArgsMode("some"); err == nil {
-		t.Error("ParseArgsMode(some) succeeded")
-	}
-}
-
-func TestRedaction(t *testing.T) {
-	tests := []struct {
-		key  string
-		val  any
-		want any
-	}{
-		{"author", "Ada", "Ada"},
-		{"auth", "x", Redacted},
-		{"GITHUB_TOKEN", "x", Redacted},
-		{"clientSecret", "x", Redacted},
-		{"password", nil, nil},
-		{"query", "sk-ant-api03-abcdefghijklmnopqrstuvwxyz", Redacted},
-		{"query", "ghp_" + strings.Repeat("a", 36), Redacted},
-		{"query", "AKIAIOSFODNN7EXAMPLE", Redacted},
-		{"header", "Bearer abcdefghijkl", Redacted},
-		{"note", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig", Redacted},
-		{"url", "postgres://app:hunter2@db:5432/x", "postgres://app:" + Redacted + "@db:5432/x"},
-		{"pem", "-----BEGIN RSA PRIVATE KEY-----\nMII", Redacted},
-		{"list", []any{"ok", "sk-" + strings.Repeat("z", 30)}, []any{"ok", Redacted}},
-		{"text", "just some words about tokens", "just some words about tokens"},
-		{"count", 3.0, 3.0},
-	}
-	for _, tt := range tests {
-		got := redact(map[string]any{tt.key: tt.val}).(map[string]any)[tt.key]
-		if !cmp.Equal(got, tt.want) {
-			t.Errorf("%s=%v redacted to %v, want %v", tt.key, tt.val, got, tt.want)
-		}
-	}
-}
-
 func TestReadSkipsBrokenLines(t *testing.T) {
 	good, _ := json.Marshal(Entry{Outcome: client.Outcome{Tool: "a", Status: client.StatusOK}})
 	log := string(good) + "\n" + "not json\n" + string(good) + "\n" + `{"tool":"cut`

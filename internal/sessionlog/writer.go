@@ -29,6 +29,9 @@ type Writer struct {
 	mode ArgsMode
 	f    *os.File
 	err  error
+	// torn is set when the file we opened ends inside a line, left by a writer
+	// that was killed while writing: the next entry must start a line of its own.
+	torn bool
 }
 
 // New returns a writer for path; nothing is created until the first Record.
@@ -56,13 +59,32 @@ func (w *Writer) open() error {
 		w.err = fmt.Errorf("creating the session log folder: %w", err)
 		return w.err
 	}
-	f, err := os.OpenFile(w.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	// Read as well as append, to see how the file ends.
+	f, err := os.OpenFile(w.path, os.O_CREATE|os.O_RDWR|os.O_APPEND, 0o600)
 	if err != nil {
 		w.err = fmt.Errorf("opening the session log: %w", err)
 		return w.err
 	}
+	if w.torn, err = endsInsideLine(f); err != nil {
+		f.Close()
+		w.err = fmt.Errorf("reading the end of the session log: %w", err)
+		return w.err
+	}
 	w.f = f
 	return nil
+}
+
+// endsInsideLine reports whether f is not empty and its last byte is not '\n'.
+func endsInsideLine(f *os.File) (bool, error) {
+	fi, err := f.Stat()
+	if err != nil || fi.Size() == 0 {
+		return false, err
+	}
+	last := make([]byte, 1)
+	if _, err := f.ReadAt(last, fi.Size()-1); err != nil {
+		return false, err
+	}
+	return last[0] != '\n', nil
 }
 
 // Record appends one call and syncs it to disk before returning.
@@ -70,6 +92,7 @@ func (w *Writer) Record(o *client.Outcome) error {
 	e := Entry{Outcome: *o}
 	e.Content, e.StructuredContent = nil, nil
 	e.LogError = ""
+	redactMessages(&e.Outcome)
 	if args := w.mode.apply(o.Args); args != nil {
 		b, err := json.Marshal(args)
 		if err == nil {
@@ -86,10 +109,14 @@ func (w *Writer) Record(o *client.Outcome) error {
 	if err := w.open(); err != nil {
 		return err
 	}
+	if w.torn {
+		line = append([]byte{'\n'}, line...)
+	}
 	// One write of a whole line: a crash can cut only the last line short.
 	if _, err := w.f.Write(line); err != nil {
 		return fmt.Errorf("writing the session log: %w", err)
 	}
+	w.torn = false
 	if err := w.f.Sync(); err != nil {
 		return fmt.Errorf("syncing the session log: %w", err)
 	}

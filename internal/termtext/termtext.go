@@ -12,29 +12,58 @@ import (
 )
 
 // Sanitize removes escape sequences and control characters, keeping newlines
-// and tabs. Invalid UTF-8 becomes U+FFFD.
+// and tabs. Invalid UTF-8 becomes U+FFFD. A complete escape sequence goes
+// whole; one that never ends (see drop) loses only its introducer, because
+// mcpsh prints its own notices after server text and a terminal string left
+// open would swallow them.
 func Sanitize(s string) string {
 	if isPlain(s) {
 		return s
 	}
-	s = ansi.Strip(strings.ToValidUTF8(s, "\uFFFD"))
 	var b strings.Builder
 	b.Grow(len(s))
-	for _, r := range s {
+	invalid := false // the last thing written was U+FFFD for invalid bytes
+	for i := 0; i < len(s); {
+		r, w := utf8.DecodeRuneInString(s[i:])
 		switch {
-		case r == '\n' || r == '\t':
-			b.WriteRune(r)
-		case r == '\r':
-			// dropped: a bare carriage return lets later text overwrite earlier text
-		case unicode.IsControl(r):
-			// C0 and C1 controls, DEL
-		case r == '\u200e' || r == '\u200f' || (r >= '\u202a' && r <= '\u202e') || (r >= '\u2066' && r <= '\u2069'):
-			// bidirectional overrides can make text read differently from what it is
-		default:
-			b.WriteRune(r)
+		case r == utf8.RuneError && w == 1:
+			// one U+FFFD for a run of invalid bytes, as strings.ToValidUTF8 does
+			if !invalid {
+				b.WriteRune(utf8.RuneError)
+			}
+			invalid = true
+			i++
+			continue
+		case r == 0x1b || r >= 0x80 && r <= 0x9f:
+			w = drop(s, i)
+		case visible(r):
+			b.WriteString(s[i : i+w])
 		}
+		invalid = false
+		i += w
 	}
 	return b.String()
+}
+
+// visible reports whether a rune may reach the terminal: anything but controls
+// (newline and tab excepted; a carriage return would let later text overwrite
+// earlier text) and the bidirectional controls, which can make text read
+// differently from what it is.
+func visible(r rune) bool {
+	switch {
+	case r == '\n' || r == '\t':
+		return true
+	case unicode.IsControl(r), isBidi(r):
+		return false
+	}
+	return true
+}
+
+// isBidi reports the bidirectional formatting controls: marks, embeddings,
+// overrides and isolates.
+func isBidi(r rune) bool {
+	return r == '\u061c' || r == '\u200e' || r == '\u200f' ||
+		r >= '\u202a' && r <= '\u202e' || r >= '\u2066' && r <= '\u2069'
 }
 
 // Line sanitizes s and folds it onto one line, for tables and status lines.

@@ -1,6 +1,9 @@
 package termtext
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestSanitize(t *testing.T) {
 	tests := []struct{ in, want string }{
@@ -8,12 +11,43 @@ func TestSanitize(t *testing.T) {
 		{"\x1b[31mred\x1b[0m", "red"},
 		{"\x1b]0;pwned title\x07after", "after"},
 		{"\x1b]8;;https://evil.example\x07link\x1b]8;;\x07", "link"},
+		{"\x1b]8;;https://evil.example\x1b\\link\x1b]8;;\x1b\\", "link"},
 		{"over\rwrite", "overwrite"},
 		{"bell\x07 back\x08space", "bell backspace"},
-		{"c1 \u009b31m csi", "c1 31m csi"},
+		// U+009B is CSI in its C1 form: the whole sequence goes, as with ESC [.
+		{"c1 \u009b31m csi", "c1  csi"},
+		{"c1 \u0085nel \u009cst", "c1 nel st"},
 		{"bidi \u202egnp.exe", "bidi gnp.exe"},
+		{"arabic mark \u061cx", "arabic mark x"},
+		{"isolates \u2066a\u2069 marks \u200e\u200f", "isolates a marks "},
 		{"bad \xff utf8", "bad \uFFFD utf8"},
+		{"bad \xff\xfe run", "bad \uFFFD run"},
+		{"raw c1 byte \x9b31m", "raw c1 byte \uFFFD31m"},
 		{"émoji 👍 ok", "émoji 👍 ok"},
+		{"del\x7f nul\x00", "del nul"},
+		// Complete sequences of every kind go whole.
+		{"a\x1bPq#0;2;0;0;0\x1b\\b", "ab"},
+		{"a\x1b_Gf=100;AAAA\x1b\\b", "ab"},
+		{"a\x1b^private\x1b\\b", "ab"},
+		{"a\x1bXsos\x1b\\b", "ab"},
+		{"a\u0090dcs\u009cb", "ab"},
+		{"a\u009dosc\u0007b", "ab"},
+		{"a\x1b(Bb\x1b7c\x1bcd", "abcd"},
+		{"a\x1b[?25lb\x1b[2 qc", "abc"},
+		// A sequence with no end loses only its introducer.
+		{"a\x1b", "a"},
+		{"a\x1b[", "a"},
+		{"a\x1b[31", "a31"},
+		{"a\x1b[31\nb", "a31\nb"},
+		{"a\x1b(", "a("},
+		{"a\x1b\x01b", "ab"},
+		{"a\x1bé", "aé"},
+		// A string cut short by another escape, C1 control, CAN or SUB is not ended.
+		{"\x1b]0;a\x1b[31mred", "0;ared"},
+		{"\x1bPa\x18b", "ab"},
+		{"\x1bPa\u0085b", "ab"},
+		// BEL ends OSC only.
+		{"\x1bPx\x07y", "xy"},
 	}
 	for _, tt := range tests {
 		if got := Sanitize(tt.in); got != tt.want {
@@ -25,5 +59,33 @@ func TestSanitize(t *testing.T) {
 	}
 	if got := Truncate("héllo world", 6); got != "héllo…" {
 		t.Errorf("Truncate = %q", got)
+	}
+}
+
+// TestSanitizeKeepsTextAfterAnOpenString is the regression: ansi.Strip let an
+// escape string with no terminator swallow the rest of the text, and with it the
+// notice mcpsh appends to what a server said.
+func TestSanitizeKeepsTextAfterAnOpenString(t *testing.T) {
+	const notice = "; may or may not have run; not retried"
+	for _, intro := range []string{
+		"\x1bP", "\x1b]", "\x1b_", "\x1b^", "\x1bX", // DCS, OSC, APC, PM, SOS
+		"\u0090", "\u009d", "\u009f", "\u009e", "\u0098", // their C1 forms
+		"\x90", "\x9d", "\x9f", "\x9e", "\x98", // the raw bytes, which are not UTF-8
+	} {
+		got := Sanitize("server says " + intro + notice)
+		if !strings.HasSuffix(got, notice) {
+			t.Errorf("Sanitize(%q) = %q: the notice is gone", "server says "+intro+notice, got)
+		}
+		assertSafe(t, got)
+	}
+}
+
+// assertSafe fails when s holds anything a terminal would act on or that changes
+// how text reads: ESC, BEL and the other controls bar newline and tab, DEL, C1,
+// bidi controls, or invalid UTF-8.
+func assertSafe(t *testing.T, s string) {
+	t.Helper()
+	if bad := unsafeRune(s); bad != "" {
+		t.Errorf("%q holds %s", s, bad)
 	}
 }

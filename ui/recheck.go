@@ -1,0 +1,53 @@
+package ui
+
+import (
+	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/policy"
+)
+
+// recheckOpenCall runs after the tool list was refreshed (tools/list_changed,
+// or a reconnect). A call being prepared or waiting for confirmation was
+// decided on the old declaration: it is decided again on the new one, and
+// when the server changed the tool's hints the user is told and asked again.
+// Nothing is sent here.
+func (m *Model) recheckOpenCall() {
+	switch {
+	case m.mode == modeForm && m.form != nil:
+		name := m.form.Tool().Name
+		cur, ok := m.session.Tool(name)
+		if !ok {
+			m.mode, m.form = modeBrowse, nil
+			m.status = termtext.Line(name) + " is no longer listed by the server: the form was closed, nothing was sent"
+			return
+		}
+		if ch := client.HintChange(m.form.Tool(), cur); ch != "" {
+			m.formChange = ch
+			m.status = "the server changed " + termtext.Line(name) + "'s hints: " + termtext.Line(ch) + "; you will be asked before it runs"
+		}
+	case m.mode == modeConfirm && m.pending != nil:
+		p := m.pending
+		name := p.call.Tool.Name
+		cur, ok := m.session.Tool(name)
+		if !ok {
+			m.pending, m.mode = nil, modeForm
+			m.status = termtext.Line(name) + " is no longer listed by the server: nothing was sent"
+			return
+		}
+		if cur == p.call.Tool {
+			return
+		}
+		if ch := client.HintChange(p.call.Tool, cur); ch != "" {
+			p.changed = ch
+			// An answer given before the change was for other hints.
+			p.call.Approved = false
+		}
+		p.call.Tool = cur
+		p.call.SessionAllowed = m.sessionAllowed(cur)
+		p.decision = m.session.Decide(p.call)
+		if p.decision.Verdict == policy.Refuse {
+			m.pending, m.mode = nil, modeForm
+			m.status = "the server changed " + termtext.Line(name) + ": " + termtext.Line(p.decision.Reason) + "; nothing was sent"
+		}
+	}
+}
