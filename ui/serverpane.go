@@ -130,6 +130,8 @@ func (p *serverPane) Append(e client.Event) {
 		if e.Logger != "" {
 			text = "[" + e.Logger + "] " + text
 		}
+	case client.EventWarning:
+		l.tag, l.tagTone, l.tone = "mcpsh", toneMuted, serverLevelTone("warning")
 	case client.EventReconnected:
 		l.tag, l.tone = "mcpsh", toneMuted
 		if text == "" {
