@@ -45,6 +45,9 @@ func (s *Session) execute(ctx context.Context, c *Call, tool *Tool, d policy.Dec
 		if n > 1 || s.needsRecheck(tool) {
 			t, nd, err := s.recheck(ctx, c, tool, deadline)
 			switch {
+			case err != nil && ctx.Err() != nil:
+				s.finishFailed(o, policy.Cancelled, "cancelled while reconnecting", "")
+				return
 			case err != nil && n == 1:
 				msg := s.Target.Redact("not sent: " + err.Error())
 				o.Attempts = append(o.Attempts, Attempt{N: n, Failure: string(policy.NotSent), Error: msg})
@@ -112,8 +115,18 @@ func (s *Session) execute(ctx context.Context, c *Call, tool *Tool, d policy.Dec
 			// Bring the session back whether or not this call is retried, so a
 			// script goes on with its next line on the new session. The
 			// connection may not know yet that it is dead, so do not ask it.
-			if rerr := s.reconnect(ctx, conn, s.now().Add(retryMax)); rerr != nil {
+			// A retry must fit the call's budget; otherwise the next call's does.
+			until := s.now().Add(retryMax)
+			if again {
+				until = deadline
+			}
+			if rerr := s.reconnect(ctx, conn, until); rerr != nil {
 				again, why = false, why+"; "+rerr.Error()
+			}
+			if ctx.Err() != nil {
+				o.Attempts = append(o.Attempts, a)
+				s.finishFailed(o, policy.Cancelled, "cancelled while reconnecting", "")
+				return
 			}
 		}
 		if again {
