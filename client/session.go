@@ -35,6 +35,8 @@ type Options struct {
 	Recorder func(*Outcome) error
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
+	// Auth configures OAuth for HTTP servers (client/oauth.go); nil for none.
+	Auth *Auth
 	// OnWarning hears mcpsh's warnings about the server as they happen (lines
 	// on stdout that are not JSON-RPC, say), already made safe for a terminal.
 	// It runs on the reading goroutine and must not block. The warnings are
@@ -173,10 +175,14 @@ func (s *Session) dial(ctx context.Context) (*connection, error) {
 		stdio = &stdioTransport{target: s.Target, stderr: s.stderr, tap: c.tap, warn: s.warn}
 		transport = &tappedTransport{inner: stdio, tap: c.tap}
 	case KindHTTP:
-		transport = &mcp.StreamableClientTransport{
+		st := &mcp.StreamableClientTransport{
 			Endpoint:   s.Target.URL,
 			HTTPClient: &http.Client{Transport: newHTTPTap(s.Target.URL, s.Target.Headers, c.tap)},
 		}
+		if h := s.oauthHandler(); h != nil {
+			st.OAuthHandler = h
+		}
+		transport = st
 	case KindSSE:
 		transport = &tappedTransport{tap: c.tap, inner: &mcp.SSEClientTransport{
 			Endpoint:   s.Target.URL,
