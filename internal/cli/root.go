@@ -126,6 +126,7 @@ func (a *app) rootCmd() *cobra.Command {
 	a.target.register(root.PersistentFlags())
 	a.logs.register(root.PersistentFlags())
 	root.AddCommand(a.toolsCmd(), a.callCmd(), a.runCmd(), a.auditCmd(), a.logCmd(), a.serversCmd(), a.serveDemoCmd())
+	root.AddCommand(a.authCommands()...)
 	return root
 }
 
