@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -18,14 +16,27 @@ func usagef(format string, args ...any) error { return &UsageError{fmt.Sprintf(f
 
 // ParseArgs reads a call's arguments from the command line: either one JSON
 // object, or key=value pairs typed by the input schema (count=3 is a number
-// when the schema says so, a string otherwise). key:=JSON forces a JSON value.
-// Array arguments also take a comma-separated list (tags=a,b).
+// when the schema says so, a string otherwise; see Field.Parse). key:=JSON
+// forces a JSON value. Array arguments also take a comma-separated list
+// (tags=a,b).
 func (t *Tool) ParseArgs(argv []string) (map[string]any, error) {
-	if len(argv) == 1 && strings.HasPrefix(strings.TrimSpace(argv[0]), "{") {
+	if isJSONArgs(argv) {
 		return ParseJSONArgs(t.Name, []byte(argv[0]))
 	}
-	props := t.properties()
-	name := safeText(t.Name)
+	return t.Input().ParseArgs(argv)
+}
+
+// ParseArgs reads key=value pairs (or one JSON object) typed by the schema,
+// as Tool.ParseArgs does.
+func (s *Schema) ParseArgs(argv []string) (map[string]any, error) {
+	if isJSONArgs(argv) {
+		return ParseJSONArgs(s.name, []byte(argv[0]))
+	}
+	fields := make(map[string]*Field, len(s.Fields))
+	for _, f := range s.Fields {
+		fields[f.Name] = f
+	}
+	name := safeText(s.name)
 	args := map[string]any{}
 	for _, a := range argv {
 		key, val, raw, ok := splitPair(a)
@@ -35,13 +46,23 @@ func (t *Tool) ParseArgs(argv []string) (map[string]any, error) {
 		if _, dup := args[key]; dup {
 			return nil, usagef("%s: argument %q given twice", name, key)
 		}
-		v, err := typedValue(val, raw, props[key])
+		var v any
+		var err error
+		if raw {
+			v, err = ParseJSON(val)
+		} else {
+			v, err = fields[key].Parse(val)
+		}
 		if err != nil {
 			return nil, usagef("%s: argument %q: %v", name, key, err)
 		}
 		args[key] = v
 	}
 	return args, nil
+}
+
+func isJSONArgs(argv []string) bool {
+	return len(argv) == 1 && strings.HasPrefix(strings.TrimSpace(argv[0]), "{")
 }
 
 // ParseJSONArgs decodes arguments given as one JSON object. tool is the
@@ -75,137 +96,6 @@ func splitPair(a string) (key, val string, raw, ok bool) {
 	return key, val, raw, key != ""
 }
 
-// propSchema is the part of a property's schema that decides how to read a value.
-type propSchema struct {
-	Type  json.RawMessage `json:"type"`
-	Items *propSchema     `json:"items"`
-	AnyOf []*propSchema   `json:"anyOf"`
-	OneOf []*propSchema   `json:"oneOf"`
-}
-
-// types are the JSON types a value may have: the schema's "type", or else
-// those of its anyOf/oneOf branches (pydantic writes Optional[int] that way).
-// Each type appears once: a value is tried as each in turn, and an array
-// listed twice at every level of nested items would be tried 2^depth times.
-func (p *propSchema) types() []string {
-	if p == nil {
-		return nil
-	}
-	if !isNull(p.Type) {
-		var one string
-		if json.Unmarshal(p.Type, &one) == nil {
-			return []string{one}
-		}
-		var many, out []string
-		_ = json.Unmarshal(p.Type, &many)
-		for _, t := range many {
-			if !slices.Contains(out, t) {
-				out = append(out, t)
-			}
-		}
-		return out
-	}
-	var out []string
-	for _, b := range append(append([]*propSchema{}, p.AnyOf...), p.OneOf...) {
-		for _, t := range b.types() {
-			if !slices.Contains(out, t) {
-				out = append(out, t)
-			}
-		}
-	}
-	return out
-}
-
-func (t *Tool) properties() map[string]*propSchema {
-	var s struct {
-		Properties map[string]*propSchema `json:"properties"`
-	}
-	_ = json.Unmarshal(t.InputSchema, &s)
-	return s.Properties
-}
-
-func typedValue(val string, raw bool, p *propSchema) (any, error) {
-	if raw {
-		var v any
-		if err := json.Unmarshal([]byte(val), &v); err != nil {
-			return nil, fmt.Errorf("%q is not valid JSON (key:=value takes JSON)", val)
-		}
-		return v, nil
-	}
-	types := p.types()
-	if len(types) == 0 {
-		return val, nil // no schema type: a string, as typed
-	}
-	var firstErr error
-	for _, typ := range types {
-		v, err := scalar(val, typ, p)
-		if err == nil {
-			return v, nil
-		}
-		if firstErr == nil {
-			firstErr = err
-		}
-	}
-	return nil, firstErr
-}
-
-func scalar(val, typ string, p *propSchema) (any, error) {
-	switch typ {
-	case "string":
-		return val, nil
-	case "integer":
-		n, err := strconv.ParseInt(val, 10, 64)
-		if err != nil {
-			return nil, fmt.Errorf("%q is not an integer", val)
-		}
-		return n, nil
-	case "number":
-		f, err := strconv.ParseFloat(val, 64)
-		if err != nil {
-			return nil, fmt.Errorf("%q is not a number", val)
-		}
-		return f, nil
-	case "boolean":
-		b, err := strconv.ParseBool(val)
-		if err != nil {
-			return nil, fmt.Errorf("%q is not true or false", val)
-		}
-		return b, nil
-	case "null":
-		if val == "null" {
-			return nil, nil
-		}
-		return nil, fmt.Errorf("%q is not null", val)
-	case "array":
-		if strings.HasPrefix(strings.TrimSpace(val), "[") {
-			var v []any
-			if err := json.Unmarshal([]byte(val), &v); err != nil {
-				return nil, fmt.Errorf("%q is not a JSON array: %v", val, err)
-			}
-			return v, nil
-		}
-		out := []any{}
-		if val == "" {
-			return out, nil
-		}
-		for _, part := range strings.Split(val, ",") {
-			v, err := typedValue(part, false, p.Items)
-			if err != nil {
-				return nil, fmt.Errorf("item %q: %v", part, err)
-			}
-			out = append(out, v)
-		}
-		return out, nil
-	case "object":
-		var v map[string]any
-		if err := json.Unmarshal([]byte(val), &v); err != nil || v == nil {
-			return nil, fmt.Errorf("%q is not a JSON object", val)
-		}
-		return v, nil
-	}
-	return val, nil
-}
-
 func jsonKind(v any) string {
 	switch v.(type) {
 	case nil:
@@ -223,7 +113,11 @@ func jsonKind(v any) string {
 }
 
 // ParseValue reads one argument's text typed by the input schema, by the
-// same rules as key=value on the command line (raw: as key:=JSON).
+// same rules as key=value on the command line (raw: as key:=JSON). It reads
+// the schema on every call: a caller with many values keeps Input().
 func (t *Tool) ParseValue(key, val string, raw bool) (any, error) {
-	return typedValue(val, raw, t.properties()[key])
+	if raw {
+		return ParseJSON(val)
+	}
+	return t.Input().Parse(key, val, false)
 }

@@ -20,6 +20,11 @@ const (
 	EventToolsChanged EventKind = "tools_changed" // notifications/tools/list_changed
 	EventReconnected  EventKind = "reconnected"   // the session was re-established
 	EventWarning      EventKind = "warning"       // mcpsh worked around something the server did
+
+	EventResourcesChanged EventKind = "resources_changed" // notifications/resources/list_changed
+	EventPromptsChanged   EventKind = "prompts_changed"   // notifications/prompts/list_changed
+	EventResourceUpdated  EventKind = "resource_updated"  // notifications/resources/updated; Text is the URI
+	EventRequest          EventKind = "request"           // the server asked mcpsh for something, and what came of it
 )
 
 // Event is something the server did outside any call. Events are delivered on

@@ -32,9 +32,14 @@ const codeRejected = -32005
 func classify(parent context.Context, err error, w callWire) policy.Failure {
 	var te *TimeoutError
 	var je *jsonrpc.Error
+	var lr *LoginRequiredError
 	switch {
 	case parent.Err() != nil:
 		return policy.Cancelled
+	case errors.As(err, &lr):
+		// The server wants a login (or more scopes) that this mode cannot get:
+		// sending again cannot help, and the hint must not be lost.
+		return policy.Permanent
 	case errors.As(err, &te):
 		return policy.Timeout
 	case !w.sent:
@@ -61,6 +66,10 @@ func classify(parent context.Context, err error, w callWire) policy.Failure {
 // The server's words are made safe for a terminal here, before mcpsh's own are
 // put around them: an unfinished escape in them must not swallow mcpsh's.
 func describe(f policy.Failure, err error, w callWire) string {
+	var lr *LoginRequiredError
+	if errors.As(err, &lr) {
+		return termtext.Line(lr.Error())
+	}
 	msg := termtext.Line(err.Error())
 	var je *jsonrpc.Error
 	if errors.As(err, &je) && je.Code != codeRejected {

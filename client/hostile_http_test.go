@@ -221,25 +221,3 @@ func TestReconnectWaitsForAServerThatIsComingBack(t *testing.T) {
 		t.Errorf("no reconnect attempt was refused, so the test proves nothing: %q", warnings)
 	}
 }
-
-func TestCtrlCWhileReconnectingIsACancellation(t *testing.T) {
-	sc, _ := fixture.Lookup("restartable")
-	state := t.TempDir()
-	srv := httptest.NewServer((&fixture.Server{Scenario: sc, StateDir: state, Stderr: io.Discard}).Handler(fixture.HTTPOptions{}))
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	s := connectFixture(t, httpTarget(srv.URL), &Options{OnWarning: func(w string) {
-		if strings.Contains(w, "reconnecting: attempt 1 failed") {
-			cancel() // the user gives up while mcpsh waits for the server
-		}
-	}})
-	go func() {
-		waitFor(t, "slow_read to reach the server", func() bool { return fixture.CountIn(state, "executions", "slow_read") == 1 })
-		srv.CloseClientConnections()
-		srv.Close() // and it never comes back
-	}()
-	o, _ := s.Do(ctx, &Call{Tool: mustTool(t, s, "slow_read"), Mode: policy.Batch, Timeout: 10 * time.Second, RetryMax: time.Minute})
-	if o.Status != StatusCancelled {
-		t.Fatalf("status %s (%s), want cancelled", o.Status, o.Error)
-	}
-}

@@ -189,3 +189,18 @@ func TestAnswerNestedTooDeepFailsTheCallNotTheSession(t *testing.T) {
 		}
 	}
 }
+
+func TestCtrlCWhileReconnectingIsACancellation(t *testing.T) {
+	target, _ := fixtureTarget(t, "dies")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s := connectFixture(t, target, &Options{OnWarning: func(w string) {
+		if strings.Contains(w, "reconnecting: attempt 1 failed") {
+			cancel() // the user gives up while mcpsh waits for the server to come back
+		}
+	}})
+	o, _ := s.Do(ctx, &Call{Tool: mustTool(t, s, "read"), Mode: policy.Batch, Timeout: 10 * time.Second, RetryMax: time.Minute})
+	if o.Status != StatusCancelled {
+		t.Fatalf("status %s (%s), want cancelled; attempts %+v", o.Status, o.Error, o.Attempts)
+	}
+}

@@ -119,7 +119,11 @@ func TestRequestsThatNeverLeftAreRetriedForAnyTool(t *testing.T) {
 	}
 	defer s.Close()
 	s.ListTools(context.Background())
-	ts.Close() // nothing listens now: every request fails to connect
+	// Nothing listens now: every request fails to connect. (The session's
+	// subscriptions/listen stream, protocol 2026-07-28, is a request that
+	// never ends: close it first, or Close waits for it.)
+	ts.CloseClientConnections()
+	ts.Close()
 	o, _ := s.Do(context.Background(), &Call{Tool: mustTool(t, s, "add"), Args: map[string]any{"text": "x"}, Mode: policy.Batch, Attempts: 3})
 	if len(o.Attempts) != 3 || o.Attempts[0].Failure != "not_sent" || c.executions("add") != 0 {
 		t.Fatalf("attempts %+v: a write that provably never left may be sent again", o.Attempts)

@@ -15,17 +15,14 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// DefaultProtocolVersion is pinned so Connect skips the 2026-07-28
-// server/discover probe, which makes some stdio servers exit or hang (go-sdk
-// issue #1177). The reference servers negotiate this version.
-const DefaultProtocolVersion = "2025-11-25"
 
 // InProcessServer is a go-sdk server run inside mcpsh: the demo, and tests.
 type InProcessServer = *mcp.Server
 
 // Options tune a Session; the zero value is usable.
 type Options struct {
-	// ProtocolVersion to request; DefaultProtocolVersion when empty.
+	// ProtocolVersion to request: one of ProtocolVersions, or ProtocolAuto
+	// (also when empty).
 	ProtocolVersion string
 	// ServerStderr also receives the stdio server's stderr (--server-stderr).
 	ServerStderr io.Writer
@@ -37,6 +34,18 @@ type Options struct {
 	Now func() time.Time
 	// Auth configures OAuth for HTTP servers (client/oauth.go); nil for none.
 	Auth *Auth
+
+	// What mcpsh offers servers (client/requests.go). Each capability is
+	// declared only when set: Roots (--root), Elicit (a person, or a batch
+	// policy, answers form-mode elicitation; ElicitURL adds URL mode), and
+	// Sample (a person writes the reply to a sampling request).
+	Roots     []Root
+	Elicit    func(context.Context, *ElicitRequest) (*ElicitResponse, error)
+	ElicitURL bool
+	Sample    func(context.Context, *SampleRequest) (*SampleResponse, error)
+	// LogLevel, when set, asks a server that offers logging for messages at
+	// that level and above (logging/setLevel) right after connecting.
+	LogLevel string
 	// OnWarning hears mcpsh's warnings about the server as they happen (lines
 	// on stdout that are not JSON-RPC, say), already made safe for a terminal.
 	// It runs on the reading goroutine and must not block. The warnings are
@@ -74,6 +83,10 @@ type Session struct {
 
 	reconnectMu sync.Mutex
 	restarts    int
+
+	// protocol is the version each dial asks for; auto: it may fall back.
+	protocol string
+	auto     bool
 }
 
 // connection is one established MCP session; a reconnect replaces it whole.
@@ -112,21 +125,56 @@ func Connect(ctx context.Context, t Target, opts *Options) (*Session, error) {
 		s.opts = *opts
 	}
 	s.life, s.stop = context.WithCancel(context.WithoutCancel(ctx))
-	if s.opts.ProtocolVersion == "" {
-		s.opts.ProtocolVersion = DefaultProtocolVersion
+	if err := ValidateProtocol(s.opts.ProtocolVersion); err != nil {
+		return nil, err
+	}
+	s.protocol, s.auto = s.opts.ProtocolVersion, s.opts.ProtocolVersion == "" || s.opts.ProtocolVersion == ProtocolAuto
+	if s.auto {
+		s.protocol = LatestProtocol
 	}
 	s.stderr = &stderrLog{max: 200, tee: s.opts.ServerStderr, emit: s.emit, redact: t.Redact}
 	version := s.opts.Version
 	if version == "" {
 		version = "dev"
 	}
-	s.client = mcp.NewClient(&mcp.Implementation{Name: "mcpsh", Version: version}, &mcp.ClientOptions{
-		// Declare only what mcpsh implements. A nil Capabilities advertises roots,
-		// and server-filesystem would then replace its directories with ours.
-		Capabilities: &mcp.ClientCapabilities{},
-		// These run on SDK goroutines and must not block.
+	s.client = mcp.NewClient(&mcp.Implementation{Name: "mcpsh", Version: version}, s.clientOptions(t))
+	for _, r := range s.opts.Roots {
+		s.client.AddRoots(&mcp.Root{URI: r.URI, Name: r.Name})
+	}
+	c, err := s.dialFirst(ctx)
+	if err != nil {
+		s.stop()
+		return nil, err
+	}
+	s.conn = c
+	if s.opts.LogLevel != "" && s.Server().Capabilities.Logging {
+		if err := s.SetLogLevel(ctx, s.opts.LogLevel); err != nil {
+			s.warn("asking for the server's log messages: " + termtext.Line(err.Error()))
+		}
+	}
+	return s, nil
+}
+
+// clientOptions declares what mcpsh implements and routes what the server
+// sends on its own. Capabilities are set explicitly: a nil Capabilities
+// advertises roots, and server-filesystem would then replace its
+// directories with ours. The handlers run on SDK goroutines and must not
+// block, except those answering the server's requests, which wait for their
+// answer.
+func (s *Session) clientOptions(t Target) *mcp.ClientOptions {
+	o := &mcp.ClientOptions{
+		Capabilities: s.capabilities(),
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
 			s.emit(Event{Kind: EventToolsChanged})
+		},
+		ResourceListChangedHandler: func(context.Context, *mcp.ResourceListChangedRequest) {
+			s.emit(Event{Kind: EventResourcesChanged})
+		},
+		PromptListChangedHandler: func(context.Context, *mcp.PromptListChangedRequest) {
+			s.emit(Event{Kind: EventPromptsChanged})
+		},
+		ResourceUpdatedHandler: func(_ context.Context, r *mcp.ResourceUpdatedNotificationRequest) {
+			s.emit(Event{Kind: EventResourceUpdated, Text: r.Params.URI})
 		},
 		LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) {
 			s.emit(Event{Kind: EventLog, Level: string(r.Params.Level), Logger: r.Params.Logger, Text: t.Redact(logText(r.Params.Data))})
@@ -137,14 +185,17 @@ func Connect(ctx context.Context, t Target, opts *Options) (*Session, error) {
 				fn.(func(Progress))(Progress{Progress: r.Params.Progress, Total: r.Params.Total, Message: r.Params.Message})
 			}
 		},
-	})
-	c, err := s.dial(ctx)
-	if err != nil {
-		s.stop()
-		return nil, err
 	}
-	s.conn = c
-	return s, nil
+	if s.opts.Elicit != nil {
+		o.ElicitationHandler = s.elicitHandler
+		o.ElicitationCompleteHandler = func(_ context.Context, r *mcp.ElicitationCompleteNotificationRequest) {
+			s.emit(Event{Kind: EventRequest, Text: "the server says the input it asked for in the browser is complete (" + r.Params.ElicitationID + ")"})
+		}
+	}
+	if s.opts.Sample != nil {
+		o.CreateMessageHandler = s.sampleHandler
+	}
+	return o
 }
 
 // warn reports a problem with the server that mcpsh worked around.
@@ -168,6 +219,7 @@ func (s *Session) now() time.Time {
 func (s *Session) dial(ctx context.Context) (*connection, error) {
 	c := &connection{tap: newTap()}
 	c.tap.listChanged = func() { s.changes.Add(1) }
+	c.tap.asked = s.asked
 	var transport mcp.Transport
 	var stdio *stdioTransport
 	switch s.Target.Kind {
@@ -196,7 +248,10 @@ func (s *Session) dial(ctx context.Context) (*connection, error) {
 		transport = &tappedTransport{inner: ct, tap: c.tap}
 	}
 	transport = &lifeTransport{inner: transport, life: s.life}
-	cs, err := s.client.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: s.opts.ProtocolVersion})
+	cs, err := s.client.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: s.protocol})
+	if err != nil && c.tap.unanswered("server/discover") {
+		err = &discoverError{err}
+	}
 	if stdio != nil {
 		c.proc = stdio.proc
 	}
@@ -280,30 +335,6 @@ func (s *Session) current() *connection {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.conn
-}
-
-// ServerInfo describes the server as it introduced itself.
-type ServerInfo struct {
-	Name, Version, Protocol, Instructions string
-	Logging                               bool // the server can send log messages
-	ToolsListChanged                      bool
-}
-
-// Server returns what the server said about itself at the handshake.
-func (s *Session) Server() ServerInfo {
-	res := s.current().cs.InitializeResult()
-	if res == nil {
-		return ServerInfo{}
-	}
-	info := ServerInfo{Protocol: res.ProtocolVersion, Instructions: res.Instructions}
-	if res.ServerInfo != nil {
-		info.Name, info.Version = res.ServerInfo.Name, res.ServerInfo.Version
-	}
-	if caps := res.Capabilities; caps != nil {
-		info.Logging = caps.Logging != nil
-		info.ToolsListChanged = caps.Tools != nil && caps.Tools.ListChanged
-	}
-	return info
 }
 
 // SetLogLevel asks the server to send log messages at level and above. go-sdk

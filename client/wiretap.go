@@ -37,6 +37,9 @@ type tap struct {
 	// listChanged hears of notifications/tools/list_changed as it is read, so a
 	// call whose answer comes after it on the wire is decided on a new listing.
 	listChanged func()
+	// asked hears of each request the server sends mcpsh, by method, so a
+	// request for something mcpsh did not offer is reported, not just refused.
+	asked func(method string)
 	// sessionGone: an HTTP server answered 404 to a request that carried the
 	// session ID. The spec says the client must then start a new session.
 	sessionGone atomic.Bool
@@ -135,27 +138,23 @@ func (t *tap) outgoing(msg jsonrpc.Message) outNote {
 				ProgressToken any `json:"progressToken"`
 			} `json:"_meta"`
 		}
-		if json.Unmarshal(req.Params, &p) != nil {
-			return outNote{}
+		if json.Unmarshal(req.Params, &p) == nil {
+			key, _ = p.Meta.ProgressToken.(string) // "" when not one of mcpsh's calls
 		}
-		tok, ok := p.Meta.ProgressToken.(string)
-		if !ok {
-			return outNote{} // not one of mcpsh's calls
-		}
-		key = tok
 	case "tools/list":
 		var p struct {
 			Cursor string `json:"cursor"`
 		}
 		_ = json.Unmarshal(req.Params, &p)
 		key = p.Cursor
-	default:
-		return outNote{}
 	}
+	// Every call is noted, so an answer too large to read can be turned into
+	// an error for whichever request it answers, and a probe left unanswered
+	// (server/discover) can be told apart from a dead server.
 	id := idKey(req.ID)
 	t.mu.Lock()
 	t.pending[id] = tapped{method: req.Method, key: key}
-	if req.Method == "tools/call" {
+	if req.Method == "tools/call" && key != "" {
 		t.wire[key] = &callWire{id: id}
 	}
 	t.mu.Unlock()
@@ -163,6 +162,18 @@ func (t *tap) outgoing(msg jsonrpc.Message) outNote {
 		return outNote{token: key}
 	}
 	return outNote{}
+}
+
+// unanswered reports whether a request with this method went out and got no answer.
+func (t *tap) unanswered(method string) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, p := range t.pending {
+		if p.method == method {
+			return true
+		}
+	}
+	return false
 }
 
 // delivered records that a noted message left mcpsh, and what an HTTP server
@@ -235,8 +246,11 @@ func (t *tap) wireOf(token string) callWire {
 // SDK should see in its place.
 func (t *tap) incoming(msg jsonrpc.Message) jsonrpc.Message {
 	if req, ok := msg.(*jsonrpc.Request); ok {
-		if !req.IsCall() && req.Method == "notifications/tools/list_changed" && t.listChanged != nil {
+		switch {
+		case !req.IsCall() && req.Method == "notifications/tools/list_changed" && t.listChanged != nil:
 			t.listChanged()
+		case req.IsCall() && t.asked != nil:
+			t.asked(req.Method)
 		}
 		return msg
 	}
@@ -255,13 +269,15 @@ func (t *tap) incoming(msg jsonrpc.Message) jsonrpc.Message {
 		return msg
 	}
 	shell := *resp
-	switch what.method {
-	case "tools/call":
+	switch {
+	case what.method == "tools/call" && what.key != "":
 		t.results[what.key] = resp.Result
 		shell.Result = emptyCallResult
-	case "tools/list":
+	case what.method == "tools/list":
 		t.pages[what.key] = resp.Result
 		shell.Result = emptyListResult
+	default:
+		return msg
 	}
 	return &shell
 }

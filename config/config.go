@@ -1,7 +1,9 @@
 // Package config reads the MCP server configuration files people already have:
 // the "mcpServers" JSON of Claude Desktop, Cursor and Claude Code, and the
 // "servers" JSONC of VS Code's mcp.json. On top of those it reads mcpsh's own
-// per-server keys: trust, policy, timeout, retries and retryMax.
+// per-server keys: trust, policy, timeout, retries and retryMax, and for HTTP
+// servers the OAuth client: clientId, clientSecret, clientMetadataUrl, scopes
+// and grant.
 //
 // Loading is strict about structure (bad JSON, wrong types, unknown trust, bad
 // globs) and lenient about everything else: keys other clients use are ignored,
@@ -60,6 +62,11 @@ type Server struct {
 	// messages); and the secrets found inside args and the URL. Sorted, without
 	// duplicates; nil when there are none.
 	Secrets []string
+
+	// OAuth is how mcpsh identifies itself to the authorization server of an
+	// HTTP server that asks for OAuth; the zero value lets mcpsh register
+	// itself dynamically.
+	OAuth OAuth
 
 	// Trust is Trusted unless the file says otherwise: the user configured the server.
 	Trust policy.Trust

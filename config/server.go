@@ -16,6 +16,7 @@ var knownKeys = map[string]bool{
 	"type": true, "command": true, "args": true, "env": true, "cwd": true,
 	"url": true, "headers": true,
 	"trust": true, "policy": true, "timeout": true, "retries": true, "retryMax": true,
+	"clientId": true, "clientSecret": true, "clientMetadataUrl": true, "scopes": true, "grant": true,
 }
 
 // entry is one server's object while it is decoded.
@@ -49,7 +50,7 @@ func (p *parser) server(key, name string, raw json.RawMessage) (*Server, error) 
 	if e.srv.Transport == Stdio {
 		connect = e.stdio
 	}
-	for _, step := range []func() error{connect, e.trust, e.rules, e.limits} {
+	for _, step := range []func() error{connect, e.oauth, e.trust, e.rules, e.limits} {
 		if err := step(); err != nil {
 			return nil, err
 		}

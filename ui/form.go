@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
@@ -10,11 +11,21 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 )
 
-// argForm is the argument editor: one input per top-level property of the
-// tool's input schema, or a JSON editor for the whole arguments object. It
-// never runs the call itself: the model asks Args when the user presses Run.
+// argForm is the editor of one JSON object described by a schema: one input
+// per top-level property, or a JSON editor for the whole object. A tool's
+// arguments are its first use (newArgForm); newSchemaForm builds one from a
+// schema alone, for values a server asks for. It never sends anything
+// itself: the model asks Args when the user presses Run.
 type argForm struct {
-	tool *client.Tool
+	tool     *client.Tool // nil for a form built from a schema alone
+	name     string       // names the object's owner in messages: the tool's name
+	schema   *client.Schema
+	validate func(map[string]any) error
+	examples []map[string]any
+	prefill  bool // defaults are filled in, not only shown
+	titles   bool // fields are labelled by their titles
+	words    formWords
+
 	st   *Styles
 	keys *KeyMap
 
@@ -28,7 +39,7 @@ type argForm struct {
 	picker bool // the example picker is open
 	pick   int  // its highlighted example
 
-	schemaErr    string // the input schema cannot be read field by field
+	schemaErr    string // the schema cannot be read field by field
 	schemaNotice string // the schema can be checked only in part, or not at all
 	notice       string // a passing note, e.g. why the form shows JSON
 	topErr       string // an error that belongs to no field
@@ -37,13 +48,61 @@ type argForm struct {
 	width, height int
 }
 
-// newArgForm builds the editor for tool. It opens on the first field, or in
-// the JSON editor when the schema is too rich for a form.
+// formWords are the form's words for what it edits.
+type formWords struct {
+	schema     string // "input schema"
+	empty      string // shown when there is nothing to fill in
+	noExamples string
+	noExample  string // with the example's number
+}
+
+// formOption adjusts a form built by newSchemaForm.
+type formOption func(*argForm)
+
+// withExamples offers values to fill the form with (alt+1–9, ctrl+e).
+func withExamples(ex []map[string]any) formOption {
+	return func(f *argForm) { f.examples = ex }
+}
+
+// withDefaultsFilled puts the schema's defaults into the fields, so that what
+// is sent is what the user sees (an elicitation's answer), rather than
+// showing them as placeholders the server applies itself (a tool's arguments).
+func withDefaultsFilled() formOption { return func(f *argForm) { f.prefill = true } }
+
+// withTitleLabels labels fields by their schema titles where they have one:
+// for questions put to a person rather than arguments named on a command line.
+func withTitleLabels() formOption { return func(f *argForm) { f.titles = true } }
+
+// newArgForm builds the editor for tool's arguments.
 func newArgForm(tool *client.Tool, st *Styles, keys *KeyMap) *argForm {
-	f := &argForm{tool: tool, st: st, keys: keys, editor: newJSONEditor(st)}
-	specs, err := parseFields(tool.InputSchema)
+	return newSchemaForm(tool.Name, tool.Input(), tool.Validate, st, keys, withExamples(tool.Examples), func(f *argForm) {
+		f.tool = tool
+		f.words = formWords{schema: "input schema", empty: "this tool takes no arguments", noExamples: "this tool has no input examples", noExample: "this tool has no input example %d"}
+	})
+}
+
+// newSchemaForm builds an editor for a value described by schema (nil: any
+// object). name is whose value it is, for messages; validate checks the whole
+// value before Args returns it (nil: schema.Validate). It opens on the first
+// field, required ones first, or in the JSON editor when the schema is too
+// rich for a form.
+func newSchemaForm(name string, schema *client.Schema, validate func(map[string]any) error, st *Styles, keys *KeyMap, opts ...formOption) *argForm {
+	if schema == nil {
+		schema = client.ReadSchemaText(nil)
+	}
+	f := &argForm{name: name, schema: schema, validate: validate, st: st, keys: keys, editor: newJSONEditor(st),
+		words: formWords{schema: "schema", empty: "nothing to fill in", noExamples: "there are no examples", noExample: "there is no example %d"}}
+	for _, o := range opts {
+		o(f)
+	}
+	if f.validate == nil {
+		f.validate = schema.Validate
+	}
+	specs := specsOf(schema)
+	err := schema.Err()
 	if err != nil {
-		f.schemaErr = "input " + err.Error()
+		// The reader says "schema …"; say which ("input schema …").
+		f.schemaErr = strings.Replace(err.Error(), "schema", f.words.schema, 1)
 	}
 	// Required fields first, so focus lands on what must be filled; otherwise the
 	// schema's order (servers often sort properties alphabetically).
@@ -58,21 +117,39 @@ func newArgForm(tool *client.Tool, st *Styles, keys *KeyMap) *argForm {
 	})
 	allJSON := len(specs) > 0
 	for _, s := range specs {
-		f.fields = append(f.fields, newFormField(s, st))
+		f.fields = append(f.fields, newFormField(s, st, f.titles))
 		allJSON = allJSON && s.Kind == kindJSON
 	}
-	f.schemaNotice = tool.SchemaNotice()
-	if err != nil || allJSON || schemaIsComplex(tool.InputSchema) {
+	f.schemaNotice = schema.Notice()
+	switch {
+	case err != nil || allJSON || schema.Whole != "":
 		f.jsonMode = true
-		f.editor.SetValue(prettyArgs(nil, nil))
+		var fill map[string]any
+		if f.prefill {
+			fill = schema.Defaults()
+		}
+		f.editor.SetValue(prettyArgs(fill, f.order()))
 		f.editor.Focus()
-	} else if len(f.fields) > 0 {
+	case len(f.fields) > 0:
+		if f.prefill {
+			f.fillDefaults()
+		}
 		f.fields[0].focus()
 	}
 	return f
 }
 
-// Tool is the tool whose arguments are being edited.
+// fillDefaults puts each field's default in it, where the field can show it.
+func (f *argForm) fillDefaults() {
+	for _, ff := range f.fields {
+		if ff.spec.HasDefault {
+			ff.set(ff.spec.Default)
+		}
+	}
+}
+
+// Tool is the tool whose arguments are being edited, or nil for a form
+// built from a schema alone.
 func (f *argForm) Tool() *client.Tool { return f.tool }
 
 // Err is why the last Args call failed, or nil.
@@ -114,7 +191,7 @@ func (f *argForm) ShortHelp() []key.Binding {
 		}
 	}
 	b = append(b, k.ToggleJSON)
-	if len(f.tool.Examples) > 0 {
+	if len(f.examples) > 0 {
 		b = append(b, k.Examples, k.ExampleN)
 	}
 	return b
@@ -140,8 +217,8 @@ func (f *argForm) Update(msg tea.Msg) tea.Cmd {
 		return f.toggleJSON()
 	case key.Matches(km, k.Examples):
 		f.notice = ""
-		if len(f.tool.Examples) == 0 {
-			f.notice = "this tool has no input examples"
+		if len(f.examples) == 0 {
+			f.notice = f.words.noExamples
 			return nil
 		}
 		f.picker, f.pick = true, 0
@@ -149,7 +226,7 @@ func (f *argForm) Update(msg tea.Msg) tea.Cmd {
 	case key.Matches(km, k.ExampleN):
 		n := int(km.Code - '0')
 		if !f.FillExample(n) {
-			f.notice = fmt.Sprintf("this tool has no input example %d", n)
+			f.notice = fmt.Sprintf(f.words.noExample, n)
 		}
 		return f.focusCmd()
 	}
@@ -166,9 +243,14 @@ func (f *argForm) Update(msg tea.Msg) tea.Cmd {
 	case key.Matches(km, k.PrevField):
 		return f.move(-1)
 	case ff.isChoice() && key.Matches(km, k.Cycle):
-		if km.Code == tea.KeyLeft {
+		switch {
+		case km.Code == tea.KeyLeft:
 			ff.cycle(-1)
-		} else {
+		case ff.spec.Kind == kindMulti && km.Code == tea.KeyRight:
+			ff.cycle(1)
+		case ff.spec.Kind == kindMulti:
+			ff.toggle() // space picks; the arrows move
+		default:
 			ff.cycle(1)
 		}
 		return nil
@@ -220,7 +302,7 @@ func (f *argForm) focusCmd() tea.Cmd {
 // once, up/down and enter pick the highlighted one, Esc closes.
 func (f *argForm) pickerKey(km tea.KeyPressMsg) {
 	k := f.keys
-	n := len(f.tool.Examples)
+	n := len(f.examples)
 	switch {
 	case key.Matches(km, k.Back):
 		f.picker = false
@@ -240,13 +322,13 @@ func (f *argForm) pickerKey(km tea.KeyPressMsg) {
 	}
 }
 
-// FillExample fills the form with the tool's input example n (1-based): the
-// fields the example has are set and the others cleared. An example that
-// breaks the schema still fills; Args then names the problem.
+// FillExample fills the form with example n (1-based): the fields the
+// example has are set and the others cleared. An example that breaks the
+// schema still fills; Args then names the problem.
 func (f *argForm) FillExample(n int) bool {
-	if n < 1 || n > len(f.tool.Examples) {
+	if n < 1 || n > len(f.examples) {
 		return false
 	}
-	f.SetArgs(f.tool.Examples[n-1])
+	f.SetArgs(f.examples[n-1])
 	return true
 }

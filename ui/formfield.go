@@ -3,33 +3,48 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 )
 
-// formField is one property in the argument editor: a text input, or a
-// choice for booleans and enums.
+// formField is one property in the editor: a text input, or a choice for
+// booleans and enums, or a multi-select for arrays of enum items.
 type formField struct {
 	spec    fieldSpec
+	label   string          // the name, or the title when the form labels by titles
 	input   textinput.Model // text kinds
 	options []any           // choice kinds; choice 0 is (unset), i is options[i-1]
-	choice  int
-	err     string // the last problem with the value, shown below the field
+	labels  []string        // how each option shows: its title, or the value
+	choice  int             // a multi-select's cursor, 1-based
+	picked  []bool          // a multi-select's picks
+	err     string          // the last problem with the value, shown below the field
 }
 
-func newFormField(spec fieldSpec, st *Styles) *formField {
-	ff := &formField{spec: spec}
+func newFormField(spec fieldSpec, st *Styles, titles bool) *formField {
+	ff := &formField{spec: spec, label: spec.Name}
+	if titles && spec.Title != "" {
+		ff.label = spec.Title
+	}
 	switch spec.Kind {
 	case kindBoolean:
-		ff.options = []any{true, false}
+		ff.options, ff.labels = []any{true, false}, []string{"true", "false"}
 		return ff
 	case kindEnum:
 		ff.options = spec.Enum
+		ff.labels = optionLabels(spec.Field)
+		return ff
+	case kindMulti:
+		ff.options = spec.Items.Enum
+		ff.labels = optionLabels(spec.Items)
+		ff.picked = make([]bool, len(ff.options))
+		ff.choice = 1
 		return ff
 	}
 	ff.input = textinput.New()
@@ -37,6 +52,14 @@ func newFormField(spec fieldSpec, st *Styles) *formField {
 	ff.input.SetStyles(inputStyles(st))
 	ff.input.Placeholder = termtext.Line(ff.placeholder())
 	return ff
+}
+
+func optionLabels(f *client.Field) []string {
+	out := make([]string, len(f.Enum))
+	for i := range f.Enum {
+		out[i] = f.Label(i)
+	}
+	return out
 }
 
 // inputStyles dresses a text input in mcpsh's styles, with a steady cursor
@@ -51,7 +74,11 @@ func inputStyles(st *Styles) textinput.Styles {
 }
 
 func (ff *formField) isChoice() bool {
-	return ff.spec.Kind == kindBoolean || ff.spec.Kind == kindEnum
+	switch ff.spec.Kind {
+	case kindBoolean, kindEnum, kindMulti:
+		return true
+	}
+	return false
 }
 
 // placeholder is what an empty input shows: the server's default (which the
@@ -89,23 +116,51 @@ func (ff *formField) blur() {
 func (ff *formField) clear() {
 	ff.choice = 0
 	ff.err = ""
-	if !ff.isChoice() {
+	switch {
+	case ff.spec.Kind == kindMulti:
+		ff.choice = 1
+		clear(ff.picked)
+	case !ff.isChoice():
 		ff.input.SetValue("")
 	}
 }
 
-// cycle moves a choice by delta, wrapping through (unset).
+// cycle moves a choice by delta, wrapping through (unset); it moves a
+// multi-select's cursor, which has no (unset).
 func (ff *formField) cycle(delta int) {
+	ff.err = ""
+	if ff.spec.Kind == kindMulti {
+		n := len(ff.options)
+		ff.choice = ((ff.choice-1+delta)%n+n)%n + 1
+		return
+	}
 	n := len(ff.options) + 1
 	ff.choice = ((ff.choice+delta)%n + n) % n
+}
+
+// toggle picks or unpicks a multi-select's option under the cursor.
+func (ff *formField) toggle() {
 	ff.err = ""
+	if i := ff.choice - 1; i >= 0 && i < len(ff.picked) {
+		ff.picked[i] = !ff.picked[i]
+	}
 }
 
 // value reads the field: set is false when it is left empty (the argument is
 // then left out). Text is typed by the schema exactly like key=value on the
-// command line, except that JSON fields take JSON.
-func (ff *formField) value(tool *client.Tool) (v any, set bool, err error) {
-	if ff.isChoice() {
+// command line (client.Field.Parse); a JSON field takes what key:=value
+// takes, or else a bare word as a string.
+func (ff *formField) value() (v any, set bool, err error) {
+	switch ff.spec.Kind {
+	case kindMulti:
+		var out []any
+		for i, p := range ff.picked {
+			if p {
+				out = append(out, ff.options[i])
+			}
+		}
+		return out, out != nil, nil
+	case kindBoolean, kindEnum:
 		if ff.choice == 0 || ff.choice > len(ff.options) {
 			return nil, false, nil
 		}
@@ -116,43 +171,32 @@ func (ff *formField) value(tool *client.Tool) (v any, set bool, err error) {
 	if trimmed == "" {
 		return nil, false, nil
 	}
-	name := ff.spec.Name
-	switch ff.spec.Kind {
-	case kindString:
-		v, err = tool.ParseValue(name, text, false)
-	case kindArray:
-		if !strings.HasPrefix(trimmed, "[") {
-			parts := strings.Split(trimmed, ",")
-			for i := range parts {
-				parts[i] = strings.TrimSpace(parts[i])
-			}
-			trimmed = strings.Join(parts, ",")
-		}
-		v, err = tool.ParseValue(name, trimmed, false)
-	case kindJSON:
-		v, err = tool.ParseValue(name, trimmed, true)
-		if err != nil {
-			if !strings.ContainsRune(`{["`, rune(trimmed[0])) {
-				// A bare word is a string, so "optional string" fields
-				// (anyOf string/null) need no quotes.
-				return text, true, nil
-			}
-			var x any
-			jerr := json.Unmarshal([]byte(trimmed), &x)
-			return nil, true, fmt.Errorf("not valid JSON: %v", jerr)
-		}
-	default:
-		v, err = tool.ParseValue(name, trimmed, false)
+	if ff.spec.Kind != kindJSON {
+		v, err = ff.spec.Parse(text)
+		return v, true, err
 	}
-	return v, true, err
+	v, err = client.ParseJSON(trimmed)
+	if err != nil {
+		if !strings.ContainsRune(`{["`, rune(trimmed[0])) {
+			// A bare word is a string: untyped fields need no quotes.
+			return text, true, nil
+		}
+		var x any
+		jerr := json.Unmarshal([]byte(trimmed), &x)
+		return nil, true, fmt.Errorf("not valid JSON: %v", jerr)
+	}
+	return v, true, nil
 }
 
 // set shows v in the field, and reports false when the field cannot hold it
 // exactly (a value of the wrong type, text with control characters): the
 // caller then shows the arguments as JSON instead.
-func (ff *formField) set(tool *client.Tool, v any) bool {
+func (ff *formField) set(v any) bool {
 	ff.err = ""
-	if ff.isChoice() {
+	switch ff.spec.Kind {
+	case kindMulti:
+		return ff.setPicks(v)
+	case kindBoolean, kindEnum:
 		for i, o := range ff.options {
 			if jsonEqual(o, v) {
 				ff.choice = i + 1
@@ -169,7 +213,7 @@ func (ff *formField) set(tool *client.Tool, v any) bool {
 		if ff.input.Value() != text {
 			continue
 		}
-		got, set, err := ff.value(tool)
+		got, set, err := ff.value()
 		if err == nil && set && jsonEqual(got, v) {
 			ff.input.CursorEnd()
 			return true
@@ -177,6 +221,28 @@ func (ff *formField) set(tool *client.Tool, v any) bool {
 	}
 	ff.input.SetValue("")
 	return false
+}
+
+// setPicks picks the options v lists; it fails unless reading the picks
+// back gives v exactly (same values, in the options' order, none twice).
+func (ff *formField) setPicks(v any) bool {
+	clear(ff.picked)
+	items, ok := v.([]any)
+	if !ok || len(items) == 0 {
+		return false
+	}
+	for _, it := range items {
+		i := slices.IndexFunc(ff.options, func(o any) bool { return jsonEqual(o, it) })
+		if i < 0 {
+			return false
+		}
+		ff.picked[i] = true
+	}
+	if got, _, _ := ff.value(); !jsonEqual(got, v) {
+		clear(ff.picked)
+		return false
+	}
+	return true
 }
 
 // candidates are texts that might read back as v, friendliest first.
@@ -212,17 +278,16 @@ func jsonEqual(a, b any) bool { return compactJSON(a) == compactJSON(b) }
 
 // choiceView shows a choice as ‹ value › with its place among the others.
 func (ff *formField) choiceView(st *Styles, focused bool) string {
+	if ff.spec.Kind == kindMulti {
+		return ff.multiView(st, focused)
+	}
 	cur := "(unset)"
 	if ff.spec.HasDefault {
-		cur = "(default: " + valueText(ff.spec.Default) + ")"
+		cur = "(default: " + ff.shown(ff.spec.Default) + ")"
 	}
 	style := st.Muted
 	if ff.choice > 0 && ff.choice <= len(ff.options) {
-		cur, style = valueText(ff.options[ff.choice-1]), st.Row
-	}
-	arrows := st.Muted
-	if focused {
-		arrows = st.Focused
+		cur, style = ff.labels[ff.choice-1], st.Row
 	}
 	pos := fmt.Sprintf(" %d/%d", ff.choice, len(ff.options))
 	if ff.choice == 0 {
@@ -231,14 +296,68 @@ func (ff *formField) choiceView(st *Styles, focused bool) string {
 			pos = " 1 choice"
 		}
 	}
+	arrows := ff.arrows(st, focused)
 	return arrows.Render("‹ ") + style.Render(termtext.Line(cur)) + arrows.Render(" ›") + st.Muted.Render(pos)
+}
+
+// multiView shows the option under the cursor with its box, its place, and
+// what is picked so far: ‹ [x] Red › 1/3 · Red, Blue.
+func (ff *formField) multiView(st *Styles, focused bool) string {
+	i := ff.choice - 1
+	box := "[ ] "
+	if ff.picked[i] {
+		box = "[x] "
+	}
+	var names []string
+	for j, p := range ff.picked {
+		if p {
+			names = append(names, ff.labels[j])
+		}
+	}
+	summary := strings.Join(names, ", ")
+	switch {
+	case summary != "":
+	case ff.spec.HasDefault:
+		summary = "default: " + ff.shown(ff.spec.Default)
+	default:
+		summary = "none picked"
+	}
+	arrows := ff.arrows(st, focused)
+	return arrows.Render("‹ ") + st.Row.Render(box+termtext.Line(ff.labels[i])) + arrows.Render(" ›") +
+		st.Muted.Render(fmt.Sprintf(" %d/%d · ", ff.choice, len(ff.options))+termtext.Line(summary))
+}
+
+func (ff *formField) arrows(st *Styles, focused bool) lipgloss.Style {
+	if focused {
+		return st.Focused
+	}
+	return st.Muted
+}
+
+// shown is how a value reads in a choice: an option's label when it is one,
+// the labels of the options an array lists, or else the value itself.
+func (ff *formField) shown(v any) string {
+	if i := slices.IndexFunc(ff.options, func(o any) bool { return jsonEqual(o, v) }); i >= 0 {
+		return ff.labels[i]
+	}
+	if items, ok := v.([]any); ok && ff.spec.Kind == kindMulti {
+		names := make([]string, len(items))
+		for j, it := range items {
+			names[j] = valueText(it)
+			if k := slices.IndexFunc(ff.options, func(o any) bool { return jsonEqual(o, it) }); k >= 0 {
+				names[j] = ff.labels[k]
+			}
+		}
+		return strings.Join(names, ", ")
+	}
+	return valueText(v)
 }
 
 // render draws the field's lines: name and input, then type, rules and
 // description, then the error if any. labelW is the name column's width.
 func (ff *formField) render(st *Styles, width, labelW int, focused bool) []string {
 	indent := 2 + labelW + 2
-	name := termtext.Line(ff.spec.Name)
+	name := termtext.Line(ff.label)
 	req := ""
 	if ff.spec.Required {
 		req = "*"

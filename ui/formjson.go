@@ -32,7 +32,7 @@ func newJSONEditor(st *Styles) textarea.Model {
 	return ed
 }
 
-// Args builds the arguments and checks them against the input schema. On
+// Args builds the value and checks it (validate: the schema). On
 // failure it puts the error beside the field at fault (or at the top, for the
 // JSON editor and for the object as a whole), focuses that field, and
 // returns false: nothing that breaks the schema gets out of the form.
@@ -41,7 +41,7 @@ func (f *argForm) Args() (map[string]any, bool) {
 	defer f.relayout()
 	var args map[string]any
 	if f.jsonMode {
-		a, err := parseEditorJSON(f.tool.Name, f.editor.Value())
+		a, err := parseEditorJSON(f.name, f.editor.Value())
 		if err != nil {
 			f.err, f.topErr = err, err.Error()
 			return nil, false
@@ -54,7 +54,7 @@ func (f *argForm) Args() (map[string]any, bool) {
 		}
 		args = a
 	}
-	if err := f.tool.Validate(args); err != nil {
+	if err := f.validate(args); err != nil {
 		f.placeError(err)
 		return nil, false
 	}
@@ -67,13 +67,13 @@ func (f *argForm) collect() (map[string]any, bool) {
 	args := map[string]any{}
 	first := -1
 	for i, ff := range f.fields {
-		v, set, err := ff.value(f.tool)
+		v, set, err := ff.value()
 		switch {
 		case err != nil:
 			ff.err = ff.spec.Name + ": " + err.Error()
 			if first < 0 {
 				first = i
-				f.err = fmt.Errorf("%s: argument %q: %v", f.tool.Name, ff.spec.Name, err)
+				f.err = fmt.Errorf("%s: argument %q: %v", termtext.Line(f.name), termtext.Line(ff.spec.Name), err)
 			}
 		case set:
 			args[ff.spec.Name] = v
@@ -161,9 +161,9 @@ func (f *argForm) fillFields(args map[string]any) error {
 	for _, k := range names {
 		i := slices.IndexFunc(f.fields, func(ff *formField) bool { return ff.spec.Name == k })
 		if i < 0 {
-			return fmt.Errorf("%q is not in the input schema", k)
+			return fmt.Errorf("%q is not in the %s", k, f.words.schema)
 		}
-		if !f.fields[i].set(f.tool, args[k]) {
+		if !f.fields[i].set(args[k]) {
 			return fmt.Errorf("the form cannot show the value of %q exactly", k)
 		}
 	}
@@ -187,7 +187,7 @@ func (f *argForm) toggleJSON() tea.Cmd {
 		f.topErr = "the form is not available: the " + f.schemaErr
 		return nil
 	}
-	args, err := parseEditorJSON(f.tool.Name, f.editor.Value())
+	args, err := parseEditorJSON(f.name, f.editor.Value())
 	if err != nil {
 		f.topErr = err.Error()
 		return nil

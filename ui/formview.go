@@ -59,7 +59,7 @@ func (f *argForm) headerLines() []string {
 		add(f.notice, f.st.Muted.Render, 2)
 	}
 	if !f.jsonMode && !f.picker && len(f.fields) == 0 && f.schemaErr == "" {
-		add("this tool takes no arguments", f.st.Muted.Render, 1)
+		add(f.words.empty, f.st.Muted.Render, 1)
 	}
 	// Leave the body at least a line when there is room for one.
 	if len(out) >= f.height && f.height > 1 {
@@ -73,7 +73,7 @@ func (f *argForm) headerLines() []string {
 func (f *argForm) labelWidth() int {
 	w := 4
 	for _, ff := range f.fields {
-		w = max(w, ansi.StringWidth(termtext.Line(ff.spec.Name))+1)
+		w = max(w, ansi.StringWidth(termtext.Line(ff.label))+1)
 	}
 	return max(min(w, f.width/3), 1)
 }
@@ -161,12 +161,12 @@ func (f *argForm) pickerLines(room int) []string {
 	if f.pick >= win {
 		top = f.pick - win + 1
 	}
-	for i := top; i < len(f.tool.Examples) && i < top+win; i++ {
+	for i := top; i < len(f.examples) && i < top+win; i++ {
 		num := "  "
 		if i < 9 {
 			num = fmt.Sprintf("%d ", i+1)
 		}
-		text := termtext.Truncate(num+termtext.Line(compactJSON(f.tool.Examples[i])), max(f.width-2, 1))
+		text := termtext.Truncate(num+termtext.Line(compactJSON(f.examples[i])), max(f.width-2, 1))
 		if i == f.pick {
 			out = append(out, f.st.Focused.Render("▸ ")+f.st.RowSelected.Render(text))
 		} else {

@@ -74,6 +74,11 @@ func (a *app) interactive(cmd *cobra.Command, args []string, f *callFlags) error
 	}
 	opts.Client = *a.clientOptions()
 	opts.Client.ServerStderr = nil
+	if opts.Target != nil {
+		// Not interactive here: a login notice would print under the full
+		// screen. The view offers to log in instead.
+		opts.Client.Auth = a.authFor(*opts.Target, false)
+	}
 	if a.log != nil {
 		opts.LogPath = a.log.Path()
 	}

@@ -146,7 +146,7 @@ func (a *app) connect(cmd *cobra.Command, command []string) (*client.Session, er
 	}
 	ctx, cancel := context.WithTimeout(cmd.Context(), a.target.connectTimeout)
 	defer cancel()
-	s, err := client.Connect(ctx, t, a.clientOptions())
+	s, err := client.Connect(ctx, t, a.clientOptionsFor(t))
 	if err != nil {
 		return nil, err
 	}

@@ -34,7 +34,7 @@ func (f *targetFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.sse, "sse", "", "reach a legacy HTTP+SSE server at `URL`")
 	fs.StringArrayVar(&f.headers, "header", nil, "add an HTTP header `'K: V'` (repeatable; with --url or --sse)")
 	fs.BoolVar(&f.untrusted, "untrusted", false, "do not believe the server's hints: every call asks first")
-	fs.StringVar(&f.protocol, "protocol", client.DefaultProtocolVersion, "MCP protocol `VERSION` to request")
+	fs.StringVar(&f.protocol, "protocol", client.ProtocolAuto, "MCP protocol `VERSION` to request: auto (the newest the server speaks) or one of "+strings.Join(client.ProtocolVersions, ", "))
 	fs.BoolVar(&f.serverStderr, "server-stderr", false, "copy a stdio server's stderr to mcpsh's stderr (made safe for a terminal)")
 	fs.DurationVar(&f.connectTimeout, "connect-timeout", DefaultConnectTimeout, "give up connecting after `DURATION` (starting the server and the handshake)")
 }

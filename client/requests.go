@@ -1,0 +1,212 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"path/filepath"
+
+	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Servers ask things of mcpsh too: roots, input from the user (elicitation)
+// and a completion (sampling). mcpsh declares a capability only when the
+// caller gives it the means to honour it (Options.Roots, Elicit, Sample), so a
+// script never advertises what nobody will answer. Roots and sampling are
+// deprecated as of protocol 2026-07-28 (SEP-2577) but still used; the code for
+// them is kept to what those servers need.
+
+// Root is a directory the user lets the server see.
+type Root struct {
+	URI  string `json:"uri"`
+	Name string `json:"name,omitempty"`
+}
+
+// RootOf makes a root of a local directory.
+func RootOf(dir string) (Root, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return Root{}, err
+	}
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}
+	return Root{URI: u.String(), Name: filepath.Base(abs)}, nil
+}
+
+// Elicitation actions: what the user did with the server's request.
+const (
+	ElicitAccept  = "accept"
+	ElicitDecline = "decline"
+	ElicitCancel  = "cancel"
+)
+
+// ElicitRequest is a server asking the user for input (elicitation/create):
+// a form (Schema, a flat object of primitive fields) or a URL to visit. The
+// text is the server's: make it safe before showing it.
+type ElicitRequest struct {
+	// Server names the server that asks, for the user to see.
+	Server        string
+	Mode          string // "form" or "url"
+	Message       string
+	Schema        json.RawMessage
+	URL           string
+	ElicitationID string
+}
+
+// ElicitResponse is the user's answer.
+type ElicitResponse struct {
+	Action  string
+	Content map[string]any
+}
+
+// Validate checks a form's answer against the requested schema, as tool
+// arguments are checked: an *ArgError names the field and the rule.
+func (r *ElicitRequest) Validate(content map[string]any) error {
+	t := &Tool{Name: "the server's form", InputSchema: r.Schema}
+	if in, _ := t.SchemaErrors(); in != nil {
+		return in
+	}
+	return t.Validate(content)
+}
+
+// SampleRequest is a server asking for a completion (sampling/createMessage).
+// mcpsh never calls a model: a person reads it and writes the reply.
+type SampleRequest struct {
+	Server         string
+	Messages       []SampleMessage
+	SystemPrompt   string
+	MaxTokens      int64
+	Temperature    float64
+	StopSequences  []string
+	IncludeContext string
+	// ModelHints and the priorities are the server's model preferences.
+	ModelHints                                      []string
+	CostPriority, SpeedPriority, IntelligencePriority float64
+}
+
+// SampleMessage is one message of the conversation the server sends.
+type SampleMessage struct {
+	Role  string
+	Block Block
+}
+
+// SampleResponse is the reply the person wrote.
+type SampleResponse struct {
+	Text string
+}
+
+// ErrDeclined is the answer when the user rejects a server's request.
+var ErrDeclined = errors.New("the user declined the request")
+
+// humanModel is what mcpsh reports as the model of a sampled reply.
+const humanModel = "human (mcpsh)"
+
+// capabilities are what mcpsh declares to the server.
+func (s *Session) capabilities() *mcp.ClientCapabilities {
+	caps := &mcp.ClientCapabilities{}
+	if len(s.opts.Roots) > 0 {
+		caps.RootsV2 = &mcp.RootCapabilities{}
+	}
+	if s.opts.Elicit != nil {
+		caps.Elicitation = &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}}
+		if s.opts.ElicitURL {
+			caps.Elicitation.URL = &mcp.URLElicitationCapabilities{}
+		}
+	}
+	return caps
+}
+
+// elicitHandler turns the SDK's request into mcpsh's and back. A form answer
+// that breaks the schema is not sent: the server gets a decline.
+func (s *Session) elicitHandler(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+	p := req.Params
+	r := &ElicitRequest{Server: s.serverName(), Mode: p.Mode, Message: p.Message, URL: p.URL, ElicitationID: p.ElicitationID}
+	if r.Mode == "" {
+		r.Mode = "form"
+		if p.URL != "" {
+			r.Mode = "url"
+		}
+	}
+	if r.Mode == "url" && !s.opts.ElicitURL {
+		return nil, fmt.Errorf("mcpsh does not offer URL elicitation here")
+	}
+	if p.RequestedSchema != nil {
+		raw, err := json.Marshal(p.RequestedSchema)
+		if err != nil {
+			return nil, err
+		}
+		r.Schema = raw
+	}
+	res, err := s.opts.Elicit(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	out := &mcp.ElicitResult{Action: res.Action}
+	if res.Action == ElicitAccept && r.Mode == "form" {
+		if err := r.Validate(res.Content); err != nil {
+			s.warn("the answer to the server's form does not fit its schema, so mcpsh declined: " + err.Error())
+			return &mcp.ElicitResult{Action: ElicitDecline}, nil
+		}
+		out.Content = res.Content
+		if out.Content == nil {
+			out.Content = map[string]any{}
+		}
+	}
+	s.emit(Event{Kind: EventRequest, Text: fmt.Sprintf("the server asked for input (%s): %s", r.Mode, out.Action)})
+	return out, nil
+}
+
+// sampleHandler hands a sampling request to the person.
+func (s *Session) sampleHandler(ctx context.Context, req *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	p := req.Params
+	r := &SampleRequest{Server: s.serverName(), SystemPrompt: p.SystemPrompt, MaxTokens: p.MaxTokens,
+		Temperature: p.Temperature, StopSequences: p.StopSequences, IncludeContext: p.IncludeContext}
+	for _, m := range p.Messages {
+		if m == nil {
+			continue
+		}
+		raw, _ := json.Marshal(m.Content)
+		r.Messages = append(r.Messages, SampleMessage{Role: string(m.Role), Block: parseBlock(raw)})
+	}
+	if mp := p.ModelPreferences; mp != nil {
+		for _, h := range mp.Hints {
+			if h != nil {
+				r.ModelHints = append(r.ModelHints, h.Name)
+			}
+		}
+		r.CostPriority, r.SpeedPriority, r.IntelligencePriority = mp.CostPriority, mp.SpeedPriority, mp.IntelligencePriority
+	}
+	res, err := s.opts.Sample(ctx, r)
+	if err != nil {
+		s.emit(Event{Kind: EventRequest, Text: "the server asked for a completion (sampling): declined"})
+		// The spec's answer to a rejected sampling request.
+		return nil, &jsonrpc.Error{Code: -1, Message: "User rejected sampling request"}
+	}
+	s.emit(Event{Kind: EventRequest, Text: "the server asked for a completion (sampling): answered"})
+	return &mcp.CreateMessageResult{Content: &mcp.TextContent{Text: res.Text}, Model: humanModel, Role: "assistant", StopReason: "endTurn"}, nil
+}
+
+// asked reports a server's request for something mcpsh did not declare; the
+// SDK answers it with an error, and the user hears why.
+func (s *Session) asked(method string) {
+	switch {
+	case method == "sampling/createMessage" && s.opts.Sample == nil:
+		s.warn("the server asked for a completion (sampling/createMessage), which mcpsh answers only in the interactive view, where a person writes the reply; declined")
+	case method == "elicitation/create" && s.opts.Elicit == nil:
+		s.warn("the server asked for input (elicitation/create), which mcpsh did not offer; declined")
+	case method == "roots/list" && len(s.opts.Roots) == 0:
+		s.warn("the server asked for roots, and none were given (--root DIR); it got none")
+	}
+}
+
+func (s *Session) serverName() string {
+	if c := s.current(); c != nil && c.cs != nil {
+		if info := s.Server(); info.Name != "" {
+			return termtext.Line(info.Name)
+		}
+	}
+	return termtext.Line(s.Target.Label())
+}

@@ -1,0 +1,199 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Resource is one resource a server lists. Its text is the server's: make it
+// safe (internal/termtext) before showing it.
+type Resource struct {
+	URI         string `json:"uri"`
+	Name        string `json:"name"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	MIMEType    string `json:"mimeType,omitempty"`
+	// Size is the size in bytes the server gave; 0 when it gave none.
+	Size int64 `json:"size,omitempty"`
+}
+
+// ResourceTemplate is a parameterised resource (RFC 6570 URI template).
+type ResourceTemplate struct {
+	URITemplate string `json:"uriTemplate"`
+	Name        string `json:"name"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	MIMEType    string `json:"mimeType,omitempty"`
+}
+
+// DisplayName is the title, else the name.
+func (r *Resource) DisplayName() string { return orName(r.Title, r.Name) }
+
+// DisplayName is the title, else the name.
+func (t *ResourceTemplate) DisplayName() string { return orName(t.Title, t.Name) }
+
+func orName(title, name string) string {
+	if title != "" {
+		return title
+	}
+	return name
+}
+
+// ResourceListing is every page of resources/list and resources/templates/list.
+type ResourceListing struct {
+	Resources []*Resource
+	Templates []*ResourceTemplate
+	Warnings  []string
+}
+
+// ErrNotOffered: the server did not declare the capability a request needs.
+var ErrNotOffered = errors.New("the server does not offer this")
+
+// ListResources lists every resource and resource template, page by page,
+// stopping on a repeated cursor (go-sdk does not guard against one).
+func (s *Session) ListResources(ctx context.Context) (*ResourceListing, error) {
+	if !s.Server().Capabilities.Resources {
+		return nil, fmt.Errorf("listing resources: %w", ErrNotOffered)
+	}
+	cs := s.current().cs
+	out := &ResourceListing{}
+	err := paginate("resources", &out.Warnings, func(cursor string) (string, error) {
+		res, err := cs.ListResources(ctx, &mcp.ListResourcesParams{Cursor: cursor})
+		if err != nil {
+			return "", err
+		}
+		for _, r := range res.Resources {
+			if r == nil {
+				continue
+			}
+			out.Resources = append(out.Resources, &Resource{URI: r.URI, Name: r.Name, Title: r.Title,
+				Description: r.Description, MIMEType: r.MIMEType, Size: r.Size})
+		}
+		return res.NextCursor, nil
+	})
+	if err != nil {
+		return nil, s.listError("resources", err)
+	}
+	err = paginate("resource templates", &out.Warnings, func(cursor string) (string, error) {
+		res, err := cs.ListResourceTemplates(ctx, &mcp.ListResourceTemplatesParams{Cursor: cursor})
+		if err != nil {
+			return "", err
+		}
+		for _, t := range res.ResourceTemplates {
+			if t == nil {
+				continue
+			}
+			out.Templates = append(out.Templates, &ResourceTemplate{URITemplate: t.URITemplate, Name: t.Name,
+				Title: t.Title, Description: t.Description, MIMEType: t.MIMEType})
+		}
+		return res.NextCursor, nil
+	})
+	if err != nil {
+		// A server may list resources without supporting templates.
+		out.Warnings = append(out.Warnings, s.listError("resource templates", err).Error())
+	}
+	return out, nil
+}
+
+// paginate calls page with each cursor until the server gives none, one it
+// gave before, or maxPages pages have come.
+func paginate(what string, warnings *[]string, page func(cursor string) (next string, err error)) error {
+	seen := map[string]bool{}
+	cursor := ""
+	for n := 1; ; n++ {
+		if n > maxPages {
+			*warnings = append(*warnings, fmt.Sprintf("stopped listing %s after %d pages", what, maxPages))
+			return nil
+		}
+		next, err := page(cursor)
+		if err != nil {
+			return err
+		}
+		if next == "" {
+			return nil
+		}
+		seen[cursor] = true
+		if seen[next] {
+			*warnings = append(*warnings, fmt.Sprintf("the server repeated a cursor: listing %s stopped after %d pages", what, n))
+			return nil
+		}
+		cursor = next
+	}
+}
+
+func (s *Session) listError(what string, err error) error {
+	if errors.Is(err, ErrNotOffered) {
+		return err
+	}
+	return fmt.Errorf("listing %s: %s", what, s.Target.Redact(termtext.Line(err.Error())))
+}
+
+// ResourceContent is one part of what resources/read returned: text, or a
+// blob already decoded from base64.
+type ResourceContent struct {
+	URI      string `json:"uri"`
+	MIMEType string `json:"mimeType,omitempty"`
+	Text     string `json:"text,omitempty"`
+	Blob     []byte `json:"blob,omitempty"`
+	IsBlob   bool   `json:"-"`
+}
+
+// ReadResource reads a resource. The answer is bounded like every other
+// (maxAnswerBytes on the wire).
+func (s *Session) ReadResource(ctx context.Context, uri string) ([]ResourceContent, error) {
+	if !s.Server().Capabilities.Resources {
+		return nil, fmt.Errorf("reading %s: %w", termtext.Line(uri), ErrNotOffered)
+	}
+	res, err := s.current().cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %s", termtext.Line(uri), s.Target.Redact(termtext.Line(err.Error())))
+	}
+	var out []ResourceContent
+	for _, c := range res.Contents {
+		if c == nil {
+			continue
+		}
+		rc := ResourceContent{URI: c.URI, MIMEType: c.MIMEType, Text: c.Text}
+		if c.Blob != nil {
+			rc.Blob, rc.IsBlob = c.Blob, true
+		}
+		out = append(out, rc)
+	}
+	return out, nil
+}
+
+// Subscribe asks for notifications/resources/updated for uri; they arrive as
+// EventResourceUpdated.
+func (s *Session) Subscribe(ctx context.Context, uri string) error {
+	if !s.Server().Capabilities.ResourcesSubscribe {
+		return fmt.Errorf("subscribing to %s: the server does not offer resource subscriptions", termtext.Line(uri))
+	}
+	if err := s.current().cs.Subscribe(ctx, &mcp.SubscribeParams{URI: uri}); err != nil {
+		return fmt.Errorf("subscribing to %s: %s", termtext.Line(uri), s.Target.Redact(termtext.Line(err.Error())))
+	}
+	return nil
+}
+
+// Unsubscribe stops the notifications for uri.
+func (s *Session) Unsubscribe(ctx context.Context, uri string) error {
+	return s.current().cs.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: uri})
+}
+
+// MarshalJSON writes a blob as base64, as the wire does, and marks it.
+func (c ResourceContent) MarshalJSON() ([]byte, error) {
+	type plain ResourceContent
+	if !c.IsBlob {
+		return json.Marshal(plain(c))
+	}
+	return json.Marshal(struct {
+		URI      string `json:"uri"`
+		MIMEType string `json:"mimeType,omitempty"`
+		Blob     []byte `json:"blob"`
+		Size     int    `json:"size"`
+	}{c.URI, c.MIMEType, c.Blob, len(c.Blob)})
+}
