@@ -178,3 +178,35 @@ func TestParseArgsTriesEachTypeOnce(t *testing.T) {
 		t.Errorf("types are tried in the order given: %v, %v", args, err)
 	}
 }
+
+// Behaviour that changed when key=value and the TUI form came to read the
+// schema through one reader (schema.go): each was a disagreement.
+func TestParseArgsAgreesWithTheForm(t *testing.T) {
+	// A keyword of the wrong shape spoils only itself (the schema does not
+	// compile, so no $ref would be followed: see below).
+	odd := schemaTool(t, `{"properties":{"odd":{"type":"array","items":7,"anyOf":3},"n":{"type":"integer"}}}`)
+	if args, err := odd.ParseArgs([]string{"odd=x", "n=3"}); err != nil || !cmp.Equal(args, map[string]any{"odd": []any{"x"}, "n": int64(3)}) {
+		t.Errorf("odd schema: %v, %v", args, err)
+	}
+	tool := schemaTool(t, `{"type":"object","properties":{
+		"n":{"type":"integer"},
+		"ids":{"type":"array","items":{"type":"integer"}},
+		"level":{"const":3},
+		"colour":{"type":"string","oneOf":[{"const":"#f00","title":"Red"}]},
+		"model":{"anyOf":[{"$ref":"#/$defs/M"},{"type":"null"}]}},
+		"$defs":{"M":{"type":"object"}}}`)
+	args, err := tool.ParseArgs([]string{"n= 3", "ids=1, 2", "level=3", "colour=Red", `model={"a":1}`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{
+		"n":      int64(3),                  // spaces around a number mean nothing
+		"ids":    []any{int64(1), int64(2)}, // items are trimmed, as the form trims them
+		"level":  3.0,                       // the enum's value, not the string "3"
+		"colour": "#f00",                    // a titled enum takes its title
+		"model":  map[string]any{"a": 1.0},  // Optional[Model]: the $ref is followed, not dropped (which left only "null")
+	}
+	if diff := cmp.Diff(want, args); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

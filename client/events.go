@@ -49,6 +49,9 @@ func (s *Session) emit(e Event) {
 	if e.Time.IsZero() {
 		e.Time = s.now()
 	}
+	if s.opts.OnEvent != nil {
+		s.opts.OnEvent(e)
+	}
 	select {
 	case s.events <- e:
 	default:

@@ -62,14 +62,22 @@ type ElicitResponse struct {
 	Content map[string]any
 }
 
+// Form reads the requested schema, for a form to show or answers to check.
+func (r *ElicitRequest) Form() *Schema { return ReadSchema("the server's form", "requested", r.Schema) }
+
 // Validate checks a form's answer against the requested schema, as tool
-// arguments are checked: an *ArgError names the field and the rule.
+// arguments are checked: an *ArgError names the field and the rule. A schema
+// mcpsh cannot check refuses every answer: the server asked for something
+// it cannot say the shape of.
 func (r *ElicitRequest) Validate(content map[string]any) error {
-	t := &Tool{Name: "the server's form", InputSchema: r.Schema}
-	if in, _ := t.SchemaErrors(); in != nil {
-		return in
+	f := r.Form()
+	if err := f.CheckErr(); err != nil {
+		return err
 	}
-	return t.Validate(content)
+	if missing := f.Missing(content); len(missing) > 0 {
+		return &ArgError{Tool: "the server's form", Arg: safeText(missing[0]), Rule: "required but missing"}
+	}
+	return f.Validate(content)
 }
 
 // SampleRequest is a server asking for a completion (sampling/createMessage).
@@ -83,7 +91,7 @@ type SampleRequest struct {
 	StopSequences  []string
 	IncludeContext string
 	// ModelHints and the priorities are the server's model preferences.
-	ModelHints                                      []string
+	ModelHints                                        []string
 	CostPriority, SpeedPriority, IntelligencePriority float64
 }
 

@@ -100,7 +100,7 @@ func ReadSchema(name, which string, raw json.RawMessage) *Schema {
 	s.name, s.checked = name, c
 	if err != nil {
 		s.checkErr = &SchemaError{Tool: safeText(name), Which: which, Reason: clipText(safeText(err.Error()), maxReasonRunes)}
-		s.notice = fmt.Sprintf("%v; values are not checked before they are sent", s.checkErr)
+		s.notice = fmt.Sprintf("%v; values cannot be checked against it", s.checkErr)
 	} else if notice != "" {
 		s.notice = fmt.Sprintf("%s: %s %s", safeText(name), which, safeText(notice))
 	}

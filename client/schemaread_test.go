@@ -18,7 +18,7 @@ func TestReadSchemaRecursive(t *testing.T) {
 		top["properties"] = map[string]any{"a": map[string]any{"$ref": "#"}, "b": map[string]any{"type": "integer"}}
 		raw, _ := json.Marshal(top)
 		sc := ReadSchema("demo", "requested", raw)
-		if sc.CheckErr() == nil || !strings.Contains(sc.Notice(), "not checked") {
+		if sc.CheckErr() == nil || !strings.Contains(sc.Notice(), "cannot be checked") {
 			t.Errorf("%s: check error %v, notice %q", rs.name, sc.CheckErr(), sc.Notice())
 		}
 		if b := sc.Field("b"); b == nil || b.Input != InputInteger {

@@ -15,7 +15,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-
 // InProcessServer is a go-sdk server run inside mcpsh: the demo, and tests.
 type InProcessServer = *mcp.Server
 
@@ -43,6 +42,10 @@ type Options struct {
 	Elicit    func(context.Context, *ElicitRequest) (*ElicitResponse, error)
 	ElicitURL bool
 	Sample    func(context.Context, *SampleRequest) (*SampleResponse, error)
+	// OnEvent hears every event as it happens, before it is queued on Events;
+	// it runs on the SDK's goroutines and must not block. Batch mode prints
+	// the server's log messages and follows resources with it.
+	OnEvent func(Event)
 	// LogLevel, when set, asks a server that offers logging for messages at
 	// that level and above (logging/setLevel) right after connecting.
 	LogLevel string

@@ -62,6 +62,9 @@ type Server struct {
 	// messages); and the secrets found inside args and the URL. Sorted, without
 	// duplicates; nil when there are none.
 	Secrets []string
+	// Roots are the directories mcpsh lets the server see (mcpsh's own key
+	// "roots"; absolute paths).
+	Roots []string
 
 	// OAuth is how mcpsh identifies itself to the authorization server of an
 	// HTTP server that asks for OAuth; the zero value lets mcpsh register

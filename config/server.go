@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"path/filepath"
+	"strings"
 
 	"github.com/mcpsh/mcpsh/internal/redact"
 	"github.com/mcpsh/mcpsh/policy"
@@ -17,6 +19,7 @@ var knownKeys = map[string]bool{
 	"url": true, "headers": true,
 	"trust": true, "policy": true, "timeout": true, "retries": true, "retryMax": true,
 	"clientId": true, "clientSecret": true, "clientMetadataUrl": true, "scopes": true, "grant": true,
+	"roots": true,
 }
 
 // entry is one server's object while it is decoded.
@@ -50,7 +53,7 @@ func (p *parser) server(key, name string, raw json.RawMessage) (*Server, error) 
 	if e.srv.Transport == Stdio {
 		connect = e.stdio
 	}
-	for _, step := range []func() error{connect, e.oauth, e.trust, e.rules, e.limits} {
+	for _, step := range []func() error{connect, e.oauth, e.trust, e.rules, e.limits, e.roots} {
 		if err := step(); err != nil {
 			return nil, err
 		}
@@ -210,6 +213,37 @@ func (e *entry) rules() error {
 }
 
 // limits reads the call timeout and the retry budget.
+// roots reads the directories mcpsh lets the server see (mcpsh's own key):
+// ${VAR} expanded, "~/" the home folder, relative paths from the config
+// file's folder, since the file is read from wherever mcpsh runs.
+func (e *entry) roots() error {
+	raw, ok := e.fields["roots"]
+	if !ok {
+		return nil
+	}
+	key := e.sub("roots")
+	dirs, err := e.p.strs(key, raw)
+	if err != nil {
+		return err
+	}
+	for i, d := range dirs {
+		v, ok := e.expand(fmt.Sprintf("%s[%d]", key, i), d)
+		if !ok {
+			continue
+		}
+		if rest, ok := strings.CutPrefix(v, "~/"); ok {
+			if home, ok := e.p.getenv("HOME"); ok {
+				v = filepath.Join(home, rest)
+			}
+		}
+		if !filepath.IsAbs(v) && e.p.file != "" {
+			v = filepath.Join(filepath.Dir(e.p.file), v)
+		}
+		e.srv.Roots = append(e.srv.Roots, v)
+	}
+	return nil
+}
+
 func (e *entry) limits() error {
 	var err error
 	if e.srv.Timeout, err = e.duration("timeout"); err != nil {

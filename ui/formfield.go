@@ -3,12 +3,10 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
@@ -52,14 +50,6 @@ func newFormField(spec fieldSpec, st *Styles, titles bool) *formField {
 	ff.input.SetStyles(inputStyles(st))
 	ff.input.Placeholder = termtext.Line(ff.placeholder())
 	return ff
-}
-
-func optionLabels(f *client.Field) []string {
-	out := make([]string, len(f.Enum))
-	for i := range f.Enum {
-		out[i] = f.Label(i)
-	}
-	return out
 }
 
 // inputStyles dresses a text input in mcpsh's styles, with a steady cursor
@@ -122,27 +112,6 @@ func (ff *formField) clear() {
 		clear(ff.picked)
 	case !ff.isChoice():
 		ff.input.SetValue("")
-	}
-}
-
-// cycle moves a choice by delta, wrapping through (unset); it moves a
-// multi-select's cursor, which has no (unset).
-func (ff *formField) cycle(delta int) {
-	ff.err = ""
-	if ff.spec.Kind == kindMulti {
-		n := len(ff.options)
-		ff.choice = ((ff.choice-1+delta)%n+n)%n + 1
-		return
-	}
-	n := len(ff.options) + 1
-	ff.choice = ((ff.choice+delta)%n + n) % n
-}
-
-// toggle picks or unpicks a multi-select's option under the cursor.
-func (ff *formField) toggle() {
-	ff.err = ""
-	if i := ff.choice - 1; i >= 0 && i < len(ff.picked) {
-		ff.picked[i] = !ff.picked[i]
 	}
 }
 
@@ -223,28 +192,6 @@ func (ff *formField) set(v any) bool {
 	return false
 }
 
-// setPicks picks the options v lists; it fails unless reading the picks
-// back gives v exactly (same values, in the options' order, none twice).
-func (ff *formField) setPicks(v any) bool {
-	clear(ff.picked)
-	items, ok := v.([]any)
-	if !ok || len(items) == 0 {
-		return false
-	}
-	for _, it := range items {
-		i := slices.IndexFunc(ff.options, func(o any) bool { return jsonEqual(o, it) })
-		if i < 0 {
-			return false
-		}
-		ff.picked[i] = true
-	}
-	if got, _, _ := ff.value(); !jsonEqual(got, v) {
-		clear(ff.picked)
-		return false
-	}
-	return true
-}
-
 // candidates are texts that might read back as v, friendliest first.
 func (ff *formField) candidates(v any) []string {
 	switch ff.spec.Kind {
@@ -275,83 +222,6 @@ func (ff *formField) candidates(v any) []string {
 }
 
 func jsonEqual(a, b any) bool { return compactJSON(a) == compactJSON(b) }
-
-// choiceView shows a choice as ‹ value › with its place among the others.
-func (ff *formField) choiceView(st *Styles, focused bool) string {
-	if ff.spec.Kind == kindMulti {
-		return ff.multiView(st, focused)
-	}
-	cur := "(unset)"
-	if ff.spec.HasDefault {
-		cur = "(default: " + ff.shown(ff.spec.Default) + ")"
-	}
-	style := st.Muted
-	if ff.choice > 0 && ff.choice <= len(ff.options) {
-		cur, style = ff.labels[ff.choice-1], st.Row
-	}
-	pos := fmt.Sprintf(" %d/%d", ff.choice, len(ff.options))
-	if ff.choice == 0 {
-		pos = fmt.Sprintf(" %d choices", len(ff.options))
-		if len(ff.options) == 1 {
-			pos = " 1 choice"
-		}
-	}
-	arrows := ff.arrows(st, focused)
-	return arrows.Render("‹ ") + style.Render(termtext.Line(cur)) + arrows.Render(" ›") + st.Muted.Render(pos)
-}
-
-// multiView shows the option under the cursor with its box, its place, and
-// what is picked so far: ‹ [x] Red › 1/3 · Red, Blue.
-func (ff *formField) multiView(st *Styles, focused bool) string {
-	i := ff.choice - 1
-	box := "[ ] "
-	if ff.picked[i] {
-		box = "[x] "
-	}
-	var names []string
-	for j, p := range ff.picked {
-		if p {
-			names = append(names, ff.labels[j])
-		}
-	}
-	summary := strings.Join(names, ", ")
-	switch {
-	case summary != "":
-	case ff.spec.HasDefault:
-		summary = "default: " + ff.shown(ff.spec.Default)
-	default:
-		summary = "none picked"
-	}
-	arrows := ff.arrows(st, focused)
-	return arrows.Render("‹ ") + st.Row.Render(box+termtext.Line(ff.labels[i])) + arrows.Render(" ›") +
-		st.Muted.Render(fmt.Sprintf(" %d/%d · ", ff.choice, len(ff.options))+termtext.Line(summary))
-}
-
-func (ff *formField) arrows(st *Styles, focused bool) lipgloss.Style {
-	if focused {
-		return st.Focused
-	}
-	return st.Muted
-}
-
-// shown is how a value reads in a choice: an option's label when it is one,
-// the labels of the options an array lists, or else the value itself.
-func (ff *formField) shown(v any) string {
-	if i := slices.IndexFunc(ff.options, func(o any) bool { return jsonEqual(o, v) }); i >= 0 {
-		return ff.labels[i]
-	}
-	if items, ok := v.([]any); ok && ff.spec.Kind == kindMulti {
-		names := make([]string, len(items))
-		for j, it := range items {
-			names[j] = valueText(it)
-			if k := slices.IndexFunc(ff.options, func(o any) bool { return jsonEqual(o, it) }); k >= 0 {
-				names[j] = ff.labels[k]
-			}
-		}
-		return strings.Join(names, ", ")
-	}
-	return valueText(v)
-}
 
 // render draws the field's lines: name and input, then type, rules and
 // description, then the error if any. labelW is the name column's width.

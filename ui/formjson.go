@@ -70,7 +70,7 @@ func (f *argForm) collect() (map[string]any, bool) {
 		v, set, err := ff.value()
 		switch {
 		case err != nil:
-			ff.err = ff.spec.Name + ": " + err.Error()
+			ff.err = ff.label + ": " + err.Error()
 			if first < 0 {
 				first = i
 				f.err = fmt.Errorf("%s: argument %q: %v", termtext.Line(f.name), termtext.Line(ff.spec.Name), err)
@@ -100,7 +100,9 @@ func (f *argForm) placeError(err error) {
 		msg = ae.Arg + ": " + msg
 	}
 	if i := f.fieldFor(ae.Arg); i >= 0 && !f.jsonMode {
-		f.fields[i].err = msg
+		// Named as the field is labelled ("Your name: …" when labelled by title).
+		ff := f.fields[i]
+		ff.err = termtext.Line(ff.label) + strings.TrimPrefix(ae.Arg, termtext.Line(ff.spec.Name)) + ": " + ae.Rule
 		f.focusField(i)
 		return
 	}

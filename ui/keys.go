@@ -33,7 +33,25 @@ type KeyMap struct {
 	ScrollUp, ScrollDown, Edit, Close key.Binding
 
 	// The server picker, and a failed connection.
-	Choose, Retry key.Binding
+	Choose, Retry, Login key.Binding
+
+	// The server's views: tools, resources, prompts.
+	ViewTools, ViewResources, ViewPrompts, NextView key.Binding
+
+	// The resource viewer: save a blob, follow the resource's updates.
+	Save, Subscribe key.Binding
+	// Saving: an existing file is replaced only on Overwrite.
+	SaveHere, Overwrite, KeepFile key.Binding
+
+	// A template's or prompt's arguments, with the server's completions.
+	NextArg, PrevArg, SuggestDown, SuggestUp, PickSuggestion key.Binding
+
+	// A server's request: elicitation (a form, or a URL to visit) and
+	// sampling. Like the confirmation dialog, none of them answers to Enter or
+	// Space. In the form and the reply, letters are text, so the answers are
+	// control keys; the URL dialog has no text, so they are letters.
+	Accept, Decline, Dismiss   key.Binding
+	OpenURL, AcceptURL, DeclineURL key.Binding
 }
 
 // DefaultKeyMap returns mcpsh's keys.
@@ -89,5 +107,30 @@ func DefaultKeyMap() *KeyMap {
 
 		Choose: b([]string{"enter"}, "enter", "connect"),
 		Retry:  b([]string{"r"}, "r", "try again"),
+		Login:  b([]string{"l"}, "l", "log in"),
+
+		ViewTools:     b([]string{"t"}, "t", "tools"),
+		ViewResources: b([]string{"r"}, "r", "resources"),
+		ViewPrompts:   b([]string{"p"}, "p", "prompts"),
+		NextView:      b([]string{"tab"}, "tab", "next view"),
+
+		Save:      b([]string{"w"}, "w", "save to a file"),
+		Subscribe: b([]string{"s"}, "s", "follow updates"),
+		SaveHere:  b([]string{"enter"}, "enter", "save"),
+		Overwrite: b([]string{"y"}, "y", "replace the file"),
+		KeepFile:  b([]string{"n", "esc"}, "n/esc", "keep it"),
+
+		NextArg:        b([]string{"tab"}, "tab", "next field"),
+		PrevArg:        b([]string{"shift+tab"}, "shift+tab", "previous field"),
+		SuggestDown:    b([]string{"down", "ctrl+n"}, "↓", "next suggestion"),
+		SuggestUp:      b([]string{"up", "ctrl+p"}, "↑", "previous suggestion"),
+		PickSuggestion: b([]string{"enter"}, "enter", "use suggestion"),
+
+		Accept:     b([]string{"ctrl+s"}, "ctrl+s", "accept"),
+		Decline:    b([]string{"ctrl+x"}, "ctrl+x", "decline"),
+		Dismiss:    b([]string{"esc"}, "esc", "cancel"),
+		OpenURL:    b([]string{"o"}, "o", "open in the browser"),
+		AcceptURL:  b([]string{"y"}, "y", "accept"),
+		DeclineURL: b([]string{"n"}, "n", "decline"),
 	}
 }

@@ -51,3 +51,76 @@ type callUpdatesDoneMsg struct{ id int }
 
 // logLevelSetMsg answers the request for log notifications.
 type logLevelSetMsg struct{ err error }
+
+// resourcesListedMsg answers resources/list (with the templates).
+type resourcesListedMsg struct {
+	id      int
+	listing *client.ResourceListing
+	err     error
+}
+
+// promptsListedMsg answers prompts/list.
+type promptsListedMsg struct {
+	id      int
+	listing *client.PromptListing
+	err     error
+}
+
+// resourceReadMsg answers resources/read of uri.
+type resourceReadMsg struct {
+	id       int
+	uri      string
+	contents []client.ResourceContent
+	err      error
+}
+
+// subscribedMsg answers resources/subscribe (on) or unsubscribe.
+type subscribedMsg struct {
+	id  int
+	uri string
+	on  bool
+	err error
+}
+
+// promptGotMsg answers prompts/get.
+type promptGotMsg struct {
+	id     int
+	result *client.PromptResult
+	err    error
+}
+
+// completeDueMsg says the user stopped typing long enough for the completion
+// request with this ID to be sent.
+type completeDueMsg struct{ id int }
+
+// completedMsg answers completion/complete.
+type completedMsg struct {
+	id         int
+	completion *client.Completion
+	err        error
+}
+
+// savedMsg answers a request to write a resource to a file. exists says the
+// file was there and was left alone.
+type savedMsg struct {
+	id     int
+	path   string
+	exists bool
+	err    error
+}
+
+// openedMsg says whether the browser was started for a URL.
+type openedMsg struct {
+	id  int
+	err error
+}
+
+// askMsg is a server's request for the user (elicitation, sampling).
+type askMsg struct{ ask *serverAsk }
+
+// askGoneMsg says the request with this ID ended before the user answered:
+// the server cancelled it, or its call or the session ended.
+type askGoneMsg struct{ id int }
+
+// noticeMsg is something the OAuth flow needs the user to see.
+type noticeMsg struct{ text string }

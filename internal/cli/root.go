@@ -37,6 +37,13 @@ type app struct {
 	// progress is the status line of the call in flight, which owns stderr
 	// while it is drawn; warnings go above it.
 	progress atomic.Pointer[progressLine]
+
+	// roots are --root's directories (and the config's), as the client takes them.
+	roots []client.Root
+	// elicitor answers a server's requests for input in batch mode (--elicit).
+	elicitor *elicitor
+	// updated receives the URIs of resources the server says changed (read --follow).
+	updated chan string
 }
 
 // warn prints a warning on stderr, above a call's status line if one is drawn.
@@ -126,6 +133,7 @@ func (a *app) rootCmd() *cobra.Command {
 	a.target.register(root.PersistentFlags())
 	a.logs.register(root.PersistentFlags())
 	root.AddCommand(a.toolsCmd(), a.callCmd(), a.runCmd(), a.auditCmd(), a.logCmd(), a.serversCmd(), a.serveDemoCmd())
+	root.AddCommand(a.resourcesCmd(), a.readCmd(), a.promptsCmd(), a.promptCmd(), a.completeCmd(), a.infoCmd(), a.pingCmd())
 	root.AddCommand(a.authCommands()...)
 	return root
 }
@@ -144,9 +152,14 @@ func (a *app) connect(cmd *cobra.Command, command []string) (*client.Session, er
 	if err != nil {
 		return nil, err
 	}
+	if err := a.prepareFeatures(t); err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithTimeout(cmd.Context(), a.target.connectTimeout)
 	defer cancel()
-	s, err := client.Connect(ctx, t, a.clientOptionsFor(t))
+	o := a.clientOptionsFor(t)
+	a.batchFeatures(o)
+	s, err := client.Connect(ctx, t, o)
 	if err != nil {
 		return nil, err
 	}

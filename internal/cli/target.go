@@ -25,6 +25,9 @@ type targetFlags struct {
 	protocol       string
 	serverStderr   bool
 	connectTimeout time.Duration
+	roots          []string
+	serverLog      string
+	elicit         string
 }
 
 func (f *targetFlags) register(fs *pflag.FlagSet) {
@@ -37,6 +40,9 @@ func (f *targetFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.protocol, "protocol", client.ProtocolAuto, "MCP protocol `VERSION` to request: auto (the newest the server speaks) or one of "+strings.Join(client.ProtocolVersions, ", "))
 	fs.BoolVar(&f.serverStderr, "server-stderr", false, "copy a stdio server's stderr to mcpsh's stderr (made safe for a terminal)")
 	fs.DurationVar(&f.connectTimeout, "connect-timeout", DefaultConnectTimeout, "give up connecting after `DURATION` (starting the server and the handshake)")
+	fs.StringArrayVar(&f.roots, "root", nil, "let the server see `DIR` as a root (repeatable; roots are declared only when given)")
+	fs.StringVar(&f.serverLog, "server-log", "", "ask the server for its log messages at `LEVEL` and above (debug, info, notice, warning, error…) and print them on stderr")
+	fs.StringVar(&f.elicit, "elicit", "decline", "answer a server's request for input in batch mode: decline, defaults (the form's defaults; decline if a required field has none), or @FILE (answers as JSON)")
 }
 
 // resolveTarget turns the target flags, or a command after "--", into a Target.
@@ -167,6 +173,7 @@ func targetOf(s *config.Server) client.Target {
 		URL: s.URL, Headers: s.Headers, Trust: s.Trust, Rules: s.Rules,
 		Timeout: s.Timeout, Retries: s.Retries, RetryMax: s.RetryMax,
 		CommandShown: s.CommandShown, ArgsShown: s.ArgsShown, URLShown: s.URLShown, Secrets: s.Secrets,
+		Roots: s.Roots,
 	}
 	switch s.Transport {
 	case config.HTTP:
@@ -184,7 +191,8 @@ func targetOf(s *config.Server) client.Target {
 const DefaultConnectTimeout = 30 * time.Second
 
 func (a *app) clientOptions() *client.Options {
-	o := &client.Options{ProtocolVersion: a.target.protocol, Version: Version, Recorder: a.recorder, OnWarning: a.warn}
+	o := &client.Options{ProtocolVersion: a.target.protocol, Version: Version, Recorder: a.recorder, OnWarning: a.warn,
+		Roots: a.roots}
 	if a.target.serverStderr {
 		o.ServerStderr = a.io.ErrOut
 	}

@@ -1,0 +1,178 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/spf13/cobra"
+)
+
+// infoJSON is `mcpsh info --json`. Field names are a stable interface.
+type infoJSON struct {
+	Name         string              `json:"name"`
+	Title        string              `json:"title,omitempty"`
+	Version      string              `json:"version"`
+	Protocol     string              `json:"protocol"`
+	Via          string              `json:"via"`
+	Trust        string              `json:"trust"`
+	Capabilities client.Capabilities `json:"capabilities"`
+	Instructions string              `json:"instructions"`
+	// Declared is what mcpsh offered the server in this mode.
+	Declared []string `json:"declared"`
+}
+
+func (a *app) infoCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "info [target] [-- COMMAND ARGS...]",
+		Short: "Show what a server says about itself",
+		Long: `Show the server's name and version, the protocol version the handshake
+settled on, what the server offers (capabilities), its instructions, and
+what mcpsh offered it in return (roots, elicitation).`,
+		Example: `  mcpsh info -s everything
+  mcpsh info --json --url http://127.0.0.1:3001/mcp | jq .protocol`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			rest, command := commandAfterDash(cmd, args)
+			if len(rest) > 0 {
+				return &usageError{fmt.Sprintf("info takes no arguments before --, got %q", rest)}
+			}
+			s, err := a.connect(cmd, command)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			info := s.Server()
+			j := infoJSON{Name: info.Name, Title: info.Title, Version: info.Version, Protocol: info.Protocol,
+				Via: s.Target.Via(), Trust: string(s.Target.Trust), Capabilities: info.Capabilities,
+				Instructions: info.Instructions, Declared: a.declared()}
+			if asJSON {
+				return writeJSON(a.io.Out, j)
+			}
+			a.printInfo(j)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+// declared lists what a batch command offers servers.
+func (a *app) declared() []string {
+	out := []string{}
+	if len(a.roots) > 0 {
+		out = append(out, fmt.Sprintf("roots (%d)", len(a.roots)))
+	}
+	if a.elicitor != nil {
+		out = append(out, "elicitation (form, answered by --elicit "+a.target.elicit+")")
+	}
+	return out
+}
+
+func (a *app) printInfo(j infoJSON) {
+	p := palette{a.io.Color}
+	w := a.io.Out
+	name := termtext.Line(j.Name)
+	if j.Title != "" {
+		name = termtext.Line(j.Title) + " (" + name + ")"
+	}
+	fmt.Fprintf(w, "%s %s\n", p.bold(name), termtext.Line(j.Version))
+	fmt.Fprintf(w, "protocol      %s\n", termtext.Line(j.Protocol))
+	fmt.Fprintf(w, "reached via   %s\n", termtext.Line(j.Via))
+	fmt.Fprintf(w, "trust         %s\n", j.Trust)
+	c := j.Capabilities
+	var offers []string
+	add := func(on bool, s string) {
+		if on {
+			offers = append(offers, s)
+		}
+	}
+	add(c.Tools, "tools"+flag(c.ToolsListChanged, "listChanged"))
+	add(c.Resources, "resources"+flag(c.ResourcesSubscribe, "subscribe")+flag(c.ResourcesListChanged, "listChanged"))
+	add(c.Prompts, "prompts"+flag(c.PromptsListChanged, "listChanged"))
+	add(c.Completions, "completions")
+	add(c.Logging, "logging")
+	for _, e := range c.Experimental {
+		offers = append(offers, "experimental:"+termtext.Line(e))
+	}
+	for _, e := range c.Extensions {
+		offers = append(offers, "extension:"+termtext.Line(e))
+	}
+	fmt.Fprintf(w, "offers        %s\n", orNone(offers))
+	fmt.Fprintf(w, "mcpsh offers  %s\n", orNone(j.Declared))
+	if ins := strings.TrimSpace(termtext.Sanitize(j.Instructions)); ins != "" {
+		fmt.Fprintf(w, "\n%s\n%s\n", p.bold("Instructions"), ins)
+	}
+}
+
+func flag(on bool, name string) string {
+	if on {
+		return " (" + name + ")"
+	}
+	return ""
+}
+
+func orNone(s []string) string {
+	if len(s) == 0 {
+		return "nothing"
+	}
+	return strings.Join(s, ", ")
+}
+
+func (a *app) pingCmd() *cobra.Command {
+	var count int
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "ping [target] [-- COMMAND ARGS...]",
+		Short: "Ping a server and show the round-trip time",
+		Example: `  mcpsh ping -s everything
+  mcpsh ping --count 5 --url http://127.0.0.1:3001/mcp`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			rest, command := commandAfterDash(cmd, args)
+			if len(rest) > 0 {
+				return &usageError{fmt.Sprintf("ping takes no arguments before --, got %q", rest)}
+			}
+			if count < 1 {
+				return &usageError{"--count must be at least 1"}
+			}
+			s, err := a.connect(cmd, command)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			var rtts []time.Duration
+			for i := 0; i < count; i++ {
+				rtt, err := s.Ping(cmd.Context())
+				if err != nil {
+					return err
+				}
+				rtts = append(rtts, rtt)
+				if !asJSON {
+					fmt.Fprintf(a.io.Out, "pong from %s in %s\n", termtext.Line(s.Target.Label()), fmtRTT(rtt))
+				}
+			}
+			if asJSON {
+				ms := make([]float64, len(rtts))
+				for i, r := range rtts {
+					ms[i] = float64(r.Microseconds()) / 1000
+				}
+				return writeJSON(a.io.Out, map[string]any{"server": s.Target.Label(), "rttMs": ms})
+			}
+			if count > 1 {
+				lo, hi, sum := rtts[0], rtts[0], time.Duration(0)
+				for _, r := range rtts {
+					lo, hi, sum = min(lo, r), max(hi, r), sum+r
+				}
+				fmt.Fprintf(a.io.ErrOut, "min %s, avg %s, max %s\n", fmtRTT(lo), fmtRTT(sum/time.Duration(len(rtts))), fmtRTT(hi))
+			}
+			return nil
+		},
+	}
+	cmd.Flags().IntVarP(&count, "count", "c", 1, "send `N` pings")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+func fmtRTT(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }

@@ -1,0 +1,119 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/spf13/cobra"
+)
+
+func (a *app) resourcesCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "resources [target] [-- COMMAND ARGS...]",
+		Short: "List a server's resources and resource templates",
+		Long: `List the resources a server offers, and its resource templates (URIs with
+{variables}), every page of them. Read one with: mcpsh read URI.
+
+On a terminal the two are listed under headings with titles, URIs, types and
+sizes; piped, one tab-separated line each (kind, URI, name, type, size).
+--json prints {"resources": [...], "templates": [...]}.`,
+		Example: `  mcpsh resources -s docs
+  mcpsh resources --json -- npx -y @modelcontextprotocol/server-everything | jq '.templates[].uriTemplate'`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			rest, command := commandAfterDash(cmd, args)
+			if len(rest) > 0 {
+				return &usageError{fmt.Sprintf("resources takes no arguments before --, got %q", rest)}
+			}
+			s, err := a.connect(cmd, command)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			l, err := s.ListResources(cmd.Context())
+			if errors.Is(err, client.ErrNotOffered) {
+				fmt.Fprintf(a.io.ErrOut, "mcpsh: %s offers no resources\n", termtext.Line(s.Target.Label()))
+				if asJSON {
+					return writeJSON(a.io.Out, resourcesJSON{Resources: []*client.Resource{}, Templates: []*client.ResourceTemplate{}})
+				}
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			for _, w := range l.Warnings {
+				a.warn(w)
+			}
+			if asJSON {
+				j := resourcesJSON{Resources: l.Resources, Templates: l.Templates}
+				if j.Resources == nil {
+					j.Resources = []*client.Resource{}
+				}
+				if j.Templates == nil {
+					j.Templates = []*client.ResourceTemplate{}
+				}
+				return writeJSON(a.io.Out, j)
+			}
+			a.printResources(l)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+type resourcesJSON struct {
+	Resources []*client.Resource         `json:"resources"`
+	Templates []*client.ResourceTemplate `json:"templates"`
+}
+
+func (a *app) printResources(l *client.ResourceListing) {
+	w := a.io.Out
+	if !a.io.StdoutTTY {
+		for _, r := range l.Resources {
+			fmt.Fprintf(w, "resource\t%s\t%s\t%s\t%d\n", termtext.Line(r.URI), termtext.Line(r.DisplayName()), termtext.Line(r.MIMEType), r.Size)
+		}
+		for _, t := range l.Templates {
+			fmt.Fprintf(w, "template\t%s\t%s\t%s\t\n", termtext.Line(t.URITemplate), termtext.Line(t.DisplayName()), termtext.Line(t.MIMEType))
+		}
+		return
+	}
+	p := palette{a.io.Color}
+	width := a.io.Width
+	if width <= 0 {
+		width = 100
+	}
+	fmt.Fprintln(w, p.bold(fmt.Sprintf("Resources (%d)", len(l.Resources))))
+	for _, r := range l.Resources {
+		extra := termtext.Line(r.MIMEType)
+		if r.Size > 0 {
+			extra += " · " + client.HumanBytes(int(r.Size))
+		}
+		line := fmt.Sprintf("  %s  %s  %s", termtext.Line(r.DisplayName()), p.dim(termtext.Line(r.URI)), p.dim(extra))
+		fmt.Fprintln(w, termtext.Truncate(line, width))
+	}
+	if len(l.Templates) > 0 {
+		fmt.Fprintln(w, "\n"+p.bold(fmt.Sprintf("Templates (%d)", len(l.Templates))))
+		for _, t := range l.Templates {
+			line := fmt.Sprintf("  %s  %s  %s", termtext.Line(t.DisplayName()), p.dim(termtext.Line(t.URITemplate)), p.dim(termtext.Line(t.MIMEType)))
+			fmt.Fprintln(w, termtext.Truncate(line, width))
+		}
+	}
+}
+
+// describeBlob is the one-line summary of a blob shown on a terminal.
+func describeBlob(c client.ResourceContent) string {
+	mime := c.MIMEType
+	if mime == "" {
+		mime = "unknown type"
+	}
+	return fmt.Sprintf("[blob %s, %s, %s]", termtext.Line(c.URI), termtext.Line(mime), client.HumanBytes(len(c.Blob)))
+}
+
+// plainText reports whether a content's text may go to a terminal as text.
+func plainText(c client.ResourceContent) bool {
+	return !c.IsBlob || strings.HasPrefix(c.MIMEType, "text/")
+}
