@@ -46,9 +46,11 @@ type Attempt struct {
 // why, every attempt, and how it ended. It is the --json output of call and run
 // and, without content, one line of the session log.
 type Outcome struct {
-	Time       time.Time                  `json:"time"`
-	Server     string                     `json:"server"`
-	Via        string                     `json:"via"`
+	Time   time.Time `json:"time"`
+	Server string    `json:"server"`
+	Via    string    `json:"via"`
+	// Protocol is the MCP protocol version the session speaks.
+	Protocol   string                     `json:"protocol,omitempty"`
 	Tool       string                     `json:"tool"`
 	Title      string                     `json:"title"`
 	Class      policy.Class               `json:"class"`
@@ -105,6 +107,7 @@ func (s *Session) newOutcome(c *Call, t *Tool, d policy.Decision) *Outcome {
 		Time:       s.now(),
 		Server:     s.Target.Label(),
 		Via:        s.Target.Via(),
+		Protocol:   s.current().protocol(),
 		Tool:       t.Name,
 		Title:      t.Title,
 		Class:      t.Class(),

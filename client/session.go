@@ -111,6 +111,17 @@ func (c *connection) gone() bool {
 	}
 }
 
+// protocol is the version the connection's handshake settled on.
+func (c *connection) protocol() string {
+	if c == nil || c.cs == nil {
+		return ""
+	}
+	if r := c.cs.InitializeResult(); r != nil {
+		return r.ProtocolVersion
+	}
+	return ""
+}
+
 func (c *connection) close() {
 	c.cs.Close()
 	if c.proc != nil {

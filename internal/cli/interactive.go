@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 
+	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/mcpsh/mcpsh/ui"
 	"github.com/spf13/cobra"
@@ -72,13 +73,33 @@ func (a *app) interactive(cmd *cobra.Command, args []string, f *callFlags) error
 	if err := a.openLog(); err != nil {
 		return err
 	}
-	opts.Client = *a.clientOptions()
-	opts.Client.ServerStderr = nil
+	// Each server gets its roots (--root and the config's) and its OAuth
+	// client. Not a login here: a login notice would print under the full
+	// screen; the view offers to log in instead (opts.Login), and shows
+	// what the login says itself.
 	if opts.Target != nil {
-		// Not interactive here: a login notice would print under the full
-		// screen. The view offers to log in instead.
+		if err := a.prepareFeatures(*opts.Target); err != nil {
+			return err
+		}
+	}
+	opts.Client = *a.clientOptions()
+	opts.Client.ServerStderr, opts.Client.OnWarning = nil, nil
+	if opts.Target != nil {
 		opts.Client.Auth = a.authFor(*opts.Target, false)
 	}
+	for i := range opts.Choices {
+		c := &opts.Choices[i]
+		if c.Problem != "" {
+			continue
+		}
+		if err := a.prepareFeatures(c.Target); err != nil {
+			c.Problem = err.Error()
+			continue
+		}
+		c.Roots, c.Auth = a.roots, a.authFor(c.Target, false)
+	}
+	opts.Login = func(t client.Target) *client.Auth { return a.authFor(t, true) }
+	opts.OpenBrowser = client.OpenBrowser(a.getenv)
 	if a.log != nil {
 		opts.LogPath = a.log.Path()
 	}

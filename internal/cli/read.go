@@ -157,14 +157,17 @@ func (a *app) printContents(uri string, contents []client.ResourceContent, f *re
 			if _, err := a.io.Out.Write(c.Blob); err != nil {
 				return err
 			}
-		case a.io.StdoutTTY:
-			text := termtext.Sanitize(c.Text)
+		default:
+			text := c.Text
+			if a.io.StdoutTTY {
+				text = termtext.Sanitize(text)
+			}
 			fmt.Fprint(a.io.Out, text)
-			if !strings.HasSuffix(text, "\n") {
+			// On a terminal, and between the reads of --follow, each read
+			// ends a line; piped once, the text is passed as it is.
+			if (a.io.StdoutTTY || f.follow) && !strings.HasSuffix(text, "\n") {
 				fmt.Fprintln(a.io.Out)
 			}
-		default:
-			fmt.Fprint(a.io.Out, c.Text)
 		}
 	}
 	return nil
