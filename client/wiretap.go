@@ -270,6 +270,11 @@ func (t *tap) incoming(msg jsonrpc.Message) jsonrpc.Message {
 	}
 	shell := *resp
 	switch {
+	case what.method == "tools/call" && what.key != "" && needsInput(resp.Result):
+		// Protocol 2026-07-28 (SEP-2322): the server asks for input inside
+		// the result; go-sdk answers through mcpsh's handlers and sends the
+		// call again, so this result is go-sdk's, and the final one mcpsh's.
+		return msg
 	case what.method == "tools/call" && what.key != "":
 		t.results[what.key] = resp.Result
 		shell.Result = emptyCallResult
@@ -280,6 +285,18 @@ func (t *tap) incoming(msg jsonrpc.Message) jsonrpc.Message {
 		return msg
 	}
 	return &shell
+}
+
+// needsInput reports an "input required" result (SEP-2322): one that carries
+// inputRequests for the client to fulfil before it sends the call again.
+func needsInput(result json.RawMessage) bool {
+	if !bytes.Contains(result, []byte(`"inputRequests"`)) {
+		return false
+	}
+	var r struct {
+		InputRequests json.RawMessage `json:"inputRequests"`
+	}
+	return json.Unmarshal(result, &r) == nil && !isNull(r.InputRequests)
 }
 
 // refuseAnswer marks the call waiting for request id as answered with more

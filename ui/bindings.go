@@ -5,6 +5,9 @@ import "charm.land/bubbles/v2/key"
 // bindings are the keys that work right now, for the footer.
 func (m *Model) bindings() []key.Binding {
 	k := m.keys
+	if m.dialog != nil {
+		return m.dialog.bindings()
+	}
 	switch m.overlay {
 	case overlayHelp:
 		return []key.Binding{k.Close, k.Quit}
@@ -17,7 +20,11 @@ func (m *Model) bindings() []key.Binding {
 	case modeConnecting:
 		return []key.Binding{k.ForceQuit}
 	case modeConnectFailed:
-		b := []key.Binding{k.Retry, k.Quit}
+		b := []key.Binding{k.Retry}
+		if m.canLogin() {
+			b = append(b, k.Login)
+		}
+		b = append(b, k.Quit)
 		if len(m.opts.Choices) > 0 {
 			b = append(b, k.Close)
 		}
@@ -25,6 +32,12 @@ func (m *Model) bindings() []key.Binding {
 	case modeBrowse:
 		if m.filtering {
 			return []key.Binding{k.AcceptFilter, k.CancelFilter}
+		}
+		switch m.view {
+		case viewResources:
+			return m.itemBindings(m.resourcesEnter())
+		case viewPrompts:
+			return m.itemBindings(relabel(k.Call, "fill in and get"))
 		}
 		b := []key.Binding{k.Up, k.Down, k.Call}
 		if t := m.list.Selected(); t != nil && len(t.Examples) > 0 {
@@ -34,7 +47,7 @@ func (m *Model) bindings() []key.Binding {
 		if m.filterIn.Value() != "" {
 			b = append(b, k.ClearFilter)
 		}
-		return append(b, k.Audit, k.Log, k.Server, k.Help, k.Quit)
+		return append(b, k.NextView, k.Audit, k.Log, k.Server, k.Help, k.Quit)
 	case modeForm:
 		b := append([]key.Binding{k.Run}, m.form.ShortHelp()...)
 		return append(b, k.Back)
@@ -44,8 +57,47 @@ func (m *Model) bindings() []key.Binding {
 		return []key.Binding{k.CancelCall, k.Log, k.Server, k.ForceQuit}
 	case modeResult:
 		return []key.Binding{k.ScrollUp, k.ScrollDown, k.Edit, k.Close, k.Log, k.Help, k.Quit}
+	case modeArgs:
+		run := relabel(k.Run, "get")
+		if m.strForm.tmpl != nil {
+			run = relabel(k.Run, "read")
+		}
+		return append(append([]key.Binding{run}, m.strForm.ShortHelp()...), k.Back)
+	case modeResource:
+		if s := m.saving; s != nil {
+			if s.exists != "" {
+				return []key.Binding{k.Overwrite, k.KeepFile}
+			}
+			return []key.Binding{k.SaveHere, k.Close}
+		}
+		return m.resourceBindings()
+	case modePrompt:
+		return []key.Binding{k.ScrollUp, k.ScrollDown, relabel(k.Edit, "edit and get again"), k.Close, k.Help}
+	case modeLogin:
+		return []key.Binding{relabel(k.Close, "give up"), k.ForceQuit}
 	}
 	return nil
+}
+
+// itemBindings are the keys of the resources and prompts views.
+func (m *Model) itemBindings(enter key.Binding) []key.Binding {
+	k := m.keys
+	return []key.Binding{k.Up, k.Down, enter, k.NextView, k.Log, k.Server, k.Help, k.Quit}
+}
+
+// resourcesEnter is what enter does on the resource under the cursor.
+func (m *Model) resourcesEnter() key.Binding {
+	if _, tmpl := m.selectedResource(); tmpl != nil {
+		return relabel(m.keys.Call, "fill in and read")
+	}
+	return relabel(m.keys.Call, "read")
+}
+
+// relabel is b with another description, for a key that means something
+// else where it is used (enter calls a tool, reads a resource).
+func relabel(b key.Binding, desc string) key.Binding {
+	b.SetHelp(b.Help().Key, desc)
+	return b
 }
 
 // fullHelp is the help screen: every key of the current context, then the
@@ -53,13 +105,28 @@ func (m *Model) bindings() []key.Binding {
 func (m *Model) fullHelp() [][]key.Binding {
 	k := m.keys
 	global := []key.Binding{k.Help, k.Log, k.Server, k.Audit, k.Quit, k.ForceQuit}
+	views := []key.Binding{k.ViewTools, k.ViewResources, k.ViewPrompts, k.NextView}
 	switch m.mode {
 	case modeBrowse:
+		move := []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}
+		switch m.view {
+		case viewResources:
+			return [][]key.Binding{move, append([]key.Binding{m.resourcesEnter()}, views...), global}
+		case viewPrompts:
+			return [][]key.Binding{move, append([]key.Binding{relabel(k.Call, "fill in and get")}, views...), global}
+		}
 		return [][]key.Binding{
-			{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+			move,
 			{k.Call, k.Example, k.Filter, k.AcceptFilter, k.ClearFilter, k.DetailDown, k.DetailUp},
+			views,
 			global,
 		}
+	case modeArgs:
+		return [][]key.Binding{{k.NextArg, k.PrevArg, k.SuggestDown, k.SuggestUp, k.PickSuggestion}, {k.Run, k.Back}, global}
+	case modeResource:
+		return [][]key.Binding{{k.ScrollUp, k.ScrollDown, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Save, k.Subscribe, k.Edit, k.Close}, global}
+	case modePrompt:
+		return [][]key.Binding{{k.ScrollUp, k.ScrollDown, k.PageUp, k.PageDown}, {k.Edit, k.Close}, global}
 	case modeForm:
 		return [][]key.Binding{
 			{k.NextField, k.PrevField, k.Cycle},

@@ -2,6 +2,12 @@ package ui
 
 import (
 	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
@@ -99,6 +105,143 @@ func waitCallUpdate(r *callRun) tea.Cmd {
 			return m
 		case <-r.done:
 			return callUpdatesDoneMsg{id: r.id}
+		}
+	}
+}
+
+func listResourcesCmd(ctx context.Context, id int, s *client.Session) tea.Cmd {
+	return func() tea.Msg {
+		l, err := s.ListResources(ctx)
+		return resourcesListedMsg{id: id, listing: l, err: err}
+	}
+}
+
+func listPromptsCmd(ctx context.Context, id int, s *client.Session) tea.Cmd {
+	return func() tea.Msg {
+		l, err := s.ListPrompts(ctx)
+		return promptsListedMsg{id: id, listing: l, err: err}
+	}
+}
+
+func readResourceCmd(ctx context.Context, id int, s *client.Session, uri string) tea.Cmd {
+	return func() tea.Msg {
+		c, err := s.ReadResource(ctx, uri)
+		return resourceReadMsg{id: id, uri: uri, contents: c, err: err}
+	}
+}
+
+func subscribeCmd(ctx context.Context, id int, s *client.Session, uri string, on bool) tea.Cmd {
+	return func() tea.Msg {
+		var err error
+		if on {
+			err = s.Subscribe(ctx, uri)
+		} else {
+			err = s.Unsubscribe(ctx, uri)
+		}
+		return subscribedMsg{id: id, uri: uri, on: on, err: err}
+	}
+}
+
+func getPromptCmd(ctx context.Context, id int, s *client.Session, p *client.Prompt, args map[string]string) tea.Cmd {
+	return func() tea.Msg {
+		r, err := s.GetPrompt(ctx, p, args)
+		return promptGotMsg{id: id, result: r, err: err}
+	}
+}
+
+// completeDelay is how long typing must pause before a completion request
+// goes out: one per word rather than one per key.
+const completeDelay = 150 * time.Millisecond
+
+// completeAfter schedules the completion request id; Update sends it only if
+// no newer one was scheduled meanwhile.
+func completeAfter(id int) tea.Cmd {
+	return tea.Tick(completeDelay, func(time.Time) tea.Msg { return completeDueMsg{id: id} })
+}
+
+func completeCmd(ctx context.Context, id int, s *client.Session, ref client.CompletionRef, arg, value string, given map[string]string) tea.Cmd {
+	return func() tea.Msg {
+		c, err := s.Complete(ctx, ref, arg, value, given)
+		return completedMsg{id: id, completion: c, err: err}
+	}
+}
+
+// saveCmd writes data to path (~/ is the home folder). An existing file is
+// replaced only when overwrite is set; otherwise it is left alone and the
+// answer says it exists, for the user to decide.
+func saveCmd(id int, path string, data []byte, overwrite bool) tea.Cmd {
+	return func() tea.Msg {
+		p, err := expandHome(path)
+		if err == nil {
+			p, err = filepath.Abs(p)
+		}
+		if err != nil {
+			return savedMsg{id: id, path: path, err: err}
+		}
+		flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL
+		if overwrite {
+			flags = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+		}
+		f, err := os.OpenFile(p, flags, 0o644)
+		if errors.Is(err, fs.ErrExist) {
+			return savedMsg{id: id, path: p, exists: true}
+		}
+		if err != nil {
+			return savedMsg{id: id, path: p, err: err}
+		}
+		_, err = f.Write(data)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		return savedMsg{id: id, path: p, err: err}
+	}
+}
+
+func expandHome(p string) (string, error) {
+	if p != "~" && !strings.HasPrefix(p, "~/") {
+		return p, nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(home, strings.TrimPrefix(p, "~")), nil
+}
+
+// openURLCmd starts the user's browser on url. Only ever run on the user's key.
+func openURLCmd(ctx context.Context, id int, open func(context.Context, string) error, url string) tea.Cmd {
+	return func() tea.Msg {
+		return openedMsg{id: id, err: open(ctx, url)}
+	}
+}
+
+// waitInbox delivers the next thing a client callback handed the model: a
+// server's request for the user, or an OAuth notice. Update re-arms it after
+// each one, as it does waitEvent.
+func waitInbox(b *inbox) tea.Cmd {
+	return func() tea.Msg {
+		select {
+		case a := <-b.asks:
+			return askMsg{ask: a}
+		case n := <-b.notices:
+			return noticeMsg{text: n}
+		case <-b.done:
+			return nil
+		case <-b.ctxDone:
+			return nil
+		}
+	}
+}
+
+// watchAsk ends when the request is answered or withdrawn, and says so when
+// it was withdrawn, so the dialog closes.
+func watchAsk(a *serverAsk) tea.Cmd {
+	return func() tea.Msg {
+		select {
+		case <-a.ctx.Done():
+			return askGoneMsg{id: a.id}
+		case <-a.answered:
+			return nil
 		}
 	}
 }

@@ -17,7 +17,6 @@ import (
 type argForm struct {
 	tool     *client.Tool // nil for a form built from a schema alone
 	name     string       // names the object's owner in messages: the tool's name
-	schema   *client.Schema
 	validate func(map[string]any) error
 	examples []map[string]any
 	prefill  bool // defaults are filled in, not only shown

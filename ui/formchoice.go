@@ -34,32 +34,36 @@ func (ff *formField) cycle(delta int) {
 	ff.choice = ((ff.choice+delta)%n + n) % n
 }
 
-// toggle picks or unpicks a multi-select's option under the cursor.
+// toggle picks or unpicks a multi-select's option under the cursor. Picks
+// keep the order they were made in: it is the order they are sent in.
 func (ff *formField) toggle() {
 	ff.err = ""
-	if i := ff.choice - 1; i >= 0 && i < len(ff.picked) {
-		ff.picked[i] = !ff.picked[i]
+	i := ff.choice - 1
+	if i < 0 || i >= len(ff.options) {
+		return
+	}
+	if at := slices.Index(ff.picks, i); at >= 0 {
+		ff.picks = slices.Delete(ff.picks, at, at+1)
+	} else {
+		ff.picks = append(ff.picks, i)
 	}
 }
 
-// setPicks picks the options v lists; it fails unless reading the picks
-// back gives v exactly (same values, in the options' order, none twice).
+// setPicks picks the options v lists, in its order; it fails when v is not
+// a list of options, each once.
 func (ff *formField) setPicks(v any) bool {
-	clear(ff.picked)
+	ff.picks = nil
 	items, ok := v.([]any)
 	if !ok || len(items) == 0 {
 		return false
 	}
 	for _, it := range items {
 		i := slices.IndexFunc(ff.options, func(o any) bool { return jsonEqual(o, it) })
-		if i < 0 {
+		if i < 0 || slices.Contains(ff.picks, i) {
+			ff.picks = nil
 			return false
 		}
-		ff.picked[i] = true
-	}
-	if got, _, _ := ff.value(); !jsonEqual(got, v) {
-		clear(ff.picked)
-		return false
+		ff.picks = append(ff.picks, i)
 	}
 	return true
 }
@@ -93,14 +97,12 @@ func (ff *formField) choiceView(st *Styles, focused bool) string {
 func (ff *formField) multiView(st *Styles, focused bool) string {
 	i := ff.choice - 1
 	box := "[ ] "
-	if ff.picked[i] {
+	if slices.Contains(ff.picks, i) {
 		box = "[x] "
 	}
 	var names []string
-	for j, p := range ff.picked {
-		if p {
-			names = append(names, ff.labels[j])
-		}
+	for _, j := range ff.picks {
+		names = append(names, ff.labels[j])
 	}
 	summary := strings.Join(names, ", ")
 	switch {

@@ -20,8 +20,8 @@ type formField struct {
 	input   textinput.Model // text kinds
 	options []any           // choice kinds; choice 0 is (unset), i is options[i-1]
 	labels  []string        // how each option shows: its title, or the value
-	choice  int             // a multi-select's cursor, 1-based
-	picked  []bool          // a multi-select's picks
+	choice  int             // the option chosen, 0 for (unset); a multi-select's cursor, from 1
+	picks   []int           // a multi-select's picks, indexes into options in the order picked
 	err     string          // the last problem with the value, shown below the field
 }
 
@@ -41,7 +41,6 @@ func newFormField(spec fieldSpec, st *Styles, titles bool) *formField {
 	case kindMulti:
 		ff.options = spec.Items.Enum
 		ff.labels = optionLabels(spec.Items)
-		ff.picked = make([]bool, len(ff.options))
 		ff.choice = 1
 		return ff
 	}
@@ -109,7 +108,7 @@ func (ff *formField) clear() {
 	switch {
 	case ff.spec.Kind == kindMulti:
 		ff.choice = 1
-		clear(ff.picked)
+		ff.picks = nil
 	case !ff.isChoice():
 		ff.input.SetValue("")
 	}
@@ -123,10 +122,8 @@ func (ff *formField) value() (v any, set bool, err error) {
 	switch ff.spec.Kind {
 	case kindMulti:
 		var out []any
-		for i, p := range ff.picked {
-			if p {
-				out = append(out, ff.options[i])
-			}
+		for _, i := range ff.picks {
+			out = append(out, ff.options[i])
 		}
 		return out, out != nil, nil
 	case kindBoolean, kindEnum:

@@ -49,7 +49,7 @@ func newSchemaForm(name string, schema *client.Schema, validate func(map[string]
 	if schema == nil {
 		schema = client.ReadSchemaText(nil)
 	}
-	f := &argForm{name: name, schema: schema, validate: validate, st: st, keys: keys, editor: newJSONEditor(st),
+	f := &argForm{name: name, validate: validate, st: st, keys: keys, editor: newJSONEditor(st),
 		words: formWords{schema: "schema", empty: "nothing to fill in", noExamples: "there are no examples", noExample: "there is no example %d"}}
 	for _, o := range opts {
 		o(f)

@@ -279,11 +279,33 @@ func enterText(ff *formField, text string) (any, error) {
 			if i < 0 {
 				return nil, fmt.Errorf("no option %q", s)
 			}
-			ff.picked[i] = true
+			ff.choice = i + 1
+			ff.toggle()
 		}
 	default:
 		ff.input.SetValue(text)
 	}
 	v, _, err := ff.value()
 	return v, err
+}
+
+// Titles are the server's text, like names: drawn safe wherever they show.
+func TestSchemaFormUntrustedTitles(t *testing.T) {
+	sc := client.ReadSchema("ask", "requested", json.RawMessage(`{"type":"object","properties":{
+		"a":{"type":"string","title":"Na\u001b]0;pwned\u0007me","minLength":2},
+		"b":{"type":"string","oneOf":[{"const":"x","title":"E\u001b[31mvil\u202e"}]},
+		"c":{"type":"array","items":{"anyOf":[{"const":"y","title":"Bi\u001b[5mdi"}]},"default":["y"]}}}`))
+	f := newSchemaForm("ask", sc, nil, NewStyles(DefaultTheme(), true), DefaultKeyMap(), withTitleLabels(), withDefaultsFilled())
+	f.SetSize(80, 20)
+	formType(f, "z")
+	f.Args()
+	view := f.View()
+	for _, bad := range []string{"pwned", "\x1b[31m", "\x1b[5m", "\u202e", "\x07"} {
+		if strings.Contains(view, bad) {
+			t.Errorf("the view carries %q:\n%q", bad, view)
+		}
+	}
+	if plain := ansi.Strip(view); !strings.Contains(plain, "✗ Name: minLength") || !strings.Contains(plain, "[x] Bidi") {
+		t.Errorf("view:\n%s", plain)
+	}
 }

@@ -50,7 +50,7 @@ type KeyMap struct {
 	// sampling. Like the confirmation dialog, none of them answers to Enter or
 	// Space. In the form and the reply, letters are text, so the answers are
 	// control keys; the URL dialog has no text, so they are letters.
-	Accept, Decline, Dismiss   key.Binding
+	Accept, Decline, Dismiss       key.Binding
 	OpenURL, AcceptURL, DeclineURL key.Binding
 }
 

@@ -11,6 +11,7 @@ package ui
 
 import (
 	"context"
+	"os"
 	"time"
 
 	"charm.land/bubbles/v2/help"
@@ -32,6 +33,10 @@ const (
 	modeConfirm
 	modeRunning
 	modeResult
+	modeArgs     // a template's variables or a prompt's arguments (stringForm)
+	modeResource // the resource viewer
+	modePrompt   // a prompt's messages
+	modeLogin    // connecting again with a browser login
 )
 
 // overlay is a pane shown over whatever mode is current.
@@ -61,7 +66,8 @@ type Model struct {
 
 	// Connection.
 	target  *client.Target
-	picker  int // cursor in opts.Choices
+	picker  int     // cursor in opts.Choices
+	choice  *Choice // the one chosen, if the user chose
 	connErr error
 	session *client.Session
 	server  client.ServerInfo
@@ -70,6 +76,28 @@ type Model struct {
 	listReq int
 	// connecting is the connect command in flight, if any.
 	connecting *connecting
+	// auth is the OAuth configuration the next connect uses; notices are
+	// what a login in progress said (login.go).
+	auth     *client.Auth
+	preLogin *client.Auth // the Auth before a login, while it runs
+	notices  []string
+
+	// The server's views (views.go) beside the tools: resources and prompts,
+	// their forms and viewers.
+	view       serverView
+	resources  resourcesState
+	prompts    promptsState
+	strForm    *stringForm
+	reader     *resourceView
+	saving     *savePrompt
+	promptOut  *promptView
+	subscribed map[string]bool
+
+	// A server's requests for the user (asks.go): the queue, the first one's
+	// dialog, and the inbox the client's callbacks hand them in by.
+	inbox  *inbox
+	asks   []*serverAsk
+	dialog askDialog
 
 	// Tools.
 	list      toolList
@@ -131,6 +159,26 @@ func New(ctx context.Context, opts Options) *Model {
 	if m.now == nil {
 		m.now = time.Now
 	}
+	m.subscribed = map[string]bool{}
+	m.inbox = newInbox(ctx.Done())
+	// The client's callbacks for a server's requests hand them to the view,
+	// which asks the user; a caller may answer them itself instead.
+	if m.opts.Client.Elicit == nil {
+		m.opts.Client.Elicit, m.opts.Client.ElicitURL = m.inbox.elicit, true
+	}
+	if m.opts.Client.Sample == nil {
+		m.opts.Client.Sample = m.inbox.sample
+	}
+	// OAuth notices are shown here, not printed under the screen.
+	m.auth = m.opts.Client.Auth
+	if m.auth != nil {
+		m.auth.Notify = m.inbox.notify
+	}
+	for _, c := range m.opts.Choices {
+		if c.Auth != nil {
+			c.Auth.Notify = m.inbox.notify
+		}
+	}
 	m.filterIn.SetStyles(inputStyles(st))
 	m.filterIn.Prompt = "/ "
 	m.filterIn.Placeholder = "filter by title, name or description"
@@ -143,6 +191,14 @@ func New(ctx context.Context, opts Options) *Model {
 		m.mode = modePicker
 	}
 	return m
+}
+
+// openBrowser opens a URL the user chose to open.
+func (m *Model) openBrowser(ctx context.Context, url string) error {
+	if m.opts.OpenBrowser != nil {
+		return m.opts.OpenBrowser(ctx, url)
+	}
+	return client.OpenBrowser(os.LookupEnv)(ctx, url)
 }
 
 // Session is the session the model connected, for the caller to close.

@@ -203,7 +203,7 @@ func TestPickerAndConnectFailure(t *testing.T) {
 		{Name: "notes", Transport: "stdio", Where: "demo", Target: good},
 	}})
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
-	if m.Init() != nil || m.mode != modePicker {
+	if m.Init(); m.mode != modePicker || m.connecting != nil {
 		t.Fatalf("mode %v: want the picker, and no connection before a choice", m.mode)
 	}
 	golden(t, "screen/picker-80x24", m.render())

@@ -9,6 +9,7 @@ import (
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
@@ -314,10 +315,12 @@ type cappedText struct {
 	shown                     int // bytes of server text drawn
 	full                      bool
 	hiddenLines, hiddenBytes  int
+	// more is the command that shows all of it, for the notice.
+	more string
 }
 
 func newCappedText(width, maxLines, maxBytes int) *cappedText {
-	return &cappedText{width: max(1, width), maxLines: maxLines, maxBytes: maxBytes}
+	return &cappedText{width: max(1, width), maxLines: maxLines, maxBytes: maxBytes, more: "mcpsh call --json"}
 }
 
 // styled adds a line mcpsh made (already sanitized and styled), wrapped.
@@ -379,6 +382,22 @@ func (w *cappedText) line(raw string, style lipgloss.Style) {
 	}
 }
 
+// rendered adds lines mcpsh drew from server text (already sanitized, styled
+// and at most width cells), src bytes of it, within the caps.
+func (w *cappedText) rendered(ls []string, src int) {
+	start := w.shown
+	for i, l := range ls {
+		if w.full || len(w.lines) >= w.maxLines || w.shown >= w.maxBytes {
+			w.full = true
+			w.hiddenLines += len(ls) - i
+			w.hiddenBytes += max(src-(w.shown-start), 0)
+			return
+		}
+		w.shown += len(ansi.Strip(l)) + 1
+		w.lines = append(w.lines, l)
+	}
+}
+
 // hide counts text that is not drawn.
 func (w *cappedText) hide(s string) {
 	w.hiddenLines += strings.Count(s, "\n") + 1
@@ -395,5 +414,5 @@ func (w *cappedText) finish(st *Styles) {
 		lines = fmt.Sprintf("%d more lines", w.hiddenLines)
 	}
 	w.lines = append(w.lines, "")
-	w.styled(st.Muted.Render(fmt.Sprintf("… %s not shown (%s); use `mcpsh call --json` for all of it", lines, client.HumanBytes(w.hiddenBytes))))
+	w.styled(st.Muted.Render(fmt.Sprintf("… %s not shown (%s); use `%s` for all of it", lines, client.HumanBytes(w.hiddenBytes), w.more)))
 }

@@ -71,10 +71,15 @@ type serverPane struct {
 	width  int
 	height int
 
+	// instructions are the server's, shown above its output; intro is them
+	// drawn for the width.
+	instructions string
+	intro        []string
+
 	lines    []serverLine
 	rendered []string // the drawn lines of lines, in order
 	dropped  int      // lines dropped from the front so far
-	off      int      // index in rendered of the top visible line
+	off      int      // index of the top visible line in intro, then rendered
 	follow   bool     // keep the newest line in view
 }
 
@@ -82,27 +87,62 @@ func newServerPane(st *Styles, keys *KeyMap) *serverPane {
 	return &serverPane{st: st, keys: keys, follow: true}
 }
 
+// SetInstructions shows the server's instructions (from the handshake) at
+// the top of the pane, before anything it says.
+func (p *serverPane) SetInstructions(text string) {
+	p.instructions = text
+	p.drawIntro()
+	p.clamp()
+}
+
+// serverIntroMax caps the instructions drawn: they are the server's, and
+// the pane is for its output.
+const serverIntroMax = 200
+
+func (p *serverPane) drawIntro() {
+	p.intro = nil
+	text := strings.TrimSpace(p.instructions)
+	if text == "" || p.width <= 0 {
+		return
+	}
+	if len(text) > serverTextMax {
+		text = text[:paneRuneStart(text, serverTextMax)] + " …"
+	}
+	p.intro = append(p.intro, p.st.Label.Render("Instructions"))
+	for _, l := range wrapCapped(termtext.Sanitize(text), p.width, serverIntroMax) {
+		p.intro = append(p.intro, p.st.Row.Render(l))
+	}
+	p.intro = append(p.intro, p.st.Muted.Render(strings.Repeat("─", p.width)))
+}
+
 // SetSize sets the pane's size in cells.
 func (p *serverPane) SetSize(width, height int) {
 	p.height = height
 	if width != p.width {
 		// Keep the top visible line in view across the re-wrap.
-		top := p.lineAt(p.off)
+		inIntro, introOff := p.off < len(p.intro), p.off
+		top := p.lineAt(p.off - len(p.intro))
 		p.width = width
+		p.drawIntro()
 		p.rendered = make([]string, 0, len(p.lines))
 		p.off = 0
 		for i := range p.lines {
 			if i == top {
-				p.off = len(p.rendered)
+				p.off = len(p.intro) + len(p.rendered)
 			}
 			p.draw(&p.lines[i])
+		}
+		if inIntro {
+			p.off = min(introOff, len(p.intro))
 		}
 	}
 	p.clamp()
 }
 
-// lineAt is the index in lines of the line drawn at rendered[r].
+// lineAt is the index in lines of the line drawn at rendered[r]; 0 for a
+// line of the instructions (r < 0).
 func (p *serverPane) lineAt(r int) int {
+	r = max(r, 0)
 	for i, l := range p.lines {
 		if r < l.n {
 			return i
@@ -143,6 +183,17 @@ func (p *serverPane) Append(e client.Event) {
 		if e.Text != "" {
 			text += ": " + e.Text
 		}
+	case client.EventResourcesChanged:
+		l.tag, l.tone = "mcpsh", toneMuted
+		text = "the server's resource list changed; listing the resources again"
+	case client.EventPromptsChanged:
+		l.tag, l.tone = "mcpsh", toneMuted
+		text = "the server's prompt list changed; listing the prompts again"
+	case client.EventResourceUpdated:
+		l.tag, l.tone = "mcpsh", toneMuted
+		text = "the server says it updated " + e.Text
+	case client.EventRequest:
+		l.tag = "request"
 	default:
 		l.tag = termtext.Truncate(termtext.Line(string(e.Kind)), serverTagW)
 	}
@@ -190,7 +241,7 @@ func (p *serverPane) push(l serverLine) {
 		clear(p.rendered[:n])
 		p.rendered = p.rendered[n:]
 		p.dropped++
-		p.off = max(0, p.off-n)
+		p.off = max(min(p.off, len(p.intro)), p.off-n)
 	}
 }
 
@@ -237,7 +288,18 @@ func (p *serverPane) header() []string {
 // bodyHeight is how many lines of text fit under the header.
 func (p *serverPane) bodyHeight() int { return max(0, p.height-len(p.header())) }
 
-func (p *serverPane) maxOff() int { return max(0, len(p.rendered)-p.bodyHeight()) }
+func (p *serverPane) maxOff() int { return max(0, p.total()-p.bodyHeight()) }
+
+// total is the number of lines that scroll: the instructions, then the output.
+func (p *serverPane) total() int { return len(p.intro) + len(p.rendered) }
+
+// drawn is line i of the scrolling text.
+func (p *serverPane) drawn(i int) string {
+	if i < len(p.intro) {
+		return p.intro[i]
+	}
+	return p.rendered[i-len(p.intro)]
+}
 
 // clamp keeps the scroll position in range, at the bottom when following.
 func (p *serverPane) clamp() {
@@ -296,14 +358,16 @@ func (p *serverPane) View() string {
 		return ""
 	}
 	out := p.header()
-	if len(p.lines) == 0 {
+	if len(p.lines) == 0 && len(p.intro) == 0 {
 		out = append(out, paneFit(p.st.Muted.Render("nothing from the server yet"), p.width))
 	}
 	if len(out) >= p.height {
 		return strings.Join(out[:p.height], "\n")
 	}
 	p.clamp()
-	out = append(out, p.rendered[p.off:min(len(p.rendered), p.off+p.bodyHeight())]...)
+	for i := p.off; i < min(p.total(), p.off+p.bodyHeight()); i++ {
+		out = append(out, p.drawn(i))
+	}
 	for len(out) < p.height {
 		out = append(out, "")
 	}

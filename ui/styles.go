@@ -66,8 +66,11 @@ type Styles struct {
 	Footer             lipgloss.Style
 	Key, KeyDesc       lipgloss.Style
 	Filter             lipgloss.Style
-	ProgressFull       color.Color
-	ProgressEmpty      color.Color
+	// Markdown (markdown.go): headings (the first level underlined),
+	// **strong**, *emphasis*, `code`, links and the bar of a quote.
+	Heading1, Heading, Strong, Emphasis, Code, Link, Quote lipgloss.Style
+	ProgressFull                                           color.Color
+	ProgressEmpty                                          color.Color
 }
 
 // NewStyles builds Styles from t, or colourless ones when noColor.
@@ -122,6 +125,16 @@ func NewStyles(t Theme, noColor bool) *Styles {
 	s.Key = fg(t.Accent).Bold(true)
 	s.KeyDesc = fg(t.Muted)
 	s.Filter = fg(t.Accent)
+	s.Heading = fg(t.Accent).Bold(true)
+	s.Heading1 = s.Heading.Underline(true)
+	s.Strong = fg(t.Text).Bold(true)
+	s.Emphasis = fg(t.Text).Italic(true)
+	s.Code = fg(t.Write)
+	s.Link = fg(t.Accent).Underline(true)
+	s.Quote = fg(t.Border)
+	if noColor {
+		s.Code = s.Code.Faint(true)
+	}
 	s.ProgressFull, s.ProgressEmpty = t.Accent, t.Border
 	return s
 }

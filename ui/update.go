@@ -23,7 +23,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return m, m.onKey(msg)
 	case spinner.TickMsg:
-		if m.mode != modeRunning && m.mode != modeConnecting && !m.auditing() {
+		if !m.busy() {
 			return m, nil
 		}
 		var cmd tea.Cmd
@@ -65,20 +65,72 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onCallDone(msg)
 	case auditDoneMsg:
 		return m, m.onAuditDone(msg)
+	case resourcesListedMsg:
+		return m, m.onResourcesListed(msg)
+	case promptsListedMsg:
+		return m, m.onPromptsListed(msg)
+	case resourceReadMsg:
+		m.onResourceRead(msg)
+		return m, nil
+	case subscribedMsg:
+		m.onSubscribed(msg)
+		return m, nil
+	case promptGotMsg:
+		return m, m.onPromptGot(msg)
+	case completeDueMsg:
+		return m, m.onCompleteDue(msg)
+	case completedMsg:
+		m.onCompleted(msg)
+		return m, nil
+	case savedMsg:
+		m.onSaved(msg)
+		return m, nil
+	case openedMsg:
+		if d, ok := m.dialog.(*urlDialog); ok {
+			d.opened(msg)
+		}
+		return m, nil
+	case askMsg:
+		return m, m.onAsk(msg.ask)
+	case askGoneMsg:
+		return m, m.onAskGone(msg.id)
+	case noticeMsg:
+		return m, m.onNotice(msg.text)
 	}
 	return m, m.forwardToFocus(msg)
+}
+
+// busy reports whether something on screen waits with a spinner.
+func (m *Model) busy() bool {
+	switch m.mode {
+	case modeRunning, modeConnecting, modeLogin:
+		return true
+	case modeResource:
+		return m.reader != nil && !m.reader.done
+	case modePrompt:
+		return m.promptOut != nil && !m.promptOut.done
+	}
+	return m.auditing()
 }
 
 // forwardToFocus gives other messages (cursor blinks and the like) to the
 // component that has focus.
 func (m *Model) forwardToFocus(msg tea.Msg) tea.Cmd {
 	switch {
+	case m.dialog != nil:
+		return m.dialog.update(msg)
 	case m.filtering:
 		var cmd tea.Cmd
 		m.filterIn, cmd = m.filterIn.Update(msg)
 		return cmd
 	case m.mode == modeForm && m.form != nil:
 		return m.form.Update(msg)
+	case m.mode == modeArgs && m.strForm != nil:
+		return m.strForm.forward(msg)
+	case m.mode == modeResource && m.saving != nil:
+		var cmd tea.Cmd
+		m.saving.in, cmd = m.saving.in.Update(msg)
+		return cmd
 	}
 	return nil
 }
@@ -95,17 +147,24 @@ func (m *Model) onConnected(msg connectedMsg) tea.Cmd {
 		m.connecting = nil
 	}
 	if msg.err != nil {
+		if m.mode == modeLogin {
+			m.loginFailed()
+		}
 		m.mode, m.connErr = modeConnectFailed, msg.err
 		return nil
 	}
+	m.preLogin = nil
 	m.session, m.server = msg.session, msg.session.Server()
 	m.setTools(msg.listing.Tools)
 	for _, w := range msg.listing.Warnings {
 		m.serverPane.Append(client.Event{Kind: client.EventLog, Time: m.now(), Level: "warning", Logger: "mcpsh", Text: w})
 	}
-	m.mode = modeBrowse
+	m.serverPane.SetInstructions(m.server.Instructions)
+	m.mode, m.view = modeBrowse, viewTools
+	m.resources, m.prompts = resourcesState{}, promptsState{}
+	clear(m.subscribed)
 	m.layout()
-	cmds := []tea.Cmd{waitEvent(m.session.Events())}
+	cmds := []tea.Cmd{waitEvent(m.session.Events()), m.listResources(), m.listPrompts()}
 	if m.server.Logging {
 		cmds = append(cmds, setLogLevelCmd(m.ctx, m.session))
 	}
@@ -120,10 +179,19 @@ func (m *Model) onEvent(e client.Event) tea.Cmd {
 		m.listReq = m.nextID()
 		return tea.Batch(next, listCmd(m.ctx, m.listReq, m.session))
 	case client.EventReconnected:
-		// The client listed the tools again before it said so.
+		// The client listed the tools again before it said so; the rest is
+		// listed here, and the subscriptions, which ended with the old
+		// session, are made again.
 		m.setTools(m.session.Tools())
 		m.status = termtext.Line(e.Text)
 		m.recheckOpenCall()
+		return tea.Batch(next, m.listResources(), m.listPrompts(), m.resubscribe())
+	case client.EventResourcesChanged:
+		return tea.Batch(next, m.listResources())
+	case client.EventPromptsChanged:
+		return tea.Batch(next, m.listPrompts())
+	case client.EventResourceUpdated:
+		return tea.Batch(next, m.onResourceUpdated(e.Text))
 	}
 	return next
 }
@@ -208,6 +276,10 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	if key.Matches(msg, k.ForceQuit) {
 		return m.quit()
 	}
+	// A server's request comes first, over whatever is on screen.
+	if m.dialog != nil {
+		return m.onDialogKey(msg)
+	}
 	if m.overlay != overlayNone {
 		return m.onOverlayKey(msg)
 	}
@@ -222,6 +294,17 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		if m.form.Editing() || m.form.picking() {
 			return m.onFormKey(msg)
 		}
+	case modeArgs:
+		return m.onStringFormKey(msg) // its fields always take text
+	case modeResource:
+		if m.saving != nil {
+			return m.onSaveKey(msg)
+		}
+	case modeLogin:
+		if key.Matches(msg, m.keys.Close) {
+			m.cancelLogin()
+		}
+		return nil
 	}
 	// Keys that work wherever no text is being typed.
 	switch {
@@ -245,9 +328,22 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case modeConnectFailed:
 		return m.onConnectFailedKey(msg)
 	case modeBrowse:
+		if m.onViewKey(msg) {
+			return nil
+		}
+		switch m.view {
+		case viewResources:
+			return m.onResourcesKey(msg)
+		case viewPrompts:
+			return m.onPromptsKey(msg)
+		}
 		return m.onBrowseKey(msg)
 	case modeForm:
 		return m.onFormKey(msg)
+	case modeResource:
+		return m.onResourceKey(msg)
+	case modePrompt:
+		return m.onPromptViewKey(msg)
 	case modeRunning:
 		if key.Matches(msg, k.CancelCall) && m.running != nil {
 			m.running.cancel()
@@ -416,7 +512,7 @@ func (m *Model) onPickerKey(msg tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		t := c.Target
-		m.target = &t
+		m.target, m.auth, m.choice = &t, c.Auth, &c
 		return m.connect()
 	}
 	return nil
@@ -426,8 +522,20 @@ func (m *Model) onConnectFailedKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, m.keys.Retry):
 		return m.connect()
+	case key.Matches(msg, m.keys.Login) && m.canLogin():
+		return m.login()
 	case key.Matches(msg, m.keys.Close) && len(m.opts.Choices) > 0:
 		m.mode = modePicker
 	}
 	return nil
+}
+
+// onDialogKey gives a key to the dialog of a server's request, and sends the
+// answer once the user gave one.
+func (m *Model) onDialogKey(msg tea.KeyPressMsg) tea.Cmd {
+	r, cmd := m.dialog.key(msg)
+	if r == nil {
+		return cmd
+	}
+	return tea.Batch(cmd, m.answerAsk(*r))
 }

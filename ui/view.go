@@ -95,6 +95,25 @@ func (m *Model) layout() {
 	m.auditPane.SetSize(m.width, h)
 	m.filterIn.SetWidth(max(m.listWidth()-4, 10))
 	m.help.SetWidth(m.width)
+	if m.strForm != nil {
+		m.strForm.SetSize(m.width, max(h-stringFormHeaderLines, 1))
+	}
+	if m.reader != nil {
+		rh := h
+		if m.saving != nil {
+			rh -= saveLinesN
+		}
+		m.reader.SetSize(m.width, max(rh, 1))
+	}
+	if m.saving != nil {
+		m.saving.in.SetWidth(max(m.width-len(m.saving.in.Prompt)-2, 8))
+	}
+	if m.promptOut != nil {
+		m.promptOut.SetSize(m.width, h)
+	}
+	if m.dialog != nil {
+		m.dialog.setSize(m.width, m.dialogHeight())
+	}
 }
 
 func (m *Model) serverName() string {
@@ -107,10 +126,16 @@ func (m *Model) serverName() string {
 	return ""
 }
 
+// serverLabel is the server's name and version, safe to draw.
+func (m *Model) serverLabel() string { return termtext.Line(m.serverName()) }
+
 func (m *Model) header() string {
 	left := m.st.Header.Render("mcpsh")
 	if m.target != nil {
-		left += m.st.HeaderDim.Render(" · ") + termtext.Line(m.serverName()) + m.st.HeaderDim.Render(" · "+termtext.Line(m.target.Via()))
+		left += m.st.HeaderDim.Render(" · ") + m.serverLabel() + m.st.HeaderDim.Render(" · "+termtext.Line(m.target.Via()))
+	}
+	if m.session != nil && m.server.Protocol != "" {
+		left += m.st.HeaderDim.Render(" · MCP " + termtext.Line(m.server.Protocol))
 	}
 	right := ""
 	if m.session != nil {
@@ -147,6 +172,9 @@ func (m *Model) footer() string {
 }
 
 func (m *Model) body(h int) string {
+	if m.dialog != nil {
+		return m.renderDialog(h)
+	}
 	switch m.overlay {
 	case overlayHelp:
 		return m.help.FullHelpView(m.fullHelp())
@@ -175,11 +203,51 @@ func (m *Model) body(h int) string {
 		return renderRunning(m.running, m.spinner.View(), m.now(), m.bar, m.width, m.st, m.keys)
 	case modeResult:
 		return m.result.View()
+	case modeArgs:
+		return m.stringFormHeader() + "\n" + m.strForm.View()
+	case modeResource:
+		out := m.reader.View(m.spinner.View())
+		if m.saving != nil {
+			out = strings.Join(fitLines(out, m.width, max(h-saveLinesN, 0)), "\n") + "\n" + strings.Join(m.saveLines(), "\n")
+		}
+		return out
+	case modePrompt:
+		return m.promptOut.View(m.spinner.View())
+	case modeLogin:
+		return m.renderLogin()
 	}
 	return ""
 }
 
-func (m *Model) renderBrowse(h int) string {
+// renderDialog draws the dialog of a server's request over the screen, with
+// a line saying what goes on under it (a call runs on until it is answered)
+// and how many more requests wait.
+func (m *Model) renderDialog(h int) string {
+	var top []string
+	if r := m.running; r != nil {
+		top = append(top, m.st.Muted.Render(fmt.Sprintf("%s %s runs on under this request (%.1fs)", m.spinner.View(), termtext.Line(r.call.Tool.Name), m.now().Sub(r.started).Seconds())))
+	}
+	if n := len(m.asks) - 1; n > 0 {
+		top = append(top, m.st.Muted.Render(fmt.Sprintf("%d more request%s wait after this one", n, plural(n))))
+	}
+	out := append(top, fitLines(m.dialog.view(), m.width, max(h-len(top), 0))...)
+	return strings.Join(out, "\n")
+}
+
+// dialogHeight is the room the dialog has under its lines about the screen.
+func (m *Model) dialogHeight() int {
+	h := m.bodyHeight()
+	if m.running != nil {
+		h--
+	}
+	if len(m.asks) > 1 {
+		h--
+	}
+	return max(h, 1)
+}
+
+// renderTools is the tools view: the list by class, the selected tool's detail.
+func (m *Model) renderTools(h int) string {
 	lw := m.listWidth()
 	top := ""
 	if m.filtering || m.filterIn.Value() != "" {
@@ -195,21 +263,13 @@ func (m *Model) renderBrowse(h int) string {
 		listH--
 	}
 	left = append(left, strings.Split(m.list.View(m.st, lw, listH), "\n")...)
-	left = fitLines(strings.Join(left, "\n"), lw, h)
-	dw := m.detailWidth()
-	if dw == 0 {
-		return strings.Join(left, "\n")
+	if m.detailWidth() == 0 {
+		return m.renderSplit(left, nil, h)
 	}
 	t := m.list.Selected()
-	detail := strings.Split(renderDetail(t, m.decision(t), m.findingsFor(t), dw, m.st), "\n")
+	detail := strings.Split(renderDetail(t, m.decision(t), m.findingsFor(t), m.detailWidth(), m.st), "\n")
 	m.detailTop = min(m.detailTop, max(len(detail)-h, 0))
-	detail = fitLines(strings.Join(detail[m.detailTop:], "\n"), dw, h)
-	sep := m.st.Muted.Render("│")
-	rows := make([]string, h)
-	for i := range rows {
-		rows[i] = padTo(left[i], lw) + " " + sep + " " + detail[i]
-	}
-	return strings.Join(rows, "\n")
+	return m.renderSplit(left, detail[m.detailTop:], h)
 }
 
 func (m *Model) renderPicker(h int) string {
@@ -239,6 +299,10 @@ func (m *Model) renderConnectFailed() string {
 	w.add(m.st.Error.Render("could not connect"))
 	w.blank()
 	w.wrap(termtext.Sanitize(m.connErr.Error()), m.st.Row)
+	if hint := m.loginHint(); hint != "" {
+		w.blank()
+		w.wrap(hint, m.st.Row)
+	}
 	return strings.Join(w.out, "\n")
 }
 

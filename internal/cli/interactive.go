@@ -76,11 +76,14 @@ func (a *app) interactive(cmd *cobra.Command, args []string, f *callFlags) error
 	// Each server gets its roots (--root and the config's) and its OAuth
 	// client. Not a login here: a login notice would print under the full
 	// screen; the view offers to log in instead (opts.Login), and shows
-	// what the login says itself.
+	// what the login says itself. The flags are checked first, on their own,
+	// so a bad --protocol or --root is a usage error, not a picker entry.
+	t := client.Target{}
 	if opts.Target != nil {
-		if err := a.prepareFeatures(*opts.Target); err != nil {
-			return err
-		}
+		t = *opts.Target
+	}
+	if err := a.prepareFeatures(t); err != nil {
+		return err
 	}
 	opts.Client = *a.clientOptions()
 	opts.Client.ServerStderr, opts.Client.OnWarning = nil, nil
@@ -93,7 +96,7 @@ func (a *app) interactive(cmd *cobra.Command, args []string, f *callFlags) error
 			continue
 		}
 		if err := a.prepareFeatures(c.Target); err != nil {
-			c.Problem = err.Error()
+			c.Problem = err.Error() // a root in its config that is not a directory
 			continue
 		}
 		c.Roots, c.Auth = a.roots, a.authFor(c.Target, false)

@@ -1,0 +1,48 @@
+package e2e
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// The interactive view against the TypeScript SDK test server: its resources
+// view draws a Markdown resource, and a tool's form elicitation is answered
+// in a dialog over the running call, which then finishes with that answer.
+func TestTUIResourcesAndElicitation(t *testing.T) {
+	x := newTmux(t)
+	dir := t.TempDir()
+	shell := fmt.Sprintf("HOME=%s TERM=xterm-256color %s -- %s; sleep 30", dir, mcpshBin, strings.Join(tsServer(t), " "))
+	x.run("new-session", "-d", "-s", "t", "-x", "100", "-y", "30", shell)
+	x.waitFor("mcpsh-ts-server 1.0.0", "Read-only (", " Resources 7 ", " Prompts 3 ", "MCP 20")
+
+	// Resources: info://about, info://config.json, info://readme.md, …
+	x.keys("r")
+	x.waitFor("Resources (5)", "Templates (2)", "notes://{folder}/{name}")
+	x.keys("j", "j")
+	x.waitFor("text/markdown")
+	x.keys("Enter")
+	s := x.waitFor("info://readme.md", "A test server for mcpsh.")
+	if strings.Contains(s, "**mcpsh**") || strings.Contains(s, "# mcpsh-ts-server") {
+		t.Errorf("the Markdown was shown as source:\n%s", s)
+	}
+	x.keys("Escape", "t")
+	x.waitFor("Read-only (")
+
+	// ask_form asks for a form while it runs; accept it with its defaults.
+	x.keys("/", "a", "s", "k", "_", "f", "o", "r", "m", "Enter", "Enter")
+	x.waitFor("ctrl+r runs it")
+	x.keys("C-r")
+	x.waitFor("mcpsh-ts-server asks for input", "Tell us about you", "ctrl+s accept")
+	x.keys("ada@example.com")
+	x.keys("C-s")
+	// The tool answers with the JSON of what it got, which the result view
+	// indents.
+	s = x.waitFor("Ask for a form  ask_form  ok", `"action": "accept"`, `"email": "ada@example.com"`)
+	for _, want := range []string{`"age": 30`, `"subscribe": true`, `"color": "green"`, `"nickname": "ada"`} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the tool's answer lacks %s:\n%s", want, s)
+		}
+	}
+	x.keys("Escape", "q")
+}

@@ -1,0 +1,186 @@
+package ui
+
+import (
+	"context"
+	"sync"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/termtext"
+)
+
+// A server may ask the user for something while a call runs: input
+// (elicitation, a form or a URL to visit) or a completion written by a person
+// (sampling). The client's callbacks for these block until they are answered,
+// on the SDK's goroutines; they hand the request to the model through the
+// inbox and wait for the answer on the request's own channel, or for the
+// request's context to end (the server withdrew it, its call or the session
+// ended), which closes the dialog. The model never blocks on them.
+
+// serverAsk is one request waiting for the user.
+type serverAsk struct {
+	id     int // given by the model when the request arrives
+	ctx    context.Context
+	elicit *client.ElicitRequest
+	sample *client.SampleRequest
+	// reply takes the one answer; it has room for it, so answering never blocks.
+	reply chan askReply
+	// answered is closed by the model once it answered, ending watchAsk.
+	answered chan struct{}
+}
+
+type askReply struct {
+	elicit *client.ElicitResponse
+	sample *client.SampleResponse
+	err    error
+}
+
+// inbox carries what client callbacks hand the model.
+type inbox struct {
+	asks    chan *serverAsk
+	notices chan string
+	// done ends every wait: closed when the view has ended (close), or the
+	// model's context's.
+	done    chan struct{}
+	ctxDone <-chan struct{}
+	once    sync.Once
+}
+
+func newInbox(ctxDone <-chan struct{}) *inbox {
+	return &inbox{asks: make(chan *serverAsk), notices: make(chan string, 16), done: make(chan struct{}), ctxDone: ctxDone}
+}
+
+// close ends the waits of requests nobody will answer now: the view is gone.
+func (b *inbox) close() { b.once.Do(func() { close(b.done) }) }
+
+// elicit is client.Options.Elicit.
+func (b *inbox) elicit(ctx context.Context, r *client.ElicitRequest) (*client.ElicitResponse, error) {
+	rep, err := b.ask(ctx, &serverAsk{elicit: r})
+	if err != nil {
+		return nil, err
+	}
+	return rep.elicit, rep.err
+}
+
+// sample is client.Options.Sample.
+func (b *inbox) sample(ctx context.Context, r *client.SampleRequest) (*client.SampleResponse, error) {
+	rep, err := b.ask(ctx, &serverAsk{sample: r})
+	if err != nil {
+		return nil, err
+	}
+	return rep.sample, rep.err
+}
+
+func (b *inbox) ask(ctx context.Context, a *serverAsk) (askReply, error) {
+	a.ctx, a.reply, a.answered = ctx, make(chan askReply, 1), make(chan struct{})
+	select {
+	case b.asks <- a:
+	case <-ctx.Done():
+		return askReply{}, ctx.Err()
+	case <-b.done:
+		return askReply{}, context.Canceled
+	case <-b.ctxDone:
+		return askReply{}, context.Canceled
+	}
+	select {
+	case r := <-a.reply:
+		return r, nil
+	case <-ctx.Done():
+		return askReply{}, ctx.Err()
+	case <-b.done:
+		return askReply{}, context.Canceled
+	case <-b.ctxDone:
+		return askReply{}, context.Canceled
+	}
+}
+
+// notify is client.Auth.Notify: it must not block, so a notice that finds
+// the inbox full is dropped (the OAuth flow says little, and says it again).
+func (b *inbox) notify(text string) {
+	select {
+	case b.notices <- text:
+	default:
+	}
+}
+
+// onAsk queues a request that arrived; the first in the queue is the dialog
+// on screen.
+func (m *Model) onAsk(a *serverAsk) tea.Cmd {
+	next := waitInbox(m.inbox)
+	if a.ctx.Err() != nil {
+		return next // withdrawn before it reached the screen
+	}
+	a.id = m.nextID()
+	m.asks = append(m.asks, a)
+	if len(m.asks) == 1 {
+		return tea.Batch(next, watchAsk(a), m.openAsk())
+	}
+	return tea.Batch(next, watchAsk(a))
+}
+
+// openAsk builds the dialog for the first request in the queue.
+func (m *Model) openAsk() tea.Cmd {
+	m.dialog = nil
+	if len(m.asks) == 0 {
+		return nil
+	}
+	a := m.asks[0]
+	switch {
+	case a.elicit != nil && a.elicit.Mode == "url":
+		m.dialog = newURLDialog(a, m.openBrowser, m.nextID, m.st, m.keys)
+	case a.elicit != nil:
+		m.dialog = newElicitDialog(a, m.st, m.keys)
+	default:
+		m.dialog = newSampleDialog(a, m.st, m.keys)
+	}
+	m.layout()
+	return m.dialog.focus()
+}
+
+// answerAsk sends the answer to the first request and shows the next one.
+func (m *Model) answerAsk(r askReply) tea.Cmd {
+	if len(m.asks) == 0 {
+		return nil
+	}
+	a := m.asks[0]
+	a.reply <- r
+	close(a.answered)
+	m.asks = m.asks[1:]
+	return m.openAsk()
+}
+
+// onAskGone drops a request the server no longer waits for.
+func (m *Model) onAskGone(id int) tea.Cmd {
+	for i, a := range m.asks {
+		if a.id != id {
+			continue
+		}
+		m.asks = append(m.asks[:i:i], m.asks[i+1:]...)
+		if i > 0 {
+			return nil
+		}
+		m.status = termtext.Line(askServer(a)) + " withdrew its request (its call ended or was cancelled)"
+		return m.openAsk()
+	}
+	return nil
+}
+
+func askServer(a *serverAsk) string {
+	if a.elicit != nil {
+		return a.elicit.Server
+	}
+	return a.sample.Server
+}
+
+// askDialog is the dialog of the request on screen.
+type askDialog interface {
+	// key handles a key; it returns the answer once the user gave one.
+	key(msg tea.KeyPressMsg) (*askReply, tea.Cmd)
+	// update gives the dialog other messages (cursor blinks).
+	update(msg tea.Msg) tea.Cmd
+	focus() tea.Cmd
+	setSize(width, height int)
+	view() string
+	bindings() []key.Binding
+}

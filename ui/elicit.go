@@ -1,0 +1,102 @@
+package ui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/termtext"
+)
+
+// elicitDialog is a server's form (elicitation, form mode): its message and
+// the form built from its requestedSchema, defaults filled in, so what is sent
+// is what the user sees. The form checks the answer as the client will; an
+// answer it refuses never leaves the dialog.
+type elicitDialog struct {
+	ask  *serverAsk
+	form *argForm
+	st   *Styles
+	keys *KeyMap
+
+	width, height int
+}
+
+// elicitFormName names the form in messages, as the client's checks do.
+const elicitFormName = "the server's form"
+
+// elicitMessageLines caps the server's message above the form; the form
+// needs the room more.
+const elicitMessageLines = 6
+
+func newElicitDialog(a *serverAsk, st *Styles, keys *KeyMap) *elicitDialog {
+	r := a.elicit
+	schema := client.ReadSchema(elicitFormName, "requested", r.Schema)
+	f := newSchemaForm(elicitFormName, schema, r.Validate, st, keys, withDefaultsFilled(), withTitleLabels())
+	return &elicitDialog{ask: a, form: f, st: st, keys: keys}
+}
+
+func (d *elicitDialog) key(msg tea.KeyPressMsg) (*askReply, tea.Cmd) {
+	k := d.keys
+	switch {
+	case key.Matches(msg, k.Accept):
+		content, ok := d.form.Args()
+		if !ok {
+			return nil, nil // the form shows what is wrong
+		}
+		return &askReply{elicit: &client.ElicitResponse{Action: client.ElicitAccept, Content: content}}, nil
+	case key.Matches(msg, k.Decline):
+		return &askReply{elicit: &client.ElicitResponse{Action: client.ElicitDecline}}, nil
+	case key.Matches(msg, k.Dismiss) && !d.form.picking():
+		return &askReply{elicit: &client.ElicitResponse{Action: client.ElicitCancel}}, nil
+	}
+	return nil, d.form.Update(msg)
+}
+
+func (d *elicitDialog) update(msg tea.Msg) tea.Cmd { return d.form.Update(msg) }
+
+func (d *elicitDialog) focus() tea.Cmd { return d.form.focusCmd() }
+
+func (d *elicitDialog) setSize(width, height int) {
+	d.width, d.height = width, height
+	d.form.SetSize(width, max(height-len(d.head()), 1))
+}
+
+// head is the dialog's title, the server's message and a rule.
+func (d *elicitDialog) head() []string {
+	w := &lines{width: max(d.width, 1)}
+	w.add(d.st.DialogTitle.Render(termtext.Line(d.ask.elicit.Server) + " asks for input"))
+	msg := wrapCapped(termtext.Sanitize(d.ask.elicit.Message), d.width, elicitMessageLines)
+	for _, l := range msg {
+		w.add(d.st.Row.Render(l))
+	}
+	w.add(d.st.Muted.Render(strings.Repeat("─", max(d.width, 1))))
+	return w.out
+}
+
+func (d *elicitDialog) view() string {
+	return strings.Join(d.head(), "\n") + "\n" + d.form.View()
+}
+
+func (d *elicitDialog) bindings() []key.Binding {
+	k := d.keys
+	b := []key.Binding{k.Accept, k.Decline, k.Dismiss}
+	return append(b, d.form.ShortHelp()...)
+}
+
+// wrapCapped wraps text (sanitized, lines kept) to width and keeps at most n
+// lines, the last one saying more was cut.
+func wrapCapped(text string, width, n int) []string {
+	var out []string
+	for _, para := range strings.Split(text, "\n") {
+		out = append(out, paneWrap(paneExpandTabs(para), width)...)
+	}
+	for len(out) > 0 && out[len(out)-1] == "" {
+		out = out[:len(out)-1]
+	}
+	if len(out) > n && n > 0 {
+		out = out[:n]
+		out[n-1] = paneFit(out[n-1]+" …", width)
+	}
+	return out
+}

@@ -1,0 +1,150 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpsh/mcpsh/internal/termtext"
+)
+
+// itemList is the list of the resources and prompts views: rows under
+// section headings, a cursor that skips the headings, and a selection kept by
+// key when the server lists them again. Simpler than the tool list: no
+// filter, no classes.
+type itemList struct {
+	rows   []listItem
+	cursor int // index into rows; -1 when there is nothing to select
+	offset int
+}
+
+// listItem is a row: a heading, or an item the cursor can rest on.
+type listItem struct {
+	heading string
+	key     string // what identifies the item across listings
+	title   string
+	name    string // shown muted after the title, when it differs
+	mark    string // one cell at the right edge
+	kind    int    // what the item is, for its view
+	index   int    // where it is in its listing
+}
+
+// Set replaces the rows and keeps the cursor on the item with the same key,
+// else at the same place.
+func (l *itemList) Set(rows []listItem) {
+	keep := ""
+	if it, ok := l.Selected(); ok {
+		keep = it.key
+	}
+	old := l.cursor
+	l.rows, l.cursor = rows, -1
+	for i, r := range rows {
+		if r.heading == "" && keep != "" && r.key == keep {
+			l.cursor = i
+			return
+		}
+	}
+	l.cursor = l.nearest(max(old, 0), 1)
+	if l.cursor < 0 {
+		l.cursor = l.nearest(len(l.rows)-1, -1)
+	}
+}
+
+// nearest is the first item at or after i going dir, or -1.
+func (l *itemList) nearest(i, dir int) int {
+	for ; i >= 0 && i < len(l.rows); i += dir {
+		if l.rows[i].heading == "" {
+			return i
+		}
+	}
+	return -1
+}
+
+// Selected is the item under the cursor.
+func (l *itemList) Selected() (listItem, bool) {
+	if l.cursor < 0 || l.cursor >= len(l.rows) {
+		return listItem{}, false
+	}
+	return l.rows[l.cursor], true
+}
+
+// Move moves the cursor n items, stopping at the ends.
+func (l *itemList) Move(n int) {
+	if l.cursor < 0 {
+		return
+	}
+	dir := 1
+	if n < 0 {
+		dir, n = -1, -n
+	}
+	for ; n > 0; n-- {
+		next := l.nearest(l.cursor+dir, dir)
+		if next < 0 {
+			return
+		}
+		l.cursor = next
+	}
+}
+
+func (l *itemList) Top() {
+	if i := l.nearest(0, 1); i >= 0 {
+		l.cursor = i
+	}
+}
+
+func (l *itemList) Bottom() {
+	if i := l.nearest(len(l.rows)-1, -1); i >= 0 {
+		l.cursor = i
+	}
+}
+
+// View draws height lines of at most width cells, the cursor in view.
+func (l *itemList) View(st *Styles, width, height int) string {
+	if height <= 0 || width <= 0 {
+		return ""
+	}
+	if l.cursor >= 0 {
+		if l.cursor < l.offset {
+			l.offset = l.cursor
+			if l.offset > 0 && l.rows[l.offset-1].heading != "" {
+				l.offset--
+			}
+		}
+		if l.cursor >= l.offset+height {
+			l.offset = l.cursor - height + 1
+		}
+	}
+	l.offset = max(0, min(l.offset, len(l.rows)-height))
+	out := make([]string, 0, height)
+	for i := l.offset; i < len(l.rows) && len(out) < height; i++ {
+		out = append(out, l.row(st, i, width))
+	}
+	return strings.Join(out, "\n")
+}
+
+func (l *itemList) row(st *Styles, i, width int) string {
+	r := l.rows[i]
+	if r.heading != "" {
+		return st.Label.Render(termtext.Truncate(r.heading, width))
+	}
+	cursor, style := "  ", st.Row
+	if i == l.cursor {
+		cursor, style = "› ", st.RowSelected
+	}
+	markW := 0
+	if r.mark != "" {
+		markW = 2
+	}
+	room := max(width-2-markW, 1)
+	title := termtext.Truncate(termtext.Line(r.title), room)
+	text := style.Render(title)
+	if name := termtext.Line(r.name); name != "" && name != termtext.Line(r.title) {
+		if left := room - ansi.StringWidth(title) - 2; left >= 4 {
+			text += "  " + st.Name.Render(termtext.Truncate(name, left))
+		}
+	}
+	line := cursor + text
+	if markW > 0 {
+		line = padTo(line, width-markW) + " " + st.Mark.Render(r.mark)
+	}
+	return line
+}

@@ -1,0 +1,170 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/termtext"
+)
+
+// promptsState is the prompts view: the server's prompts, listed again when
+// the server says they changed.
+type promptsState struct {
+	listing *client.PromptListing
+	err     string
+	req     int
+	list    itemList
+}
+
+func (m *Model) listPrompts() tea.Cmd {
+	if m.session == nil || !m.offers(viewPrompts) {
+		return nil
+	}
+	m.prompts.req = m.nextID()
+	return listPromptsCmd(m.ctx, m.prompts.req, m.session)
+}
+
+func (m *Model) onPromptsListed(msg promptsListedMsg) tea.Cmd {
+	p := &m.prompts
+	if msg.id != p.req {
+		return nil
+	}
+	if msg.err != nil {
+		p.err = termtext.Line(msg.err.Error())
+		if p.listing != nil {
+			m.status = "listing the prompts again failed: " + p.err
+		}
+		return nil
+	}
+	p.err, p.listing = "", msg.listing
+	m.warnAll(msg.listing.Warnings)
+	rows := []listItem{{heading: fmt.Sprintf("Prompts (%d)", len(msg.listing.Prompts))}}
+	for i, pr := range msg.listing.Prompts {
+		rows = append(rows, listItem{key: pr.Name, title: pr.DisplayName(), name: pr.Name, kind: itemPrompt, index: i})
+	}
+	p.list.Set(rows)
+	return nil
+}
+
+func (m *Model) selectedPrompt() *client.Prompt {
+	it, ok := m.prompts.list.Selected()
+	if l := m.prompts.listing; ok && l != nil && it.index < len(l.Prompts) {
+		return l.Prompts[it.index]
+	}
+	return nil
+}
+
+func (m *Model) onPromptsKey(msg tea.KeyPressMsg) tea.Cmd {
+	if moveList(&m.prompts.list, m.keys, msg, m.bodyHeight()-3) {
+		return nil
+	}
+	if key.Matches(msg, m.keys.Call) {
+		if p := m.selectedPrompt(); p != nil {
+			return m.openPrompt(p, nil)
+		}
+	}
+	return nil
+}
+
+// openPrompt opens the form for a prompt's arguments.
+func (m *Model) openPrompt(p *client.Prompt, values map[string]string) tea.Cmd {
+	specs := make([]stringSpec, len(p.Arguments))
+	for i, a := range p.Arguments {
+		desc := a.Description
+		if a.Title != "" && a.Title != a.Name {
+			desc = strings.TrimSpace(a.Title + ": " + desc)
+		}
+		specs[i] = stringSpec{name: a.Name, title: a.Title, desc: desc, required: a.Required}
+	}
+	f := newStringForm(specs, client.CompletionRef{Prompt: p.Name}, m.server.Capabilities.Completions, m.st, m.keys)
+	f.prompt = p
+	return m.openStringForm(f, values)
+}
+
+// getPrompt sends prompts/get with the form's values.
+func (m *Model) getPrompt(f *stringForm) tea.Cmd {
+	id := m.nextID()
+	m.promptOut = newPromptView(f, id, m.st, m.keys)
+	m.mode = modePrompt
+	m.layout()
+	return tea.Batch(getPromptCmd(m.ctx, id, m.session, f.prompt, f.Values()), m.spinner.Tick)
+}
+
+func (m *Model) onPromptGot(msg promptGotMsg) tea.Cmd {
+	v := m.promptOut
+	if v == nil || v.id != msg.id {
+		return nil
+	}
+	var ae *client.ArgError
+	if errors.As(msg.err, &ae) && m.strForm != nil {
+		// The client refused the arguments: nothing was sent. Back to the form.
+		m.mode, m.promptOut = modeArgs, nil
+		m.strForm.err = termtext.Line(msg.err.Error())
+		return nil
+	}
+	v.SetResult(msg.result, msg.err)
+	return nil
+}
+
+func (m *Model) onPromptViewKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case key.Matches(msg, m.keys.Close):
+		m.mode, m.promptOut, m.strForm = modeBrowse, nil, nil
+		return nil
+	case key.Matches(msg, m.keys.Edit):
+		f := m.promptOut.form
+		m.promptOut = nil
+		return m.openPrompt(f.prompt, f.Values())
+	}
+	return m.promptOut.Update(msg)
+}
+
+func (m *Model) renderPrompts(h int) string {
+	p := &m.prompts
+	switch {
+	case !m.offers(viewPrompts):
+		return strings.Join(m.notOffered("prompts", "prompts"), "\n")
+	case p.listing == nil && p.err != "":
+		return strings.Join(m.problem("listing the prompts failed", p.err), "\n")
+	case p.listing == nil:
+		return "\n  " + m.st.Muted.Render("listing the prompts…")
+	case len(p.listing.Prompts) == 0:
+		return "\n  " + m.st.Muted.Render("the server lists no prompts")
+	}
+	left := strings.Split(p.list.View(m.st, m.listWidth(), h), "\n")
+	var detail []string
+	if pr := m.selectedPrompt(); pr != nil {
+		detail = promptDetail(pr, m.detailWidth(), m.st)
+	}
+	return m.renderSplit(left, detail, h)
+}
+
+func promptDetail(p *client.Prompt, width int, st *Styles) []string {
+	w := &lines{width: max(width, 1)}
+	w.add(st.Title.Render(termtext.Line(p.DisplayName())) + "  " + st.Name.Render(termtext.Line(p.Name)))
+	if d := termtext.Sanitize(p.Description); d != "" {
+		w.blank()
+		w.wrap(d, st.Row)
+	}
+	w.section(st, "Arguments")
+	if len(p.Arguments) == 0 {
+		w.add(st.Muted.Render("none"))
+	}
+	for _, a := range p.Arguments {
+		name := termtext.Line(a.Name)
+		if a.Required {
+			name += "*"
+		}
+		w.add(name + "  " + st.Muted.Render(termtext.Line(a.Title)))
+		if d := termtext.Line(a.Description); d != "" {
+			w.wrapIndented(d, 2, st.Muted)
+		}
+	}
+	w.blank()
+	w.add(st.Muted.Render("enter fills them in, then gets the messages"))
+	return w.out
+}

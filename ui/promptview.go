@@ -1,0 +1,99 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/termtext"
+)
+
+// promptView shows what prompts/get returned: each message with its role,
+// text as sent, and other content (embedded resources, images, audio)
+// summarised. Drawn when the result arrives or the width changes.
+type promptView struct {
+	st   *Styles
+	keys *KeyMap
+	id   int         // the prompts/get request it waits for
+	form *stringForm // the arguments, for editing again
+	vp   viewport.Model
+
+	done   bool
+	result *client.PromptResult
+	err    error
+	width  int
+}
+
+func newPromptView(f *stringForm, id int, st *Styles, keys *KeyMap) *promptView {
+	return &promptView{st: st, keys: keys, id: id, form: f, vp: viewport.New()}
+}
+
+func (v *promptView) SetResult(r *client.PromptResult, err error) {
+	v.done, v.result, v.err = true, r, err
+	v.render()
+	v.vp.GotoTop()
+}
+
+func (v *promptView) SetSize(width, height int) {
+	v.vp.SetHeight(max(height, 0))
+	if width != v.width {
+		v.width = width
+		v.vp.SetWidth(max(width, 0))
+		v.render()
+	}
+}
+
+func (v *promptView) render() {
+	if v.width <= 0 || !v.done {
+		return
+	}
+	v.vp.SetContentLines(promptLines(v.form.prompt, v.form.Values(), v.result, v.err, v.width, v.st))
+}
+
+func (v *promptView) Update(msg tea.Msg) tea.Cmd {
+	paneScroll(&v.vp, v.keys, msg)
+	return nil
+}
+
+func (v *promptView) View(spin string) string {
+	if !v.done {
+		return fmt.Sprintf("\n  %s getting %s…", spin, termtext.Line(v.form.prompt.Name))
+	}
+	return v.vp.View()
+}
+
+// promptLines draws the prompt's result.
+func promptLines(p *client.Prompt, args map[string]string, r *client.PromptResult, err error, width int, st *Styles) []string {
+	w := newCappedText(width, resultMaxLines, resultMaxBytes)
+	head := st.Title.Render(termtext.Line(p.DisplayName())) + "  " + st.Name.Render(termtext.Line(p.Name))
+	w.styled(head)
+	if len(args) > 0 {
+		var kv []string
+		for _, a := range p.Arguments {
+			if v, ok := args[a.Name]; ok {
+				kv = append(kv, a.Name+"="+v)
+			}
+		}
+		w.styled(st.Muted.Render(termtext.Truncate(termtext.Line(strings.Join(kv, " ")), width)))
+	}
+	if err != nil {
+		w.blank()
+		w.text(err.Error(), st.Error)
+		return w.lines
+	}
+	if r.Description != "" {
+		w.blank()
+		w.text(r.Description, st.Muted)
+	}
+	n := len(r.Messages)
+	w.styled(st.Muted.Render(fmt.Sprintf("%d message%s", n, plural(n))))
+	for _, m := range r.Messages {
+		w.blank()
+		w.styled(st.Label.Render(termtext.Truncate(termtext.Line(m.Role), width)))
+		resultBlock(w, m.Block, st.Row, st.Label)
+	}
+	w.finish(st)
+	return w.lines
+}

@@ -1,0 +1,221 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/termtext"
+)
+
+// resourcesState is the resources view: the server's resources and resource
+// templates, listed again when the server says they changed.
+type resourcesState struct {
+	listing *client.ResourceListing
+	err     string
+	req     int // the listing in flight
+	list    itemList
+}
+
+// What a row of the resources and prompts lists is.
+const (
+	itemResource = iota
+	itemTemplate
+	itemPrompt
+)
+
+// listResources asks for the listing, when the server offers resources.
+func (m *Model) listResources() tea.Cmd {
+	if m.session == nil || !m.offers(viewResources) {
+		return nil
+	}
+	m.resources.req = m.nextID()
+	return listResourcesCmd(m.ctx, m.resources.req, m.session)
+}
+
+func (m *Model) onResourcesListed(msg resourcesListedMsg) tea.Cmd {
+	r := &m.resources
+	if msg.id != r.req {
+		return nil
+	}
+	if msg.err != nil {
+		r.err = termtext.Line(msg.err.Error())
+		if r.listing != nil {
+			m.status = "listing the resources again failed: " + r.err
+		}
+		return nil
+	}
+	r.err, r.listing = "", msg.listing
+	m.warnAll(msg.listing.Warnings)
+	var rows []listItem
+	rows = append(rows, listItem{heading: fmt.Sprintf("Resources (%d)", len(msg.listing.Resources))})
+	for i, res := range msg.listing.Resources {
+		rows = append(rows, listItem{key: "r " + res.URI, title: res.DisplayName(), name: res.URI, kind: itemResource, index: i})
+	}
+	if len(msg.listing.Templates) > 0 {
+		rows = append(rows, listItem{heading: fmt.Sprintf("Templates (%d)", len(msg.listing.Templates))})
+	}
+	for i, t := range msg.listing.Templates {
+		rows = append(rows, listItem{key: "t " + t.URITemplate, title: t.DisplayName(), name: t.URITemplate, kind: itemTemplate, index: i})
+	}
+	r.list.Set(rows)
+	return nil
+}
+
+// warnAll puts the client's warnings about a listing in the server pane.
+func (m *Model) warnAll(warnings []string) {
+	for _, w := range warnings {
+		m.serverPane.Append(client.Event{Kind: client.EventWarning, Time: m.now(), Text: w})
+	}
+}
+
+// selectedResource is the resource or template under the cursor.
+func (m *Model) selectedResource() (*client.Resource, *client.ResourceTemplate) {
+	it, ok := m.resources.list.Selected()
+	l := m.resources.listing
+	if !ok || l == nil {
+		return nil, nil
+	}
+	if it.kind == itemTemplate && it.index < len(l.Templates) {
+		return nil, l.Templates[it.index]
+	}
+	if it.kind == itemResource && it.index < len(l.Resources) {
+		return l.Resources[it.index], nil
+	}
+	return nil, nil
+}
+
+func (m *Model) onResourcesKey(msg tea.KeyPressMsg) tea.Cmd {
+	if moveList(&m.resources.list, m.keys, msg, m.bodyHeight()-3) {
+		return nil
+	}
+	if key.Matches(msg, m.keys.Call) {
+		switch res, tmpl := m.selectedResource(); {
+		case res != nil:
+			return m.readResource(res.DisplayName(), res.URI, res.MIMEType, nil)
+		case tmpl != nil:
+			return m.openTemplate(tmpl, nil)
+		}
+	}
+	return nil
+}
+
+// moveList applies the list movement keys; it reports whether msg was one.
+func moveList(l *itemList, k *KeyMap, msg tea.KeyPressMsg, page int) bool {
+	page = max(page, 1)
+	switch {
+	case key.Matches(msg, k.Up):
+		l.Move(-1)
+	case key.Matches(msg, k.Down):
+		l.Move(1)
+	case key.Matches(msg, k.PageUp):
+		l.Move(-page)
+	case key.Matches(msg, k.PageDown):
+		l.Move(page)
+	case key.Matches(msg, k.Top):
+		l.Top()
+	case key.Matches(msg, k.Bottom):
+		l.Bottom()
+	default:
+		return false
+	}
+	return true
+}
+
+func (m *Model) renderResources(h int) string {
+	r := &m.resources
+	switch {
+	case !m.offers(viewResources):
+		return strings.Join(m.notOffered("resources", "resources"), "\n")
+	case r.listing == nil && r.err != "":
+		return strings.Join(m.problem("listing the resources failed", r.err), "\n")
+	case r.listing == nil:
+		return "\n  " + m.st.Muted.Render("listing the resources…")
+	case len(r.listing.Resources)+len(r.listing.Templates) == 0:
+		return "\n  " + m.st.Muted.Render("the server lists no resources")
+	}
+	left := strings.Split(r.list.View(m.st, m.listWidth(), h), "\n")
+	var detail []string
+	switch res, tmpl := m.selectedResource(); {
+	case res != nil:
+		detail = resourceDetail(res, m.subscribed[res.URI], m.detailWidth(), m.st)
+	case tmpl != nil:
+		detail = templateDetail(tmpl, m.detailWidth(), m.st)
+	}
+	return m.renderSplit(left, detail, h)
+}
+
+// problem is a failure drawn in a view: what failed, then why, wrapped.
+func (m *Model) problem(what, why string) []string {
+	w := &lines{width: max(m.width, 1)}
+	w.blank()
+	w.add(m.st.Error.Render(what))
+	w.wrap(why, m.st.Row)
+	return w.out
+}
+
+func resourceDetail(r *client.Resource, subscribed bool, width int, st *Styles) []string {
+	w := &lines{width: max(width, 1)}
+	w.add(st.Title.Render(termtext.Line(r.DisplayName())))
+	for _, l := range paneWrap(termtext.Line(r.URI), w.width) {
+		w.add(st.Name.Render(l))
+	}
+	var facts []string
+	if r.MIMEType != "" {
+		facts = append(facts, termtext.Line(r.MIMEType))
+	}
+	if r.Size > 0 {
+		facts = append(facts, client.HumanBytes(int(r.Size)))
+	}
+	if subscribed {
+		facts = append(facts, "following its updates")
+	}
+	if r.Name != "" && r.Title != "" && r.Name != r.Title {
+		facts = append(facts, "name "+termtext.Line(r.Name))
+	}
+	if len(facts) > 0 {
+		w.wrap(strings.Join(facts, " · "), st.Muted)
+	}
+	if d := termtext.Sanitize(r.Description); d != "" {
+		w.blank()
+		w.wrap(d, st.Row)
+	}
+	w.blank()
+	w.add(st.Muted.Render("enter reads it"))
+	return w.out
+}
+
+func templateDetail(t *client.ResourceTemplate, width int, st *Styles) []string {
+	w := &lines{width: max(width, 1)}
+	w.add(st.Title.Render(termtext.Line(t.DisplayName())) + "  " + st.Label.Render("template"))
+	for _, l := range paneWrap(termtext.Line(t.URITemplate), w.width) {
+		w.add(st.Name.Render(l))
+	}
+	if t.MIMEType != "" {
+		w.add(st.Muted.Render(termtext.Line(t.MIMEType)))
+	}
+	if d := termtext.Sanitize(t.Description); d != "" {
+		w.blank()
+		w.wrap(d, st.Row)
+	}
+	w.section(st, "Variables")
+	vars, err := templateVars(t.URITemplate)
+	switch {
+	case err != nil:
+		w.wrap("mcpsh cannot read this template: "+termtext.Line(err.Error()), st.Error)
+	case len(vars) == 0:
+		w.add(st.Muted.Render("none"))
+	}
+	for _, v := range vars {
+		name := termtext.Line(v.name)
+		if v.required {
+			name += "*"
+		}
+		w.add(name)
+	}
+	w.blank()
+	w.add(st.Muted.Render("enter fills them in, then reads the resource"))
+	return w.out
+}

@@ -1,0 +1,213 @@
+package ui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textarea"
+	tea "charm.land/bubbletea/v2"
+	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/termtext"
+)
+
+// sampleDialog is a server asking for a completion (sampling). mcpsh never
+// calls a model: the user reads what the server sent (the conversation, the
+// system prompt, its model preferences and token limit) and writes the reply
+// the server gets, or rejects the request.
+type sampleDialog struct {
+	ask   *serverAsk
+	reply textarea.Model
+	st    *Styles
+	keys  *KeyMap
+
+	info   []string // the request, drawn for the width
+	top    int      // first line of info on screen
+	notice string
+
+	width, height int
+}
+
+// What the request view draws at most: a server chooses how much it sends.
+const (
+	sampleMaxLines = 2000
+	sampleMaxBytes = 256 << 10
+	sampleLabelW   = len("assistant") + 2
+)
+
+func newSampleDialog(a *serverAsk, st *Styles, keys *KeyMap) *sampleDialog {
+	return &sampleDialog{ask: a, reply: newReplyEditor(st), st: st, keys: keys}
+}
+
+// newReplyEditor is the text area the reply is written in.
+func newReplyEditor(st *Styles) textarea.Model {
+	ta := textarea.New()
+	ta.Prompt = ""
+	ta.ShowLineNumbers = false
+	ta.CharLimit = 0
+	ta.MaxHeight = 0
+	state := textarea.StyleState{
+		Base: st.Row, Text: st.Row, CursorLine: st.Row, Placeholder: st.Muted,
+		EndOfBuffer: st.Muted, Prompt: st.Muted, LineNumber: st.Muted, CursorLineNumber: st.Muted,
+		Selection: st.RowSelected,
+	}
+	ta.SetStyles(textarea.Styles{Focused: state, Blurred: state, Cursor: textarea.CursorStyle{Shape: tea.CursorBlock}})
+	ta.Placeholder = "write the reply the server gets"
+	return ta
+}
+
+func (d *sampleDialog) key(msg tea.KeyPressMsg) (*askReply, tea.Cmd) {
+	k := d.keys
+	switch {
+	case key.Matches(msg, k.Accept):
+		text := d.reply.Value()
+		if strings.TrimSpace(text) == "" {
+			d.notice = "write a reply first, or " + k.Decline.Help().Key + " to reject the request"
+			return nil, nil
+		}
+		return &askReply{sample: &client.SampleResponse{Text: text}}, nil
+	case key.Matches(msg, k.Decline), key.Matches(msg, k.Dismiss):
+		return &askReply{err: client.ErrDeclined}, nil
+	case key.Matches(msg, k.PageUp):
+		d.top = max(d.top-d.infoHeight(), 0)
+		return nil, nil
+	case key.Matches(msg, k.PageDown):
+		d.top = min(d.top+d.infoHeight(), max(len(d.info)-d.infoHeight(), 0))
+		return nil, nil
+	}
+	d.notice = ""
+	var cmd tea.Cmd
+	d.reply, cmd = d.reply.Update(msg)
+	return nil, cmd
+}
+
+func (d *sampleDialog) update(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	d.reply, cmd = d.reply.Update(msg)
+	return cmd
+}
+
+func (d *sampleDialog) focus() tea.Cmd { return d.reply.Focus() }
+
+func (d *sampleDialog) setSize(width, height int) {
+	if width != d.width {
+		d.info = sampleLines(d.ask.sample, width, d.st)
+	}
+	d.width, d.height = width, height
+	d.top = min(d.top, max(len(d.info)-d.infoHeight(), 0))
+	d.reply.SetWidth(max(width, 1))
+	d.reply.SetHeight(max(height-d.infoHeight()-3, 1))
+}
+
+// infoHeight is the room for the request: what it needs, up to half the
+// dialog, so the reply always has room.
+func (d *sampleDialog) infoHeight() int {
+	return max(min(len(d.info), (d.height-3)/2), 0)
+}
+
+func (d *sampleDialog) view() string {
+	st := d.st
+	w := &lines{width: max(d.width, 1)}
+	w.add(st.DialogTitle.Render(termtext.Line(d.ask.sample.Server)+" asks for a completion") + st.Muted.Render(" · you write it; mcpsh calls no model"))
+	h := d.infoHeight()
+	end := min(d.top+h, len(d.info))
+	w.out = append(w.out, d.info[d.top:end]...)
+	rule := "your reply"
+	if hidden := len(d.info) - h; hidden > 0 {
+		rule += fmt.Sprintf(" · request lines %d–%d of %d (pgup/pgdn)", d.top+1, end, len(d.info))
+	}
+	w.add(st.Label.Render(rule))
+	if d.notice != "" {
+		w.add(st.Warning.Render(d.notice))
+	} else {
+		w.add(st.Muted.Render(strings.Repeat("─", max(d.width, 1))))
+	}
+	return strings.Join(w.out, "\n") + "\n" + d.reply.View()
+}
+
+func (d *sampleDialog) bindings() []key.Binding {
+	k := d.keys
+	send, reject := k.Accept, k.Decline
+	send.SetHelp(send.Help().Key, "send the reply")
+	reject.SetHelp(reject.Help().Key+"/esc", "reject")
+	return []key.Binding{send, reject, k.PageUp, k.PageDown}
+}
+
+// sampleLines draws the request: its settings, then the conversation, role
+// by role. Everything from the server is made safe and capped.
+func sampleLines(r *client.SampleRequest, width int, st *Styles) []string {
+	w := newCappedText(max(width-sampleLabelW, 1), sampleMaxLines, sampleMaxBytes)
+	var rows []string
+	field := func(label string, text string) {
+		w.lines = nil
+		w.text(text, st.Row)
+		rows = append(rows, labelled(label, w.lines, st)...)
+	}
+	if r.SystemPrompt != "" {
+		field("system", r.SystemPrompt)
+	}
+	var prefs []string
+	if len(r.ModelHints) > 0 {
+		prefs = append(prefs, "hints "+strings.Join(r.ModelHints, ", "))
+	}
+	for _, p := range []struct {
+		name string
+		v    float64
+	}{{"cost", r.CostPriority}, {"speed", r.SpeedPriority}, {"intelligence", r.IntelligencePriority}} {
+		if p.v != 0 {
+			prefs = append(prefs, p.name+" "+strconv.FormatFloat(p.v, 'g', 3, 64))
+		}
+	}
+	if len(prefs) > 0 {
+		field("model", strings.Join(prefs, " · "))
+	}
+	limits := []string{fmt.Sprintf("at most %d tokens", r.MaxTokens)}
+	if r.Temperature != 0 {
+		limits = append(limits, "temperature "+strconv.FormatFloat(r.Temperature, 'g', 3, 64))
+	}
+	if len(r.StopSequences) > 0 {
+		q := make([]string, len(r.StopSequences))
+		for i, s := range r.StopSequences {
+			q[i] = strconv.Quote(s)
+		}
+		limits = append(limits, "stop at "+strings.Join(q, ", "))
+	}
+	if r.IncludeContext != "" {
+		limits = append(limits, "context: "+r.IncludeContext)
+	}
+	field("limits", strings.Join(limits, " · "))
+	for _, m := range r.Messages {
+		w.lines = nil
+		if m.Block.Type == "text" {
+			w.text(m.Block.Text, st.Row)
+		} else {
+			w.text(m.Block.Summary(), st.Label)
+		}
+		rows = append(rows, labelled(termtext.Truncate(termtext.Line(m.Role), sampleLabelW-1), w.lines, st)...)
+		if w.full {
+			rows = append(rows, st.Muted.Render("… the rest of the conversation is not shown"))
+			break
+		}
+	}
+	if len(r.Messages) == 0 {
+		rows = append(rows, st.Muted.Render("the server sent no messages"))
+	}
+	return rows
+}
+
+// labelled puts label in a column left of body's first line and indents the rest.
+func labelled(label string, body []string, st *Styles) []string {
+	if len(body) == 0 {
+		body = []string{""}
+	}
+	out := make([]string, len(body))
+	for i, l := range body {
+		head := strings.Repeat(" ", sampleLabelW)
+		if i == 0 {
+			head = st.Label.Render(panePad(label, sampleLabelW))
+		}
+		out[i] = head + l
+	}
+	return out
+}

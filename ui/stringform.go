@@ -1,0 +1,353 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/termtext"
+)
+
+// stringForm is the form for a resource template's variables or a prompt's
+// arguments: every value a string, the required ones marked, and the server's
+// completions for the field being typed in, offered as suggestions to pick.
+// It sends nothing itself: the model asks for completions (debounced, with
+// request IDs) and reads or gets on Run.
+type stringForm struct {
+	st   *Styles
+	keys *KeyMap
+
+	// What it fills: one of the two.
+	tmpl   *client.ResourceTemplate
+	prompt *client.Prompt
+
+	fields []*stringField
+	focus  int
+	err    string // a problem that belongs to no field
+
+	// Completion: the server's suggestions for the focused field.
+	ref      client.CompletionRef
+	complete bool // the server offers completion
+	want     int  // the completion request scheduled last; answers to others are dropped
+	sugg     []string
+	suggFor  int // the field sugg is for
+	sel      int // the highlighted suggestion; -1 for none
+	more     int // values the server has beyond sugg (-1: some, count unknown)
+	suggErr  string
+
+	offset        int // first line on screen
+	width, height int
+}
+
+// stringSpec is one value the form asks for.
+type stringSpec struct {
+	name, title, desc string
+	required          bool
+}
+
+type stringField struct {
+	spec stringSpec
+	in   textinput.Model
+	err  string
+}
+
+// suggestionsShown is how many suggestions are drawn under a field.
+const suggestionsShown = 6
+
+func newStringForm(specs []stringSpec, ref client.CompletionRef, complete bool, st *Styles, keys *KeyMap) *stringForm {
+	f := &stringForm{st: st, keys: keys, ref: ref, complete: complete, sel: -1, suggFor: -1}
+	for _, s := range specs {
+		in := textinput.New()
+		in.Prompt = ""
+		in.SetStyles(inputStyles(st))
+		if !s.required {
+			in.Placeholder = "optional"
+		}
+		f.fields = append(f.fields, &stringField{spec: s, in: in})
+	}
+	return f
+}
+
+// SetValues fills the fields (editing again).
+func (f *stringForm) SetValues(values map[string]string) {
+	for _, ff := range f.fields {
+		if v, ok := values[ff.spec.name]; ok {
+			ff.in.SetValue(v)
+			ff.in.CursorEnd()
+		}
+	}
+}
+
+// Values are the fields that have a value; empty ones are left out.
+func (f *stringForm) Values() map[string]string {
+	out := map[string]string{}
+	for _, ff := range f.fields {
+		if v := ff.in.Value(); v != "" {
+			out[ff.spec.name] = v
+		}
+	}
+	return out
+}
+
+// Check marks the required fields left empty and focuses the first; it
+// reports whether there were none.
+func (f *stringForm) Check() (bool, tea.Cmd) {
+	f.err = ""
+	first := -1
+	for i, ff := range f.fields {
+		ff.err = ""
+		if ff.spec.required && ff.in.Value() == "" {
+			ff.err = "required"
+			if first < 0 {
+				first = i
+			}
+		}
+	}
+	if first < 0 {
+		return true, nil
+	}
+	return false, f.focusField(first)
+}
+
+func (f *stringForm) focusCmd() tea.Cmd {
+	if len(f.fields) == 0 {
+		return nil
+	}
+	return f.fields[f.focus].in.Focus()
+}
+
+func (f *stringForm) focusField(i int) tea.Cmd {
+	if len(f.fields) == 0 {
+		return nil
+	}
+	f.fields[f.focus].in.Blur()
+	f.focus = (i%len(f.fields) + len(f.fields)) % len(f.fields)
+	f.clearSuggestions()
+	return f.fields[f.focus].in.Focus()
+}
+
+func (f *stringForm) clearSuggestions() {
+	f.sugg, f.suggFor, f.sel, f.more, f.suggErr = nil, -1, -1, 0, ""
+}
+
+// Update handles a key. changed says the focused field's value, or which
+// field has focus, changed: the model then asks for completions again.
+func (f *stringForm) Update(msg tea.KeyPressMsg) (changed bool, cmd tea.Cmd) {
+	if len(f.fields) == 0 {
+		return false, nil
+	}
+	k := f.keys
+	shown := min(len(f.sugg), suggestionsShown)
+	switch {
+	case key.Matches(msg, k.NextArg):
+		return true, f.focusField(f.focus + 1)
+	case key.Matches(msg, k.PrevArg):
+		return true, f.focusField(f.focus - 1)
+	case key.Matches(msg, k.SuggestDown) && shown > 0:
+		f.sel = min(f.sel+1, shown-1)
+		return false, nil
+	case key.Matches(msg, k.SuggestUp) && shown > 0:
+		f.sel = max(f.sel-1, -1)
+		return false, nil
+	case key.Matches(msg, k.PickSuggestion):
+		if f.sel >= 0 && f.sel < len(f.sugg) {
+			ff := f.fields[f.focus]
+			ff.in.SetValue(f.sugg[f.sel])
+			ff.in.CursorEnd()
+			ff.err = ""
+			f.clearSuggestions()
+			return false, nil
+		}
+		return true, f.focusField(f.focus + 1)
+	}
+	ff := f.fields[f.focus]
+	before := ff.in.Value()
+	ff.in, cmd = ff.in.Update(msg)
+	if v := ff.in.Value(); v != before {
+		ff.err, f.err = "", ""
+		f.narrow(v)
+		return true, cmd
+	}
+	return false, cmd
+}
+
+// narrow keeps the suggestions that still start with what was typed, until
+// the server's new answer replaces them: what is on screen never offers a
+// value the typing has ruled out.
+func (f *stringForm) narrow(v string) {
+	f.sel = -1
+	if f.suggFor != f.focus {
+		return
+	}
+	var keep []string
+	for _, s := range f.sugg {
+		if strings.HasPrefix(strings.ToLower(s), strings.ToLower(v)) && s != v {
+			keep = append(keep, s)
+		}
+	}
+	f.sugg = keep
+}
+
+// forward gives other messages (cursor blinks) to the focused input.
+func (f *stringForm) forward(msg tea.Msg) tea.Cmd {
+	if len(f.fields) == 0 {
+		return nil
+	}
+	var cmd tea.Cmd
+	ff := f.fields[f.focus]
+	ff.in, cmd = ff.in.Update(msg)
+	return cmd
+}
+
+// completing is what to ask the server to complete: the focused field's
+// name and value, and the other fields' values as context.
+func (f *stringForm) completing() (arg, value string, given map[string]string) {
+	ff := f.fields[f.focus]
+	given = f.Values()
+	delete(given, ff.spec.name)
+	return ff.spec.name, ff.in.Value(), given
+}
+
+// setSuggestions takes the server's answer for the focused field.
+func (f *stringForm) setSuggestions(c *client.Completion, err error) {
+	f.clearSuggestions()
+	f.suggFor = f.focus
+	if err != nil {
+		f.suggErr = "no suggestions: " + termtext.Line(err.Error())
+		return
+	}
+	cur := f.fields[f.focus].in.Value()
+	for _, v := range c.Values {
+		// A suggestion is a value to put in a field: one line, made safe.
+		if v = termtext.Line(v); v != "" && v != cur {
+			f.sugg = append(f.sugg, v)
+		}
+	}
+	switch {
+	case c.Total > len(c.Values):
+		f.more = c.Total - len(c.Values)
+	case c.HasMore:
+		f.more = -1
+	}
+}
+
+func (f *stringForm) SetSize(width, height int) {
+	f.width, f.height = width, height
+	lw := f.labelWidth()
+	for _, ff := range f.fields {
+		ff.in.SetWidth(max(width-lw-5, 4)) // the cursor takes a cell past the width
+	}
+}
+
+func (f *stringForm) labelWidth() int {
+	w := 4
+	for _, ff := range f.fields {
+		w = max(w, ansi.StringWidth(termtext.Line(ff.spec.name))+1)
+	}
+	return min(w, max(f.width/3, 4))
+}
+
+// blocks draws every field, and says where the focused one starts and ends.
+func (f *stringForm) blocks() (out []string, start, end int) {
+	st, lw := f.st, f.labelWidth()
+	pad := strings.Repeat(" ", lw+4)
+	for i, ff := range f.fields {
+		if i == f.focus {
+			start = len(out)
+		}
+		label := termtext.Line(ff.spec.name)
+		if ff.spec.required {
+			label += "*"
+		}
+		// As in the argument form: the focused field is marked, not only
+		// coloured, so it shows without colour too.
+		mark, ls := "  ", st.Label
+		if i == f.focus {
+			mark, ls = st.Focused.Render("▸ "), st.Focused
+		}
+		out = append(out, mark+ls.Render(padTo(termtext.Truncate(label, lw), lw))+"  "+ff.in.View())
+		if ff.err != "" {
+			out = append(out, pad+st.Error.Render("✗ "+ff.err))
+		}
+		if d := ff.spec.desc; d != "" {
+			out = append(out, pad+st.Muted.Render(termtext.Truncate(termtext.Line(d), max(f.width-len(pad), 1))))
+		}
+		if i == f.focus {
+			out = append(out, f.suggestionLines(pad)...)
+			end = len(out)
+		}
+	}
+	return out, start, end
+}
+
+func (f *stringForm) suggestionLines(pad string) []string {
+	st := f.st
+	if f.suggErr != "" && f.suggFor == f.focus {
+		return []string{pad + st.Warning.Render(f.suggErr)}
+	}
+	if f.suggFor != f.focus || len(f.sugg) == 0 {
+		return nil
+	}
+	var out []string
+	room := max(f.width-len(pad)-2, 1)
+	for i, v := range f.sugg[:min(len(f.sugg), suggestionsShown)] {
+		if i == f.sel {
+			out = append(out, pad+st.Focused.Render("▸ ")+st.RowSelected.Render(termtext.Truncate(v, room)))
+		} else {
+			out = append(out, pad+"  "+st.Row.Render(termtext.Truncate(v, room)))
+		}
+	}
+	hidden := len(f.sugg) - suggestionsShown
+	switch {
+	case hidden > 0 && f.more > 0:
+		out = append(out, pad+st.Muted.Render(fmt.Sprintf("  … %d more", hidden+f.more)))
+	case hidden > 0:
+		out = append(out, pad+st.Muted.Render(fmt.Sprintf("  … %d more", hidden)))
+	case f.more != 0:
+		out = append(out, pad+st.Muted.Render("  … more: type to narrow"))
+	}
+	return out
+}
+
+// View draws the form in at most height lines, the focused field in view.
+func (f *stringForm) View() string {
+	if f.width <= 0 || f.height <= 0 {
+		return ""
+	}
+	var head []string
+	if f.err != "" {
+		head = append(head, f.st.Error.Render(termtext.Truncate("✗ "+f.err, f.width)))
+	}
+	if len(f.fields) == 0 {
+		head = append(head, f.st.Muted.Render("nothing to fill in"))
+	}
+	body, start, end := f.blocks()
+	room := max(f.height-len(head)-1, 1)
+	if end-start > room || start < f.offset {
+		f.offset = start
+	} else if end > f.offset+room {
+		f.offset = end - room
+	}
+	f.offset = max(min(f.offset, len(body)-room), 0)
+	body = body[f.offset:min(len(body), f.offset+room)]
+	hint := "the server does not offer completion"
+	if f.complete {
+		hint = "the server suggests values as you type"
+	}
+	out := append(head, body...)
+	out = append(out, f.st.Muted.Render(hint))
+	return strings.Join(fitLines(strings.Join(out, "\n"), f.width, min(len(out), f.height)), "\n")
+}
+
+func (f *stringForm) ShortHelp() []key.Binding {
+	k := f.keys
+	b := []key.Binding{k.NextArg, k.PrevArg}
+	if len(f.sugg) > 0 && f.suggFor == f.focus {
+		b = append(b, k.SuggestDown, k.SuggestUp, k.PickSuggestion)
+	}
+	return b
+}

@@ -1,0 +1,447 @@
+package ui
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpsh/mcpsh/client"
+)
+
+// screen is the model's screen without escape codes.
+func screen(m *Model) string { return ansi.Strip(m.render()) }
+
+func mustShow(t *testing.T, m *Model, texts ...string) {
+	t.Helper()
+	s := screen(m)
+	for _, want := range texts {
+		if !strings.Contains(s, want) {
+			t.Fatalf("the screen lacks %q:\n%s", want, s)
+		}
+	}
+}
+
+// selectItem moves the list's cursor to the item with key.
+func selectItem(t *testing.T, l *itemList, key string) {
+	t.Helper()
+	l.Top()
+	for range l.rows {
+		if it, _ := l.Selected(); it.key == key {
+			return
+		}
+		l.Move(1)
+	}
+	t.Fatalf("no item %q in the list", key)
+}
+
+func TestViewsSwitch(t *testing.T) {
+	m, _ := connectedFeatures(t, 80, 24)
+	mustShow(t, m, "MCP 2025-11-25", " Tools 4 ", " Resources 5 ", " Prompts 1 ")
+	send(m, "r")
+	if m.view != viewResources {
+		t.Fatalf("r: view %v", m.view)
+	}
+	mustShow(t, m, "Resources (4)", "Templates (1)", "Read me", "notes://{folder}/{name}")
+	golden(t, "screen/resources-80x24", m.render())
+	send(m, "p")
+	mustShow(t, m, "Prompts (1)", "Greeting", "name*", "casual or formal")
+	golden(t, "screen/prompts-80x24", m.render())
+	send(m, "t")
+	mustShow(t, m, "Read-only (3)", "Ask for a form")
+	send(m, "tab", "tab")
+	if m.view != viewPrompts {
+		t.Fatalf("tab tab: view %v, want prompts", m.view)
+	}
+}
+
+func TestViewsTheServerDoesNotOffer(t *testing.T) {
+	m, _ := connected(t, true, 80, 24)
+	mustShow(t, m, " Resources — ", " Prompts — ")
+	send(m, "r")
+	mustShow(t, m, "does not offer resources")
+	send(m, "enter", "j", "k")
+	send(m, "p")
+	mustShow(t, m, "does not offer prompts")
+	if m.mode != modeBrowse {
+		t.Fatalf("mode %v", m.mode)
+	}
+}
+
+// read opens the selected resource and hands the read's answer to Update.
+func read(t *testing.T, m *Model) {
+	t.Helper()
+	send(m, "enter")
+	if m.mode != modeResource || m.reader == nil {
+		t.Fatalf("enter: mode %v", m.mode)
+	}
+	m.Update(readResourceCmd(context.Background(), m.reader.id, m.session, m.reader.uri)())
+}
+
+func TestReadResources(t *testing.T) {
+	m, f := connectedFeatures(t, 80, 24)
+	send(m, "r")
+	selectItem(t, &m.resources.list, "r info://readme.md")
+	send(m, "enter")
+	mustShow(t, m, "reading info://readme.md")
+	m.Update(readResourceCmd(context.Background(), m.reader.id, m.session, m.reader.uri)())
+	mustShow(t, m, "Feature server", "A test server for mcpsh, with code and a link (https://example.com).", "• one", "• two")
+	golden(t, "resource/readme-80x24", m.render())
+
+	send(m, "esc")
+	selectItem(t, &m.resources.list, "r info://config.json")
+	read(t, m)
+	mustShow(t, m, `"folders": [`, `    "home",`)
+
+	send(m, "esc")
+	selectItem(t, &m.resources.list, "r info://pixel.png")
+	read(t, m)
+	mustShow(t, m, "[image/png, 33 B]  w saves it to a file")
+	golden(t, "resource/pixel-80x24", m.render())
+	if _, _, _, _, reads, _ := f.snapshot(); !slices.Equal(reads, []string{"info://readme.md", "info://config.json", "info://pixel.png"}) {
+		t.Errorf("the server read %v", reads)
+	}
+}
+
+func TestSaveABlob(t *testing.T) {
+	m, _ := connectedFeatures(t, 80, 24)
+	send(m, "r")
+	selectItem(t, &m.resources.list, "r info://pixel.png")
+	read(t, m)
+	send(m, "w")
+	if m.saving == nil || m.saving.in.Value() != "pixel.png" {
+		t.Fatalf("w: the default name is not pixel.png: %+v", m.saving)
+	}
+	golden(t, "resource/save-80x24", m.render())
+	dir := t.TempDir()
+	path := filepath.Join(dir, "pixel.png")
+	m.saving.in.SetValue(path)
+	save := func(keys ...string) {
+		t.Helper()
+		cmd := send(m, keys...)
+		if cmd == nil {
+			t.Fatalf("%v: nothing written", keys)
+		}
+		m.Update(cmd())
+	}
+	save("enter")
+	if b, err := os.ReadFile(path); err != nil || string(b) != string(featurePixel) {
+		t.Fatalf("saved %q, %v", b, err)
+	}
+	mustShow(t, m, "saved 33 B to")
+	// Again: the file exists, and only y replaces it.
+	if err := os.WriteFile(path, []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	send(m, "w")
+	m.saving.in.SetValue(path)
+	save("enter")
+	mustShow(t, m, "exists", "y replace it")
+	golden(t, "resource/save-exists-80x24", strings.ReplaceAll(m.render(), dir, "/tmp/d"))
+	for _, k := range []string{"enter", "space", "x"} {
+		if cmd := send(m, k); cmd != nil || m.saving.exists == "" {
+			t.Fatalf("%q answered the question", k)
+		}
+	}
+	if b, _ := os.ReadFile(path); string(b) != "mine" {
+		t.Fatal("the file was replaced before y")
+	}
+	send(m, "n")
+	if m.saving == nil || m.saving.exists != "" {
+		t.Fatal("n: not back to the name")
+	}
+	save("enter")
+	save("y")
+	if b, _ := os.ReadFile(path); string(b) != string(featurePixel) {
+		t.Fatal("y did not replace the file")
+	}
+}
+
+func TestDefaultFileNames(t *testing.T) {
+	for _, c := range []struct{ uri, mime, want string }{
+		{"info://pixel.png", "image/png", "pixel.png"},
+		{"mem://counter", "text/plain", "counter.txt"},
+		{"https://x.example/a/b/../../etc/passwd", "", "passwd.bin"},
+		{"data:", "image/jpeg", "resource.jpg"},
+		{"file:///tmp/.hidden", "", "hidden.bin"},
+		{"x://h/na me;rm -rf", "", "na_me_rm_-rf.bin"},
+	} {
+		if got := defaultFileName(c.uri, c.mime, true); got != c.want {
+			t.Errorf("defaultFileName(%q, %q) = %q, want %q", c.uri, c.mime, got, c.want)
+		}
+	}
+}
+
+func TestFollowAResource(t *testing.T) {
+	m, f := connectedFeatures(t, 80, 24)
+	send(m, "r")
+	selectItem(t, &m.resources.list, "r mem://counter")
+	read(t, m)
+	mustShow(t, m, "count: 0")
+	cmd := send(m, "s")
+	m.Update(cmd())
+	if !m.subscribed["mem://counter"] {
+		t.Fatalf("s: not following (%s)", m.status)
+	}
+	if _, _, _, _, _, subs := f.snapshot(); !slices.Equal(subs, []string{"mem://counter"}) {
+		t.Fatalf("the server got subscriptions %v", subs)
+	}
+	mustShow(t, m, "following its updates")
+	// The server says it changed: the viewer reads it again.
+	f.mu.Lock()
+	f.counter = 5
+	f.mu.Unlock()
+	reread := m.onResourceUpdated("mem://counter")
+	if reread == nil {
+		t.Fatal("an update of the resource in view was not read")
+	}
+	m.Update(reread())
+	mustShow(t, m, "count: 5", "read again 1 time")
+	if m.onResourceUpdated("mem://other") != nil {
+		t.Error("an update of another resource was read")
+	}
+	// A new session (a reconnect) is asked for the same updates.
+	m.Update(m.resubscribe()())
+	if _, _, _, _, _, subs := f.snapshot(); len(subs) != 2 || !m.subscribed["mem://counter"] {
+		t.Errorf("after a reconnect the server got subscriptions %v", subs)
+	}
+	send(m, "esc")
+	if m.onResourceUpdated("mem://counter") != nil {
+		t.Error("a resource out of view was read")
+	}
+}
+
+func TestTemplateWithCompletion(t *testing.T) {
+	m, f := connectedFeatures(t, 80, 24)
+	send(m, "r")
+	selectItem(t, &m.resources.list, "t notes://{folder}/{name}")
+	send(m, "enter")
+	if m.mode != modeArgs || m.strForm == nil || len(m.strForm.fields) != 2 {
+		t.Fatalf("enter on a template: mode %v", m.mode)
+	}
+	complete := func() {
+		t.Helper()
+		cmd := m.onCompleteDue(completeDueMsg{id: m.strForm.want})
+		if cmd == nil {
+			t.Fatal("no completion request")
+		}
+		m.Update(cmd())
+	}
+	complete()
+	mustShow(t, m, "folder*", "home", "work", "the server suggests values as you type")
+	golden(t, "args/template-80x24", m.render())
+
+	old := m.strForm.want
+	send(m, "w")
+	if m.strForm.want == old || m.onCompleteDue(completeDueMsg{id: old}) != nil {
+		t.Fatal("a completion overtaken by typing was still sent")
+	}
+	complete()
+	if !slices.Equal(m.strForm.sugg, []string{"work"}) {
+		t.Fatalf("suggestions %v", m.strForm.sugg)
+	}
+	send(m, "down", "enter")
+	if v := m.strForm.fields[0].in.Value(); v != "work" {
+		t.Fatalf("picked %q", v)
+	}
+	send(m, "tab")
+	complete()
+	if !slices.Equal(m.strForm.sugg, []string{"ideas", "todo"}) {
+		t.Fatalf("name suggestions %v", m.strForm.sugg)
+	}
+	send(m, "down", "enter")
+	// A late answer for an older request changes nothing.
+	m.Update(completedMsg{id: old, completion: &client.Completion{Values: []string{"stale"}}})
+	if slices.Contains(m.strForm.sugg, "stale") {
+		t.Fatal("a late completion was shown")
+	}
+	cmd := send(m, "ctrl+r")
+	if m.mode != modeResource || m.reader.uri != "notes://work/ideas" || cmd == nil {
+		t.Fatalf("ctrl+r: mode %v", m.mode)
+	}
+	m.Update(readResourceCmd(context.Background(), m.reader.id, m.session, m.reader.uri)())
+	mustShow(t, m, "Subscriptions everywhere.")
+	_, _, _, completes, _, _ := f.snapshot()
+	want := []string{"folder=", "folder=w", "name= folder:work"}
+	if !slices.Equal(completes, want) {
+		t.Errorf("the server was asked to complete %q, want %q", completes, want)
+	}
+	// e edits the template's values again.
+	send(m, "e")
+	if m.mode != modeArgs || m.strForm.Values()["name"] != "ideas" {
+		t.Fatalf("e: mode %v", m.mode)
+	}
+}
+
+func TestTemplateVars(t *testing.T) {
+	vars, err := templateVars("notes://{folder}/{name}{?q,lang}{#frag}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []templateVar{{"folder", true}, {"name", true}, {"q", false}, {"lang", false}, {"frag", false}}
+	if !slices.Equal(vars, want) {
+		t.Errorf("vars %v, want %v", vars, want)
+	}
+	got, err := expandTemplate("notes://{folder}/{name}{?q}", map[string]string{"folder": "a b", "name": "x/y"})
+	if err != nil || got != "notes://a%20b/x%2Fy" {
+		t.Errorf("expanded %q, %v", got, err)
+	}
+	if _, err := templateVars("notes://{folder"); err == nil {
+		t.Error("a broken template was read")
+	}
+}
+
+func TestPromptFormAndMessages(t *testing.T) {
+	m, f := connectedFeatures(t, 80, 24)
+	send(m, "p", "enter")
+	if m.mode != modeArgs || m.strForm.prompt == nil {
+		t.Fatalf("enter on a prompt: mode %v", m.mode)
+	}
+	if cmd := send(m, "ctrl+r"); m.mode != modeArgs || !strings.Contains(screen(m), "✗ required") {
+		t.Fatalf("ctrl+r without the required name: mode %v, cmd %v\n%s", m.mode, cmd != nil, screen(m))
+	}
+	send(m, "A")
+	m.Update(m.onCompleteDue(completeDueMsg{id: m.strForm.want})())
+	if !slices.Equal(m.strForm.sugg, []string{"Ada", "Alan"}) {
+		t.Fatalf("suggestions %v", m.strForm.sugg)
+	}
+	golden(t, "args/prompt-80x24", m.render())
+	send(m, "down", "enter", "ctrl+r")
+	if m.mode != modePrompt {
+		t.Fatalf("ctrl+r: mode %v", m.mode)
+	}
+	mustShow(t, m, "getting greet")
+	m.Update(getPromptCmd(context.Background(), m.promptOut.id, m.session, m.strForm.prompt, m.strForm.Values())())
+	mustShow(t, m, "2 messages", "user", "Please greet Ada in a casual way.", "assistant", "[image image/png, 33 B]")
+	golden(t, "prompt/greet-80x24", m.render())
+	if _, _, _, completes, _, _ := f.snapshot(); !slices.Equal(completes, []string{"name=A"}) {
+		t.Errorf("completions asked: %q", completes)
+	}
+	send(m, "e")
+	if m.mode != modeArgs || m.strForm.Values()["name"] != "Ada" {
+		t.Fatalf("e: mode %v", m.mode)
+	}
+	send(m, "esc")
+	if m.mode != modeBrowse || m.view != viewPrompts {
+		t.Fatalf("esc: mode %v view %v", m.mode, m.view)
+	}
+}
+
+func TestListsRefreshKeepingTheSelection(t *testing.T) {
+	m, _ := connectedFeatures(t, 80, 24)
+	send(m, "r")
+	selectItem(t, &m.resources.list, "r mem://counter")
+	_, cmd := m.Update(eventMsg{client.Event{Kind: client.EventResourcesChanged}})
+	if cmd == nil {
+		t.Fatal("resources/list_changed asked for nothing")
+	}
+	req := m.resources.req
+	l := &client.ResourceListing{Resources: []*client.Resource{
+		{URI: "a://first", Name: "first"}, {URI: "info://readme.md", Name: "readme"}, {URI: "mem://counter", Name: "counter"}}}
+	m.Update(resourcesListedMsg{id: req - 1, listing: &client.ResourceListing{}})
+	if len(m.resources.listing.Resources) != 4 {
+		t.Fatal("an overtaken listing was taken")
+	}
+	m.Update(resourcesListedMsg{id: req, listing: l})
+	if res, _ := m.selectedResource(); res == nil || res.URI != "mem://counter" {
+		t.Fatalf("the selection moved to %v", res)
+	}
+	mustShow(t, m, "Resources (3)", "first")
+
+	send(m, "p")
+	m.Update(eventMsg{client.Event{Kind: client.EventPromptsChanged}})
+	m.Update(promptsListedMsg{id: m.prompts.req, listing: &client.PromptListing{Prompts: []*client.Prompt{{Name: "bonus"}, {Name: "greet"}}}})
+	if p := m.selectedPrompt(); p == nil || p.Name != "greet" {
+		t.Fatalf("the prompt selection moved to %v", p)
+	}
+}
+
+func TestInstructionsInTheServerPane(t *testing.T) {
+	m, _ := connectedFeatures(t, 80, 24)
+	send(m, "S")
+	mustShow(t, m, "Instructions", "Read info://readme.md first")
+	m.Update(eventMsg{client.Event{Kind: client.EventRequest, Text: "the server asked for input (form): accept"}})
+	m.Update(eventMsg{client.Event{Kind: client.EventWarning, Text: "the answer does not fit"}})
+	mustShow(t, m, "request", "the server asked for input (form): accept", "the answer does not fit")
+	golden(t, "serverpane/instructions-80x24", m.render())
+}
+
+// noColour is what a colour code looks like (TestNoColorMeansNoColour).
+var noColour = regexp.MustCompile(`\x1b\[[0-9;]*(3[0-9]|4[0-9]|9[0-7]|10[0-7]);?[0-9;]*m|\x1b\[[0-9;]*[34]8;`)
+
+// checkNewScreen is checkScreen, and no colour: these models honour NO_COLOR.
+func checkNewScreen(t *testing.T, what, s string, w, h int) {
+	t.Helper()
+	checkScreen(t, what, s, w, h)
+	if noColour.MatchString(s) {
+		t.Errorf("%s: colour codes with NO_COLOR", what)
+	}
+}
+
+func TestNewScreensFit(t *testing.T) {
+	m, _ := connectedFeatures(t, 80, 24)
+	for _, size := range [][2]int{{80, 24}, {120, 40}, {64, 20}, {50, 16}, {200, 60}} {
+		w, h := size[0], size[1]
+		m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+		at := " at " + itoa(w) + "x" + itoa(h)
+		back := func() {
+			m.dialog, m.asks, m.overlay, m.saving = nil, nil, overlayNone, nil
+			m.mode, m.reader, m.strForm, m.promptOut = modeBrowse, nil, nil, nil
+			m.layout()
+		}
+		back()
+		send(m, "r")
+		checkNewScreen(t, "resources"+at, m.render(), w, h)
+		selectItem(t, &m.resources.list, "r info://readme.md")
+		read(t, m)
+		checkNewScreen(t, "markdown"+at, m.render(), w, h)
+		back()
+		selectItem(t, &m.resources.list, "r info://pixel.png")
+		read(t, m)
+		send(m, "w")
+		checkNewScreen(t, "save"+at, m.render(), w, h)
+		back()
+		selectItem(t, &m.resources.list, "t notes://{folder}/{name}")
+		send(m, "enter")
+		m.Update(m.onCompleteDue(completeDueMsg{id: m.strForm.want})())
+		checkNewScreen(t, "template"+at, m.render(), w, h)
+		back()
+		send(m, "p")
+		checkNewScreen(t, "prompts"+at, m.render(), w, h)
+		send(m, "enter", "G", "r", "a", "ctrl+r")
+		m.Update(getPromptCmd(context.Background(), m.promptOut.id, m.session, m.strForm.prompt, m.strForm.Values())())
+		checkNewScreen(t, "prompt messages"+at, m.render(), w, h)
+		back()
+		for name, a := range testAsks() {
+			m.Update(askMsg{ask: a})
+			checkNewScreen(t, name+at, m.render(), w, h)
+			back()
+		}
+		send(m, "t")
+	}
+}
+
+func TestNarrowGoldens(t *testing.T) {
+	m, _ := connectedFeatures(t, 50, 16)
+	send(m, "r")
+	golden(t, "screen/resources-50x16", m.render())
+	selectItem(t, &m.resources.list, "t notes://{folder}/{name}")
+	send(m, "enter")
+	m.Update(m.onCompleteDue(completeDueMsg{id: m.strForm.want})())
+	golden(t, "args/template-50x16", m.render())
+	send(m, "esc", "esc")
+	m.Update(askMsg{ask: formAsk()})
+	golden(t, "dialog/elicit-form-50x16", m.render())
+	send(m, "esc")
+	m.Update(askMsg{ask: urlAsk("https://bank.example@login.example.com/connect?session=1&next=/very/long/path/that/wraps")})
+	golden(t, "dialog/url-50x16", m.render())
+	send(m, "esc")
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	m.Update(askMsg{ask: sampleAsk()})
+	golden(t, "dialog/sample-120x40", m.render())
+}
