@@ -251,4 +251,15 @@ func TestEverythingServerBeyondTools(t *testing.T) {
 	r = mcpsh(t, opts{}, at(srv, "info", noLog, "--json")...)
 	wantCode(t, r, 0)
 	contains(t, "info", r.out, `"protocol"`, `"instructions"`)
+
+	// Its elicitation form (every kind of field): the answers file fills
+	// the required name, the form's defaults the rest.
+	answers := filepath.Join(t.TempDir(), "answers.json")
+	os.WriteFile(answers, []byte(`{"name":"Ada"}`), 0o600)
+	r = mcpsh(t, opts{}, at(srv, "call", noLog, "trigger-elicitation-request", "--elicit", "@"+answers)...)
+	wantCode(t, r, 0)
+	contains(t, "elicitation", r.out, `"action": "accept"`, `"name": "Ada"`, `"integer": 42`)
+	r = mcpsh(t, opts{}, at(srv, "call", noLog, "trigger-elicitation-request", "--elicit", "defaults")...)
+	wantCode(t, r, 0)
+	contains(t, "declined", r.out, `"action": "decline"`)
 }
