@@ -2,8 +2,10 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"io"
 	"net/http"
 	"strings"
@@ -21,8 +23,13 @@ var permanentCodes = map[int64]string{
 	jsonrpc.CodeInvalidRequest: "invalid request",
 	jsonrpc.CodeMethodNotFound: "method not found",
 	jsonrpc.CodeInvalidParams:  "invalid params",
-	-32042:                     "URL elicitation required, which mcpsh does not support",
+	codeURLElicitation:         "URL elicitation required",
 }
+
+// codeURLElicitation: the server wants the user to visit a page before the
+// call can run (URLElicitationRequiredError). Sending again before they have
+// cannot help.
+const codeURLElicitation = -32042
 
 // codeRejected is go-sdk's "rejected by transport": HTTP 429 or 5xx.
 const codeRejected = -32005
@@ -81,6 +88,11 @@ func describe(f policy.Failure, err error, w callWire) string {
 		}
 	}
 	msg = strings.TrimPrefix(msg, `calling "tools/call": `)
+	if errors.As(err, &je) && je.Code == codeURLElicitation {
+		if visit := pagesToVisit(je.Data); visit != "" {
+			return "before this call can run, the server asks you to visit " + visit + "; when you have, call it again"
+		}
+	}
 	switch f {
 	case policy.Oversized:
 		if w.why != "" {
@@ -103,6 +115,34 @@ func describe(f policy.Failure, err error, w callWire) string {
 		return "not sent: " + msg
 	}
 	return msg
+}
+
+// pagesToVisit lists the URLs a URL-elicitation-required error names, safe
+// to show, with their hosts plain: the user must see where they are sent.
+func pagesToVisit(data json.RawMessage) string {
+	var d struct {
+		Elicitations []struct {
+			URL     string `json:"url"`
+			Message string `json:"message"`
+		} `json:"elicitations"`
+	}
+	if json.Unmarshal(data, &d) != nil {
+		return ""
+	}
+	var out []string
+	for _, e := range d.Elicitations {
+		u, err := url.Parse(e.URL)
+		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			continue
+		}
+		why := ""
+		if m := termtext.Truncate(termtext.Line(e.Message), 120); m != "" {
+			why = fmt.Sprintf(": %q", m)
+		}
+		page := fmt.Sprintf("%s (host %s%s)", termtext.Truncate(termtext.Line(e.URL), 200), termtext.Line(u.Hostname()), why)
+		out = append(out, page)
+	}
+	return strings.Join(out, "; and ")
 }
 
 // connectionGone reports errors after which the session cannot carry another call.

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"os"
 	"os/exec"
 	"testing"
 	"time"
@@ -8,26 +9,38 @@ import (
 
 // BenchmarkToolsJSON compares `mcpsh tools --json` with a bare go-sdk program
 // that connects, lists and prints, both against the same Go stdio server
-// (mcpsh serve-demo), alternating in one run so machine noise hits both alike.
-// The goal is a ratio within 1.25.
+// (mcpsh serve-demo), alternating in one run so machine noise hits both alike,
+// at the same protocol version: 2026-07-28 (what mcpsh's auto settles on with
+// a go-sdk server) and 2025-11-25. The goal is a ratio within 1.25.
 //
 //	go test ./internal/e2e -run '^$' -bench ToolsJSON -benchtime 40x
 func BenchmarkToolsJSON(b *testing.B) {
+	for _, v := range []string{"2026-07-28", "2025-11-25"} {
+		b.Run(v, func(b *testing.B) { benchToolsJSON(b, v) })
+	}
+}
+
+func benchToolsJSON(b *testing.B, protocol string) {
 	server := []string{mcpshBin, "serve-demo"}
 	commands := map[string][]string{
-		"mcpsh":    append([]string{mcpshBin, "tools", "--json", "--"}, server...),
+		"mcpsh":    append([]string{mcpshBin, "tools", "--json", "--protocol", protocol, "--"}, server...),
 		"baseline": append([]string{baselineBin}, server...),
+	}
+	run := func(name string) *exec.Cmd {
+		c := commands[name]
+		cmd := exec.Command(c[0], c[1:]...)
+		cmd.Env = append(os.Environ(), "BASELINE_PROTOCOL="+protocol)
+		return cmd
 	}
 	total := map[string]time.Duration{}
 	for _, name := range []string{"mcpsh", "baseline"} { // warm the page cache
-		exec.Command(commands[name][0], commands[name][1:]...).Run()
+		run(name).Run()
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		for _, name := range []string{"mcpsh", "baseline"} {
-			c := commands[name]
 			start := time.Now()
-			if out, err := exec.Command(c[0], c[1:]...).CombinedOutput(); err != nil {
+			if out, err := run(name).CombinedOutput(); err != nil {
 				b.Fatalf("%s: %v\n%s", name, err, out)
 			}
 			total[name] += time.Since(start)

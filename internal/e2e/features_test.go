@@ -263,3 +263,15 @@ func TestEverythingServerBeyondTools(t *testing.T) {
 	wantCode(t, r, 0)
 	contains(t, "declined", r.out, `"action": "decline"`)
 }
+
+// A server that needs the user to visit a page first (-32042) says where,
+// with the host plain, and the call is not retried.
+func TestURLElicitationRequiredNamesThePage(t *testing.T) {
+	target := append([]string{"--"}, tsServer(t)...)
+	r := mcpsh(t, opts{}, at(target, "call", noLog, "needs_visit")...)
+	wantCode(t, r, 1)
+	contains(t, "the page", r.errOut, "visit https://example.com/authorize (host example.com", "Authorize first", "call it again")
+	if strings.Contains(r.errOut, "retrying") {
+		t.Errorf("a call that needs a visit was retried:\n%s", r.errOut)
+	}
+}

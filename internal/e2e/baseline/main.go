@@ -3,6 +3,9 @@
 // server, connect, list every tool, print them as JSON, and stop the server.
 //
 //	baseline COMMAND ARGS...
+//
+// $BASELINE_PROTOCOL picks the protocol version (go-sdk's latest when empty),
+// so the comparison with mcpsh is made at the same version.
 package main
 
 import (
@@ -23,7 +26,7 @@ func main() {
 	ctx := context.Background()
 	c := mcp.NewClient(&mcp.Implementation{Name: "baseline", Version: "1"}, &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}})
 	t := &mcp.CommandTransport{Command: exec.Command(os.Args[1], os.Args[2:]...)}
-	cs, err := c.Connect(ctx, t, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	cs, err := c.Connect(ctx, t, &mcp.ClientSessionOptions{ProtocolVersion: os.Getenv("BASELINE_PROTOCOL")})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
