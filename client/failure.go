@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/mcpsh/mcpsh/internal/termtext"
