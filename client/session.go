@@ -42,6 +42,9 @@ type Options struct {
 	Elicit    func(context.Context, *ElicitRequest) (*ElicitResponse, error)
 	ElicitURL bool
 	Sample    func(context.Context, *SampleRequest) (*SampleResponse, error)
+	// Trace hears every JSON-RPC message in and out (the traffic pane,
+	// --trace). It runs on the transport's goroutines and must not block.
+	Trace func(TraceEntry)
 	// OnEvent hears every event as it happens, before it is queued on Events;
 	// it runs on the SDK's goroutines and must not block. Batch mode prints
 	// the server's log messages and follows resources with it.
@@ -233,6 +236,9 @@ func (s *Session) now() time.Time {
 func (s *Session) dial(ctx context.Context) (*connection, error) {
 	c := &connection{tap: newTap()}
 	c.tap.listChanged = func() { s.changes.Add(1) }
+	if s.opts.Trace != nil {
+		c.tap.trace = newTracer(s.Target.Label(), s.opts.Trace)
+	}
 	c.tap.asked = s.asked
 	var transport mcp.Transport
 	var stdio *stdioTransport

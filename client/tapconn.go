@@ -33,6 +33,7 @@ func (c *tappedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	if err != nil {
 		return m, err
 	}
+	c.tap.trace.note("in", m, nil)
 	return c.tap.incoming(m), nil
 }
 
@@ -41,6 +42,7 @@ func (c *tappedConn) Write(ctx context.Context, m jsonrpc.Message) error {
 	err := c.Connection.Write(ctx, m)
 	if err == nil {
 		c.tap.delivered(note, 0, 0)
+		c.tap.trace.note("out", m, nil)
 	}
 	return err
 }

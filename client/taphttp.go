@@ -70,6 +70,7 @@ func (h *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 	var note outNote
+	var sentBody []byte
 	callID := ""
 	if h.tap != nil && req.Method == http.MethodPost && req.Body != nil {
 		body, err := io.ReadAll(req.Body)
@@ -78,6 +79,7 @@ func (h *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 			return nil, err
 		}
 		req.Body = io.NopCloser(bytes.NewReader(body))
+		sentBody = body
 		if m, err := jsonrpc.DecodeMessage(body); err == nil {
 			note = h.tap.outgoing(m)
 			if r, ok := m.(*jsonrpc.Request); ok && r.IsCall() {
@@ -94,6 +96,9 @@ func (h *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	if h.tap == nil || (req.Method != http.MethodPost && req.Method != http.MethodGet) {
 		return resp, nil
+	}
+	if sentBody != nil {
+		h.tap.trace.noteRaw("out", sentBody)
 	}
 	if resp.StatusCode == http.StatusNotFound && req.Header.Get("Mcp-Session-Id") != "" {
 		h.tap.sessionGone.Store(true)
@@ -164,6 +169,11 @@ func retryAfter(v string, now time.Time) time.Duration {
 // decode goes on unchanged for the SDK to judge.
 func (h *httpTap) rewrite(data []byte) []byte {
 	m, err := jsonrpc.DecodeMessage(data)
+	if err == nil {
+		h.tap.trace.note("in", m, data)
+	} else {
+		h.tap.trace.noteRaw("in", data)
+	}
 	if err != nil {
 		if nestedTooDeep(data) {
 			// go-sdk refuses it too, and would end the session.

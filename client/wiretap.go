@@ -40,6 +40,8 @@ type tap struct {
 	// asked hears of each request the server sends mcpsh, by method, so a
 	// request for something mcpsh did not offer is reported, not just refused.
 	asked func(method string)
+	// trace, when set, hears every message as it crosses the wire.
+	trace *tracer
 	// sessionGone: an HTTP server answered 404 to a request that carried the
 	// session ID. The spec says the client must then start a new session.
 	sessionGone atomic.Bool

@@ -52,6 +52,16 @@ type KeyMap struct {
 	// control keys; the URL dialog has no text, so they are letters.
 	Accept, Decline, Dismiss       key.Binding
 	OpenURL, AcceptURL, DeclineURL key.Binding
+
+	// The workspace: several servers in one view.
+	NextServer, PrevServer, Reconnect key.Binding
+
+	// The traffic pane, and lists of entries (the log pane): open one, copy
+	// it, filter by status, only open-world calls.
+	Traffic, OpenEntry, Copy, FilterStatus, OpenWorldOnly key.Binding
+
+	// The result view's raw JSON, and taking back an allowance for the session.
+	RawJSON, Unallow key.Binding
 }
 
 // DefaultKeyMap returns mcpsh's keys.
@@ -132,5 +142,18 @@ func DefaultKeyMap() *KeyMap {
 		OpenURL:    b([]string{"o"}, "o", "open in the browser"),
 		AcceptURL:  b([]string{"y"}, "y", "accept"),
 		DeclineURL: b([]string{"n"}, "n", "decline"),
+
+		NextServer: b([]string{"]"}, "]", "next server"),
+		PrevServer: b([]string{"["}, "[", "previous server"),
+		Reconnect:  b([]string{"R"}, "R", "reconnect"),
+
+		Traffic:       b([]string{"T"}, "T", "traffic"),
+		OpenEntry:     b([]string{"enter"}, "enter", "open"),
+		Copy:          b([]string{"c"}, "c", "copy"),
+		FilterStatus:  b([]string{"f"}, "f", "filter by status"),
+		OpenWorldOnly: b([]string{"o"}, "o", "open-world only"),
+
+		RawJSON: b([]string{"v"}, "v", "raw JSON"),
+		Unallow: b([]string{"u"}, "u", "stop allowing"),
 	}
 }
