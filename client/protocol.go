@@ -62,7 +62,12 @@ func (s *Session) dialFirst(ctx context.Context) (*connection, error) {
 		return c, err
 	}
 	s.protocol = fallbackProtocol
-	s.warn(fmt.Sprintf("the server did not answer the %s handshake (server/discover) within %s; started it again with protocol %s",
-		LatestProtocol, discoverProbe, fallbackProtocol))
-	return s.dial(ctx)
+	c, err = s.dial(ctx)
+	if err == nil {
+		// Said only once it is known: a server that dies at every start
+		// gets its own error, not this.
+		s.warn(fmt.Sprintf("the server did not take the %s handshake (server/discover went unanswered); it was started again and speaks %s",
+			LatestProtocol, c.protocol()))
+	}
+	return c, err
 }

@@ -34,7 +34,7 @@ func TestProtocolFallsBackForServersThatDoNotAnswerDiscover(t *testing.T) {
 			t.Errorf("%s: protocol %q, want %q", c.scenario, got, c.want)
 		}
 		mu.Lock()
-		warned := strings.Contains(strings.Join(warnings, "\n"), "did not answer the 2026-07-28 handshake")
+		warned := strings.Contains(strings.Join(warnings, "\n"), "did not take the 2026-07-28 handshake")
 		mu.Unlock()
 		if warned != c.warned {
 			t.Errorf("%s: warned %v, want %v: %q", c.scenario, warned, c.warned, warnings)

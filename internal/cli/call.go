@@ -22,6 +22,7 @@ type callFlags struct {
 	retries    int
 	retryMax   time.Duration
 	json       bool
+	noPrompt   bool
 }
 
 func (f *callFlags) register(fs *pflag.FlagSet) {
@@ -32,6 +33,7 @@ func (f *callFlags) register(fs *pflag.FlagSet) {
 	fs.IntVar(&f.retries, "retries", client.DefaultAttempts, "the most `ATTEMPTS` a replay-safe call may take (read-only or idempotent, trusted server)")
 	fs.DurationVar(&f.retryMax, "retry-max", client.DefaultRetryMax, "the most time `DURATION` retries of one call may take")
 	fs.BoolVar(&f.json, "json", false, "print JSON")
+	fs.BoolVar(&f.noPrompt, "no-prompt", false, "never ask on the terminal: refuse calls that need confirmation unless --yes")
 }
 
 // call builds a client.Call with the flags' settings.
@@ -77,8 +79,10 @@ an array takes a comma-separated list (tags=a,b). --example N starts from the
 tool's Nth input example; ARGS given as well replace its values.
 
 Arguments are checked against the input schema before anything is sent.
-Calls that need confirmation (destructive tools, untrusted servers, confirm
-rules) are refused unless --yes: nobody is asked in a script.`,
+A call that needs confirmation (destructive tools, untrusted servers, confirm
+rules) asks "Run it? [y/N]" when stdin and stderr are a terminal; otherwise,
+or with --no-prompt, it is refused (exit 4) unless --yes: nobody is asked in
+a script, and nothing is approved because nobody is there.`,
 		Example: `  mcpsh call --demo get_note id=1
   mcpsh call --demo add_note '{"title":"Buy milk","tags":["home"]}'
   mcpsh call --demo add_note --example 1
@@ -108,7 +112,11 @@ rules) are refused unless --yes: nobody is asked in a script.`,
 			if n := tool.SchemaNotice(); n != "" {
 				a.warn(n)
 			}
-			o, err := a.doCall(cmd, s, f.call(cmd, tool, callArgs))
+			c := f.call(cmd, tool, callArgs)
+			if err := a.confirm(cmd.Context(), s, c, &f); err != nil {
+				return err
+			}
+			o, err := a.doCall(cmd, s, c)
 			if err != nil {
 				return err
 			}

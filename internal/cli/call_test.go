@@ -16,12 +16,20 @@ func TestCallPrintsTheResult(t *testing.T) {
 }
 
 func TestDestructiveCallIsRefusedUnlessYes(t *testing.T) {
-	for _, tty := range []bool{false, true} {
-		r, srv := run(t, env{tty: tty}, "call", "--demo", "delete_note", "id=1")
+	// Piped, or on a terminal with --no-prompt: nobody is asked, and the call
+	// is refused.
+	for _, c := range []struct {
+		tty   bool
+		extra []string
+	}{{false, nil}, {true, []string{"--no-prompt"}}} {
+		r, srv := run(t, env{tty: c.tty}, append([]string{"call", "--demo", "delete_note", "id=1"}, c.extra...)...)
 		wantCode(t, r, ExitRefused)
 		contains(t, "stderr", r.errOut, "refused delete_note", "--yes")
+		if strings.Contains(r.errOut, "[y/N]") {
+			t.Errorf("tty=%v: asked although it may not:\n%s", c.tty, r.errOut)
+		}
 		if srv.Executions("delete_note") != 0 {
-			t.Fatalf("tty=%v: a refused call reached the server", tty)
+			t.Fatalf("tty=%v: a refused call reached the server", c.tty)
 		}
 		if r.out != "" {
 			t.Errorf("stdout %q, want nothing", r.out)
@@ -132,7 +140,7 @@ func TestToolErrorExitsThree(t *testing.T) {
 }
 
 func TestEscapeSequencesAreStrippedOnATerminal(t *testing.T) {
-	r, _ := run(t, env{tty: true}, "call", "--demo", "echo", "text=\x1b]0;pwned\x07hi \x1b[31mred")
+	r, _ := run(t, env{tty: true}, "call", "--demo", "echo", "text=\x1b]0;pwned\x07hi \x1b[31mred", "--no-prompt")
 	wantCode(t, r, ExitRefused) // echo has no annotations: destructive by default
 	r, _ = run(t, env{tty: true}, "call", "--demo", "echo", "text=\x1b]0;pwned\x07hi \x1b[31mred", "--yes")
 	wantCode(t, r, ExitOK)
@@ -142,5 +150,32 @@ func TestEscapeSequencesAreStrippedOnATerminal(t *testing.T) {
 	r, _ = run(t, env{}, "call", "--demo", "echo", "text=\x1b[31mred", "--yes")
 	if !strings.Contains(r.out, "\x1b[31mred") {
 		t.Errorf("piped output must be passed as sent: %q", r.out)
+	}
+}
+
+// On a terminal, a call that needs confirmation asks [y/N], as gh does: yes
+// runs it, anything else (an empty line, the end of input) declines it, and
+// a declined call reaches no server.
+func TestBatchAsksOnATerminal(t *testing.T) {
+	for _, c := range []struct {
+		answer string
+		code   int
+		runs   int
+	}{{"y\n", ExitOK, 1}, {"yes\n", ExitOK, 1}, {"n\n", ExitRefused, 0}, {"\n", ExitRefused, 0}, {"", ExitRefused, 0}} {
+		r, srv := run(t, env{tty: true, stdin: c.answer}, "call", "--demo", "delete_note", "id=1")
+		wantCode(t, r, c.code)
+		contains(t, "stderr", r.errOut, "delete_note", "on demo", "Run it? [y/N]")
+		if srv.Executions("delete_note") != c.runs {
+			t.Errorf("answer %q: %d executions, want %d", c.answer, srv.Executions("delete_note"), c.runs)
+		}
+		if c.code == ExitRefused {
+			contains(t, "stderr", r.errOut, "declined by the user")
+		}
+	}
+	// A call that needs no confirmation is not asked about.
+	r, _ := run(t, env{tty: true}, "call", "--demo", "get_note", "id=1")
+	wantCode(t, r, ExitOK)
+	if strings.Contains(r.errOut, "[y/N]") {
+		t.Errorf("a read-only call asked:\n%s", r.errOut)
 	}
 }

@@ -23,17 +23,17 @@ func (a *app) prepareFeatures(t client.Target) error {
 	if l := a.target.serverLog; l != "" && !slices.Contains(logLevels, l) {
 		return &usageError{fmt.Sprintf("--server-log %q: want one of %s", l, strings.Join(logLevels, ", "))}
 	}
-	a.roots = nil
-	for _, dir := range append(append([]string(nil), t.Roots...), a.target.roots...) {
-		st, err := os.Stat(dir)
-		if err != nil || !st.IsDir() {
-			return &usageError{fmt.Sprintf("root %q is not a directory", dir)}
-		}
-		r, err := client.RootOf(dir)
+	roots, err := a.rootsFor(t)
+	if err != nil {
+		return err
+	}
+	a.roots = roots
+	if a.logs.trace != "" && a.trace == nil {
+		tf, err := openTrace(a.logs.trace)
 		if err != nil {
-			return &usageError{fmt.Sprintf("root %q: %v", dir, err)}
+			return err
 		}
-		a.roots = append(a.roots, r)
+		a.trace = tf
 	}
 	e, err := newElicitor(a.target.elicit, a.warn)
 	if err != nil {
@@ -45,6 +45,23 @@ func (a *app) prepareFeatures(t client.Target) error {
 		a.elicitor = e
 	}
 	return nil
+}
+
+// rootsFor is what t may see: its configured roots and --root's.
+func (a *app) rootsFor(t client.Target) ([]client.Root, error) {
+	var roots []client.Root
+	for _, dir := range append(append([]string(nil), t.Roots...), a.target.roots...) {
+		st, err := os.Stat(dir)
+		if err != nil || !st.IsDir() {
+			return nil, &usageError{fmt.Sprintf("root %q is not a directory", dir)}
+		}
+		r, err := client.RootOf(dir)
+		if err != nil {
+			return nil, &usageError{fmt.Sprintf("root %q: %v", dir, err)}
+		}
+		roots = append(roots, r)
+	}
+	return roots, nil
 }
 
 // batchFeatures adds to o what a batch command offers and prints: answers to

@@ -11,15 +11,17 @@ import (
 
 // logFlags choose where the session log goes.
 type logFlags struct {
-	path string
-	off  bool
-	args string
+	path  string
+	off   bool
+	args  string
+	trace string
 }
 
 func (f *logFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.path, "log", "", "append the session log to `FILE` (default: a new file under $XDG_STATE_HOME/mcpsh/sessions)")
 	fs.BoolVar(&f.off, "no-log", false, "do not keep a session log")
 	fs.StringVar(&f.args, "log-args", string(sessionlog.ArgsRedact), "how the log keeps call arguments: full, redact (secret-looking keys and values) or none")
+	fs.StringVar(&f.trace, "trace", "", "append every JSON-RPC message in and out to `FILE` as JSON lines (arguments and results as sent; the file is 0600)")
 }
 
 // openLog sets up the session log for a command that makes calls. A log file

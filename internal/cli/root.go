@@ -3,6 +3,7 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -44,6 +45,12 @@ type app struct {
 	elicitor *elicitor
 	// updated receives the URIs of resources the server says changed (read --follow).
 	updated chan string
+	// trace is --trace's file, opened by the first command that connects.
+	trace *traceFile
+	// several: this command talks to every configured server (--all).
+	several bool
+	// stdin reads the answers to confirmations asked on the terminal.
+	stdin *bufio.Reader
 }
 
 // warn prints a warning on stderr, above a call's status line if one is drawn.
@@ -94,6 +101,11 @@ func Main(ctx context.Context, args []string, io *iostreams.IOStreams, getenv fu
 	err := root.ExecuteContext(ctx)
 	if a.log != nil {
 		a.log.Close()
+	}
+	if a.trace != nil {
+		if terr := a.trace.Close(); terr != nil {
+			fmt.Fprintln(io.ErrOut, "mcpsh: warning: the trace is incomplete:", terr)
+		}
 	}
 	code := ExitCode(err)
 	if err != nil {
@@ -155,23 +167,39 @@ func (a *app) connect(cmd *cobra.Command, command []string) (*client.Session, er
 	if err := a.prepareFeatures(t); err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(cmd.Context(), a.target.connectTimeout)
-	defer cancel()
-	o := a.clientOptionsFor(t)
-	a.batchFeatures(o)
-	s, err := client.Connect(ctx, t, o)
+	s, l, err := a.open(cmd.Context(), t, a.roots)
 	if err != nil {
-		return nil, err
-	}
-	l, err := s.ListTools(ctx)
-	if err != nil {
-		s.Close()
 		return nil, err
 	}
 	for _, w := range l.Warnings {
 		a.warn(w)
 	}
 	return s, nil
+}
+
+// open connects to t, offering roots and the batch features, and lists its
+// tools, within --connect-timeout. prepareFeatures has checked the flags.
+func (a *app) open(ctx context.Context, t client.Target, roots []client.Root) (*client.Session, *client.Listing, error) {
+	ctx, cancel := context.WithTimeout(ctx, a.target.connectTimeout)
+	defer cancel()
+	o := a.clientOptionsFor(t)
+	a.batchFeatures(o)
+	o.Roots = roots
+	if a.several {
+		// With --all, say which server a warning is about.
+		name := termtext.Line(t.Label())
+		o.OnWarning = func(w string) { a.warn(name + ": " + w) }
+	}
+	s, err := client.Connect(ctx, t, o)
+	if err != nil {
+		return nil, nil, err
+	}
+	l, err := s.ListTools(ctx)
+	if err != nil {
+		s.Close()
+		return nil, nil, err
+	}
+	return s, l, nil
 }
 
 func (a *app) targetGiven(command []string) bool {

@@ -141,7 +141,12 @@ func (a *app) runCalls(cmd *cobra.Command, s *client.Session, calls []scriptCall
 			code = worse(code, ExitInterrupted)
 			break
 		}
-		o, err := a.doCall(cmd, s, f.call(cmd, c.tool, c.args))
+		call := f.call(cmd, c.tool, c.args)
+		if err := a.confirm(cmd.Context(), s, call, f); err != nil {
+			code = worse(code, ExitInterrupted)
+			break
+		}
+		o, err := a.doCall(cmd, s, call)
 		if err != nil {
 			return err // validated above; only a bug lands here
 		}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -119,6 +120,10 @@ func plural(n int, word string) string {
 // (name, class, title, flags), easy to cut and grep.
 func printToolLines(io *iostreams.IOStreams, tools []*client.Tool) {
 	for _, t := range tools {
-		fmt.Fprintf(io.Out, "%s\t%s\t%s\t%s\n", termtext.Line(t.Name), t.Class(), termtext.Line(t.Title), strings.Join(flagWords(t), ","))
+		printToolLine(io.Out, t)
 	}
+}
+
+func printToolLine(w io.Writer, t *client.Tool) {
+	fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", termtext.Line(t.Name), t.Class(), termtext.Line(t.Title), strings.Join(flagWords(t), ","))
 }

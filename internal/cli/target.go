@@ -193,6 +193,9 @@ const DefaultConnectTimeout = 30 * time.Second
 func (a *app) clientOptions() *client.Options {
 	o := &client.Options{ProtocolVersion: a.target.protocol, Version: Version, Recorder: a.recorder, OnWarning: a.warn,
 		Roots: a.roots}
+	if a.trace != nil {
+		o.Trace = a.trace.write
+	}
 	if a.target.serverStderr {
 		o.ServerStderr = a.io.ErrOut
 	}

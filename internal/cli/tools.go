@@ -11,7 +11,7 @@ import (
 )
 
 func (a *app) toolsCmd() *cobra.Command {
-	var asJSON bool
+	var asJSON, all bool
 	cmd := &cobra.Command{
 		Use:   "tools [target] [-- COMMAND ARGS...]",
 		Short: "List a server's tools, grouped by safety",
@@ -23,7 +23,12 @@ such tools are marked "implied". A tool declared both read-only and
 destructive is marked "conflict" and treated as destructive. A name listed
 twice takes the strictest reading of its definitions, with a warning.
 --json prints one array with, per tool, the effective hints, "conflict", and,
-under "declared", only the hints the server sent.`,
+under "declared", only the hints the server sent.
+
+--all lists every configured server's tools, connecting to them in parallel
+as a host would (piped, each line starts with the server's name; --json adds
+a "server" field); a server that cannot be reached is reported and makes the
+exit status 1, after the others are listed.`,
 		Example: `  mcpsh tools --demo
   mcpsh tools -s memory --json | jq '.[] | select(.class == "destructive") | .name'
   mcpsh tools -- npx -y @modelcontextprotocol/server-everything`,
@@ -31,6 +36,9 @@ under "declared", only the hints the server sent.`,
 			rest, command := commandAfterDash(cmd, args)
 			if len(rest) > 0 {
 				return &usageError{fmt.Sprintf("tools takes no arguments before --, got %q", rest)}
+			}
+			if all {
+				return a.toolsAll(cmd, command, asJSON)
 			}
 			s, err := a.connect(cmd, command)
 			if err != nil {
@@ -49,6 +57,7 @@ under "declared", only the hints the server sent.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array")
+	cmd.Flags().BoolVar(&all, "all", false, "every configured server")
 	return cmd
 }
 
