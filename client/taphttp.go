@@ -87,6 +87,10 @@ func (h *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 			}
 		}
 	}
+	if sentBody != nil {
+		// Traced before it is sent, so the answer's latency counts from here.
+		h.tap.trace.noteRaw("out", sentBody)
+	}
 	resp, err := h.base.RoundTrip(req)
 	if err != nil {
 		if !neverLeft(err) {
@@ -96,9 +100,6 @@ func (h *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	if h.tap == nil || (req.Method != http.MethodPost && req.Method != http.MethodGet) {
 		return resp, nil
-	}
-	if sentBody != nil {
-		h.tap.trace.noteRaw("out", sentBody)
 	}
 	if resp.StatusCode == http.StatusNotFound && req.Header.Get("Mcp-Session-Id") != "" {
 		h.tap.sessionGone.Store(true)

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"io"
+	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -12,7 +13,8 @@ import (
 
 // Options configure the TUI.
 type Options struct {
-	// Target is the server to open; when nil, the user picks one of Choices.
+	// Target is the server to open alone; when nil, the view opens every
+	// one of Choices at once (a workspace), each connecting on its own.
 	Target  *client.Target
 	Choices []Choice
 	// Client configures the session. Its ServerStderr and OnWarning must be
@@ -28,7 +30,8 @@ type Options struct {
 	MaxDuration   time.Duration
 	Attempts      int
 	RetryMax      time.Duration
-	// LogPath is the session log's file, shown in the log pane; empty when off.
+	// LogPath is the session log's file, shown in the log pane; empty when
+	// off. There is one log for the whole workspace.
 	LogPath string
 	// NoColor draws without colour (NO_COLOR).
 	NoColor bool
@@ -45,7 +48,7 @@ type Options struct {
 	OpenBrowser func(ctx context.Context, url string) error
 }
 
-// Choice is a configured server offered by the picker.
+// Choice is a configured server of the workspace.
 type Choice struct {
 	Name, Transport, Where string
 	// Problem, when set, is why the server cannot be used as configured.
@@ -57,8 +60,8 @@ type Choice struct {
 	Roots []client.Root
 }
 
-// Run shows the TUI until the user quits, then closes the session (and with
-// it a stdio server's whole process group).
+// Run shows the TUI until the user quits, then closes the sessions (and
+// with them each stdio server's whole process group).
 func Run(ctx context.Context, opts Options, in io.Reader, out io.Writer) error {
 	// Nothing may write over the screen: the server's stderr and mcpsh's
 	// warnings reach the server pane as events instead.
@@ -69,28 +72,60 @@ func Run(ctx context.Context, opts Options, in io.Reader, out io.Writer) error {
 		popts = append(popts, tea.WithColorProfile(colorprofile.Ascii))
 	}
 	_, err := tea.NewProgram(m, popts...).Run()
-	m.inbox.close() // a server's requests still waiting get no answer now
-	if m.running != nil {
-		m.running.cancel()
-	}
-	m.abandonConnect()
-	if s := m.Session(); s != nil {
-		s.Close()
-	}
+	m.Close()
 	if err == tea.ErrProgramKilled && ctx.Err() != nil {
 		return ctx.Err()
 	}
 	return err
 }
 
-// Init starts reading the inbox (a server's requests, OAuth notices) and
-// connecting, unless the user must pick a server first.
-func (m *Model) Init() tea.Cmd {
-	inbox := waitInbox(m.inbox)
-	if m.mode == modePicker || m.target == nil {
-		return inbox
+// Close ends what the view started, once it is off the screen: requests
+// still waiting get no answer, calls in flight are cancelled, connects in
+// flight are stopped and waited for, and every session is closed, the
+// servers in parallel.
+func (m *Model) Close() {
+	m.inbox.close()
+	var pending []*connecting
+	for _, s := range m.servers {
+		if s.running != nil {
+			s.running.cancel()
+		}
+		if s.connecting != nil {
+			pending = append(pending, s.connecting)
+			s.connecting = nil
+		}
+		pending = append(pending, s.abandoned...)
+		s.abandoned = nil
 	}
-	return tea.Batch(inbox, m.connect())
+	for _, c := range pending {
+		c.cancel()
+	}
+	give := time.After(5 * time.Second)
+	for _, c := range pending {
+		select {
+		case <-c.done:
+		case <-give:
+		}
+	}
+	var wg sync.WaitGroup
+	for _, s := range m.Sessions() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.Close()
+		}()
+	}
+	wg.Wait()
+}
+
+// Init starts reading the inbox (the servers' requests, OAuth notices) and
+// every server: each connects in its own command.
+func (m *Model) Init() tea.Cmd {
+	cmds := []tea.Cmd{waitInbox(m.inbox), tea.RequestBackgroundColor}
+	for _, s := range m.servers {
+		cmds = append(cmds, m.within(s, m.start))
+	}
+	return tea.Batch(cmds...)
 }
 
 // DefaultConnectTimeout is the batch commands' default too.
@@ -105,15 +140,23 @@ func (m *Model) connectTimeout() time.Duration {
 	return DefaultConnectTimeout
 }
 
+// connectWith connects the server embedded now. Its session answers the
+// server's requests through the inbox, naming the server, and its traffic
+// goes to the server's traffic pane (and to Options.Client.Trace).
 func (m *Model) connectWith(timeout time.Duration) tea.Cmd {
-	m.abandonConnect()
+	m.dropConnect()
 	m.mode, m.connErr = modeConnecting, nil
 	m.connReq = m.nextID()
 	opts := m.opts.Client
 	opts.Auth = m.auth
-	if m.choice != nil {
-		opts.Roots = m.choice.Roots
+	opts.Roots = m.spec.Roots
+	if m.viewElicit {
+		opts.Elicit, opts.ElicitURL = m.inbox.elicitFor(m.serverState), true
 	}
+	if m.viewSample {
+		opts.Sample = m.inbox.sampleFor(m.serverState)
+	}
+	opts.Trace = m.traffic.feed.tracer(m.opts.Client.Trace)
 	ctx, cancel := context.WithTimeout(m.ctx, timeout)
 	m.connecting = &connecting{cancel: cancel, done: make(chan struct{})}
 	return tea.Batch(connectCmd(ctx, m.connReq, *m.target, &opts, m.connecting.done), m.spinner.Tick)
@@ -125,18 +168,21 @@ type connecting struct {
 	done   chan struct{} // closed when the command has returned
 }
 
-// abandonConnect stops a connect in flight and waits for it to finish, so a
-// stdio server being started is ended with its whole process group before
-// mcpsh exits, not left behind.
-func (m *Model) abandonConnect() {
-	c := m.connecting
-	if c == nil {
-		return
+// dropConnect stops a connect in flight without waiting for it (Update must
+// not wait): its answer is dropped by its request ID, and Close waits for it.
+func (m *Model) dropConnect() {
+	live := m.abandoned[:0]
+	for _, c := range m.abandoned {
+		select {
+		case <-c.done:
+		default:
+			live = append(live, c)
+		}
 	}
-	m.connecting = nil
-	c.cancel()
-	select {
-	case <-c.done:
-	case <-time.After(5 * time.Second):
+	m.abandoned = live
+	if c := m.connecting; c != nil {
+		m.connecting = nil
+		c.cancel()
+		m.abandoned = append(m.abandoned, c)
 	}
 }

@@ -20,7 +20,9 @@ import (
 
 // serverAsk is one request waiting for the user.
 type serverAsk struct {
-	id     int // given by the model when the request arrives
+	id int // given by the model when the request arrives
+	// srv is the server that asks; nil for the one on screen.
+	srv    *serverState
 	ctx    context.Context
 	elicit *client.ElicitRequest
 	sample *client.SampleRequest
@@ -36,10 +38,10 @@ type askReply struct {
 	err    error
 }
 
-// inbox carries what client callbacks hand the model.
+// inbox carries what client callbacks hand the model, from every server.
 type inbox struct {
 	asks    chan *serverAsk
-	notices chan string
+	notices chan notice
 	// done ends every wait: closed when the view has ended (close), or the
 	// model's context's.
 	done    chan struct{}
@@ -48,28 +50,48 @@ type inbox struct {
 }
 
 func newInbox(ctxDone <-chan struct{}) *inbox {
-	return &inbox{asks: make(chan *serverAsk), notices: make(chan string, 16), done: make(chan struct{}), ctxDone: ctxDone}
+	return &inbox{asks: make(chan *serverAsk), notices: make(chan notice, 16), done: make(chan struct{}), ctxDone: ctxDone}
+}
+
+// notice is what a server's OAuth flow says.
+type notice struct {
+	text string
+	srv  *serverState
 }
 
 // close ends the waits of requests nobody will answer now: the view is gone.
 func (b *inbox) close() { b.once.Do(func() { close(b.done) }) }
 
-// elicit is client.Options.Elicit.
+// elicit is client.Options.Elicit, for the server on screen.
 func (b *inbox) elicit(ctx context.Context, r *client.ElicitRequest) (*client.ElicitResponse, error) {
-	rep, err := b.ask(ctx, &serverAsk{elicit: r})
-	if err != nil {
-		return nil, err
-	}
-	return rep.elicit, rep.err
+	return b.elicitFor(nil)(ctx, r)
 }
 
-// sample is client.Options.Sample.
+// sample is client.Options.Sample, for the server on screen.
 func (b *inbox) sample(ctx context.Context, r *client.SampleRequest) (*client.SampleResponse, error) {
-	rep, err := b.ask(ctx, &serverAsk{sample: r})
-	if err != nil {
-		return nil, err
+	return b.sampleFor(nil)(ctx, r)
+}
+
+// elicitFor is client.Options.Elicit for server s's session.
+func (b *inbox) elicitFor(s *serverState) func(context.Context, *client.ElicitRequest) (*client.ElicitResponse, error) {
+	return func(ctx context.Context, r *client.ElicitRequest) (*client.ElicitResponse, error) {
+		rep, err := b.ask(ctx, &serverAsk{srv: s, elicit: r})
+		if err != nil {
+			return nil, err
+		}
+		return rep.elicit, rep.err
 	}
-	return rep.sample, rep.err
+}
+
+// sampleFor is client.Options.Sample for server s's session.
+func (b *inbox) sampleFor(s *serverState) func(context.Context, *client.SampleRequest) (*client.SampleResponse, error) {
+	return func(ctx context.Context, r *client.SampleRequest) (*client.SampleResponse, error) {
+		rep, err := b.ask(ctx, &serverAsk{srv: s, sample: r})
+		if err != nil {
+			return nil, err
+		}
+		return rep.sample, rep.err
+	}
 }
 
 func (b *inbox) ask(ctx context.Context, a *serverAsk) (askReply, error) {
@@ -97,26 +119,31 @@ func (b *inbox) ask(ctx context.Context, a *serverAsk) (askReply, error) {
 
 // notify is client.Auth.Notify: it must not block, so a notice that finds
 // the inbox full is dropped (the OAuth flow says little, and says it again).
-func (b *inbox) notify(text string) {
-	select {
-	case b.notices <- text:
-	default:
+func (b *inbox) notify(text string) { b.notifier(nil)(text) }
+
+// notifier is client.Auth.Notify for server s's logins.
+func (b *inbox) notifier(s *serverState) func(string) {
+	return func(text string) {
+		select {
+		case b.notices <- notice{text: text, srv: s}:
+		default:
+		}
 	}
 }
 
-// onAsk queues a request that arrived; the first in the queue is the dialog
-// on screen.
+// onAsk queues a request that arrived at its server; the first in the
+// queue is the dialog. A server that is not on screen takes the screen while
+// it waits on the user, unless the one on screen waits too (followAsks).
 func (m *Model) onAsk(a *serverAsk) tea.Cmd {
-	next := waitInbox(m.inbox)
 	if a.ctx.Err() != nil {
-		return next // withdrawn before it reached the screen
+		return nil // withdrawn before it reached the screen
 	}
 	a.id = m.nextID()
 	m.asks = append(m.asks, a)
 	if len(m.asks) == 1 {
-		return tea.Batch(next, watchAsk(a), m.openAsk())
+		return tea.Batch(watchAsk(a), m.openAsk())
 	}
-	return tea.Batch(next, watchAsk(a))
+	return watchAsk(a)
 }
 
 // openAsk builds the dialog for the first request in the queue.

@@ -216,7 +216,7 @@ func TestDialogOverARunningCall(t *testing.T) {
 	m.running = &runningCall{run: newCallRun(99), call: m.newCall(tool, nil), cancel: func() {}, started: fixedNow.Add(-1500 * time.Millisecond)}
 	m.mode = modeRunning
 	m.Update(askMsg{ask: formAsk()})
-	mustShow(t, m, "slow_count runs on under this request (1.5s)", "features asks for input")
+	mustShow(t, m, "slow_count runs on under this request (1.5 s)", "features asks for input")
 	// Esc answers the dialog, not the call underneath.
 	send(m, "esc")
 	if m.running == nil || m.running.cancelling {
@@ -280,7 +280,7 @@ func TestLoginFromTheFailureScreen(t *testing.T) {
 		t.Fatalf("l: mode %v, asked %d", m.mode, len(asked))
 	}
 	m.Update(noticeMsg{text: "tracker asks you to log in at auth.example. Open this URL in a browser if none opens:\n  https://auth.example/authorize?client_id=mcpsh&state=\x1b[2Jxyz\nWaiting up to 5m for the browser to come back (Ctrl-C to give up)."})
-	mustShow(t, m, "logging in to tracker", "https://auth.example/authorize?client_id=mcpsh&state=", "esc give up")
+	mustShow(t, m, "logging in to tracker", "https://auth.example/authorize?client_id=mcpsh&state=", "esc cancel the login")
 	golden(t, "screen/login-80x24", m.render())
 	checkScreen(t, "login", m.render(), 80, 24)
 	if strings.Contains(m.render(), "\x1b[2J") {

@@ -10,13 +10,17 @@ func (m *Model) bindings() []key.Binding {
 	}
 	switch m.overlay {
 	case overlayHelp:
-		return []key.Binding{k.Close, k.Quit}
-	case overlayLog, overlayServer, overlayAudit:
+		return []key.Binding{k.ScrollUp, k.ScrollDown, k.Close, k.Help, k.Quit}
+	case overlayLog:
+		b := m.logPane.Bindings()
+		if m.logPane.Typing() {
+			return b
+		}
+		return append(b, k.Help, k.Quit)
+	case overlayServer, overlayAudit:
 		return []key.Binding{k.ScrollUp, k.ScrollDown, k.Close, k.Quit}
 	}
 	switch m.mode {
-	case modePicker:
-		return []key.Binding{k.Up, k.Down, k.Choose, k.Quit}
 	case modeConnecting:
 		return []key.Binding{k.ForceQuit}
 	case modeConnectFailed:
@@ -39,9 +43,15 @@ func (m *Model) bindings() []key.Binding {
 		case viewPrompts:
 			return m.itemBindings(relabel(k.Call, "fill in and get"))
 		}
-		b := []key.Binding{k.Up, k.Down, k.Call}
-		if t := m.list.Selected(); t != nil && len(t.Examples) > 0 {
-			b = append(b, k.Example)
+		b := []key.Binding{k.Up, k.Down}
+		if t := m.list.Selected(); t != nil {
+			b = append(b, k.Call)
+			if len(t.Examples) > 0 {
+				b = append(b, k.Example)
+			}
+			if _, ok := m.allowed[t.Name]; ok {
+				b = append(b, k.Unallow)
+			}
 		}
 		b = append(b, k.Filter)
 		if m.filterIn.Value() != "" {
@@ -52,11 +62,15 @@ func (m *Model) bindings() []key.Binding {
 		b := append([]key.Binding{k.Run}, m.form.ShortHelp()...)
 		return append(b, k.Back)
 	case modeConfirm:
-		return []key.Binding{k.Yes, k.No, k.AllowSession}
+		b := []key.Binding{k.Yes, k.No, k.AllowSession}
+		if m.pending != nil && m.pending.scrolls {
+			b = append(b, relabel(k.ScrollDown, "more arguments"), relabel(k.ScrollUp, "back"))
+		}
+		return b
 	case modeRunning:
-		return []key.Binding{k.CancelCall, k.Log, k.Server, k.ForceQuit}
+		return []key.Binding{k.CancelCall, k.Log, k.Server, k.Help, k.ForceQuit}
 	case modeResult:
-		return []key.Binding{k.ScrollUp, k.ScrollDown, k.Edit, k.Close, k.Log, k.Help, k.Quit}
+		return m.resultBindings()
 	case modeArgs:
 		run := relabel(k.Run, "get")
 		if m.strForm.tmpl != nil {
@@ -74,9 +88,33 @@ func (m *Model) bindings() []key.Binding {
 	case modePrompt:
 		return []key.Binding{k.ScrollUp, k.ScrollDown, relabel(k.Edit, "edit and get again"), k.Close, k.Help}
 	case modeLogin:
-		return []key.Binding{relabel(k.Close, "give up"), k.ForceQuit}
+		return []key.Binding{relabel(k.Close, "cancel the login"), k.ForceQuit}
 	}
 	return nil
+}
+
+// resultBindings are the result view's keys that work now.
+func (m *Model) resultBindings() []key.Binding {
+	k, r := m.keys, m.result
+	if s := r.save; s != nil {
+		if s.exists != "" {
+			return []key.Binding{k.Overwrite, k.KeepFile}
+		}
+		b := []key.Binding{k.SaveHere}
+		if len(saveable(r.outcome)) > 1 {
+			b = append(b, relabel(k.NextArg, "next to save"))
+		}
+		return append(b, relabel(k.Close, "cancel saving"))
+	}
+	raw := k.RawJSON
+	if r.raw {
+		raw = relabel(raw, "rendered (as mcpsh reads it)")
+	}
+	b := []key.Binding{k.ScrollUp, k.ScrollDown, k.Edit, raw, k.Copy}
+	if len(saveable(r.outcome)) > 0 {
+		b = append(b, k.Save)
+	}
+	return append(b, k.Close, k.Log, k.Help, k.Quit)
 }
 
 // itemBindings are the keys of the resources and prompts views.

@@ -45,15 +45,28 @@ func listCmd(ctx context.Context, id int, s *client.Session) tea.Cmd {
 	}
 }
 
-// waitEvent delivers the next server event; Update re-arms it after each one,
-// the pattern of bubbletea's realtime example.
-func waitEvent(events <-chan client.Event) tea.Cmd {
+// waitEvent delivers the session's next event; Update re-arms it after each
+// one, the pattern of bubbletea's realtime example.
+func waitEvent(s *client.Session) tea.Cmd {
+	events := s.Events()
 	return func() tea.Msg {
 		e, ok := <-events
 		if !ok {
 			return eventsClosedMsg{}
 		}
-		return eventMsg{e}
+		return sessionEventMsg{eventMsg: eventMsg{e}, from: s}
+	}
+}
+
+// closeSessionCmd closes a session the view has replaced (R): closing waits
+// for a stdio server's process group to end.
+func closeSessionCmd(s *client.Session) tea.Cmd {
+	if s == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		s.Close()
+		return nil
 	}
 }
 
@@ -224,7 +237,7 @@ func waitInbox(b *inbox) tea.Cmd {
 		case a := <-b.asks:
 			return askMsg{ask: a}
 		case n := <-b.notices:
-			return noticeMsg{text: n}
+			return noticeMsg{text: n.text, srv: n.srv}
 		case <-b.done:
 			return nil
 		case <-b.ctxDone:

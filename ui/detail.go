@@ -22,12 +22,12 @@ func renderDetail(t *client.Tool, d policy.Decision, findings []audit.Finding, w
 		return st.Muted.Render("no tool matches the filter")
 	}
 	w := &lines{width: width}
-	w.add(st.Title.Render(termtext.Truncate(termtext.Line(t.Title), width)))
+	w.wrap(termtext.Line(t.Title), st.Title)
 	sub := termtext.Line(t.Name) + " · " + st.ClassStyle(t.Class()).Render(string(t.Class()))
 	if n := len(t.Examples); n > 0 {
 		sub += fmt.Sprintf(" · %d example%s", n, plural(n))
 	}
-	w.add(sub)
+	w.wrapStyled(sub)
 	if t.ToolTitle != "" && t.AnnTitle != "" && t.ToolTitle != t.AnnTitle {
 		w.wrap("title from tool.title; annotations.title is "+termtext.Line(t.AnnTitle), st.Muted)
 	}
@@ -36,41 +36,9 @@ func renderDetail(t *client.Tool, d policy.Decision, findings []audit.Finding, w
 		w.wrap(desc, st.Row)
 	}
 
-	w.section(st, "Hints")
-	w.add(st.Label.Render(padTo("hint", 13) + padTo("declared", 10) + "effective"))
-	eff := t.Effective()
-	implied := false
-	for _, f := range policy.Fields {
-		declared := "—"
-		if raw, ok := t.Declared[string(f)]; ok {
-			declared = termtext.Line(string(raw))
-		}
-		value := map[policy.Field]bool{
-			policy.FieldReadOnly: eff.ReadOnly, policy.FieldDestructive: eff.Destructive,
-			policy.FieldIdempotent: eff.Idempotent, policy.FieldOpenWorld: eff.OpenWorld,
-		}[f]
-		note := ""
-		switch {
-		case !t.Hints.Relevant(f):
-			note = st.Muted.Render("(ignored)")
-		case !t.Hints.Get(f).Declared():
-			note, implied = st.MarkImplied.Render("(spec default)"), true
-		}
-		label := strings.TrimSuffix(string(f), "Hint")
-		w.add(padTo(label, 13) + padTo(termtext.Truncate(declared, 9), 10) + padTo(fmt.Sprint(value), 6) + note)
-	}
-	if eff.ReadOnly {
-		w.wrap("destructive and idempotent do not apply to a read-only tool", st.Muted)
-	}
-	if t.Hints.Conflict() {
-		w.wrap(markConflict+" conflict: readOnlyHint and destructiveHint are both true; mcpsh takes the stricter reading "+
-			"(destructive, asks first), while hosts that look only at readOnlyHint would run it unasked", st.Error)
-	}
-	if implied {
-		w.wrap(markImplied+" implied: the server left a hint out, so the spec's default applies", st.MarkImplied)
-	}
+	hintTable(w, t, st)
 	if !t.HasAnnotations {
-		w.add(st.Warning.Render("no annotations at all: every hint takes the spec's worst-case default"))
+		w.wrap("no annotations at all: every hint takes the spec's worst-case default", st.Warning)
 	}
 
 	w.section(st, "If you call it")
@@ -108,7 +76,7 @@ func renderDetail(t *client.Tool, d policy.Decision, findings []audit.Finding, w
 		w.section(st, "Examples (1-9 to call with one)")
 		for i, ex := range t.Examples {
 			b, _ := json.Marshal(ex)
-			w.add(termtext.Truncate(fmt.Sprintf("%d %s", i+1, termtext.Line(string(b))), width))
+			w.hangingAt(fmt.Sprintf("%d ", i+1), termtext.Line(string(b)), " ,", st.Row)
 		}
 	}
 	if len(t.Problems) > 0 {
@@ -168,13 +136,13 @@ func schemaSummary(w *lines, raw json.RawMessage, st *Styles, none string) {
 			b, _ := json.Marshal(f.Default)
 			rules = append(rules, "default "+termtext.Line(string(b)))
 		}
-		line := padTo(termtext.Truncate(name, nameW), nameW+1) + st.Label.Render(f.TypeLabel())
+		text := st.Label.Render(f.TypeLabel())
 		if len(rules) > 0 {
-			line += " " + st.Muted.Render(strings.Join(rules, "; "))
+			text += " " + st.Muted.Render(strings.Join(rules, "; "))
 		}
-		w.add(termtext.Truncate(line, w.width))
+		w.hanging(padTo(termtext.Truncate(name, nameW), nameW+1), text, st.Row)
 		if d := termtext.Line(f.Description); d != "" {
-			w.add(st.Muted.Render(termtext.Truncate(strings.Repeat(" ", 2)+d, w.width)))
+			w.wrapIndented(d, 2, st.Muted)
 		}
 	}
 }
@@ -201,6 +169,54 @@ func (l *lines) wrap(text string, style lipgloss.Style) {
 			l.add(style.Render(line))
 		}
 	}
+}
+
+// wrapStyled wraps text that carries its own styles.
+func (l *lines) wrapStyled(text string) {
+	for _, line := range strings.Split(ansi.Wrap(text, max(l.width, 1), " "), "\n") {
+		l.add(line)
+	}
+}
+
+// hanging adds head, then text wrapped beside it with the lines after the
+// first indented under the text's start; on a pane too narrow for that,
+// the text goes under head, indented by two.
+func (l *lines) hanging(head, text string, style lipgloss.Style) {
+	l.hangingAt(head, text, " ", style)
+}
+
+// hangingAt is hanging, breaking lines at any of breaks (", " for JSON).
+// The text is cut past hangMax lines: the detail pane is drawn every frame,
+// and a server's example or list of choices can be any size (the form
+// shows them whole).
+func (l *lines) hangingAt(head, text, breaks string, style lipgloss.Style) {
+	indent := ansi.StringWidth(head)
+	text = clipCells(text, max(l.width-indent, 16)*hangMax)
+	if l.width-indent < 16 {
+		l.add(head)
+		l.wrapIndented(text, 2, style)
+		return
+	}
+	pad := strings.Repeat(" ", indent)
+	for i, line := range strings.Split(ansi.Wrap(text, l.width-indent, breaks), "\n") {
+		if i == 0 {
+			l.add(head + style.Render(line))
+		} else {
+			l.add(pad + style.Render(line))
+		}
+	}
+}
+
+// hangMax is the most lines hanging text takes.
+const hangMax = 8
+
+// clipCells cuts s to at most cells cells, with "…" when cut, without
+// measuring all of a long s first.
+func clipCells(s string, cells int) string {
+	if n := cells * 4; len(s) > n { // no cell takes more than 4 bytes
+		s = s[:paneRuneStart(s, n)]
+	}
+	return termtext.Truncate(s, cells)
 }
 
 // wrapIndented adds text wrapped to the width with every line indented.

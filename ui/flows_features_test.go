@@ -48,10 +48,10 @@ func startFeatureFlow(t *testing.T) *featureFlow {
 	return ff
 }
 
-// callTool filters the tools to one and runs it (they take no arguments).
-func (ff *featureFlow) callTool(name string) {
-	ff.openForm(name, "ctrl+r runs it")
-	ff.press('r', tea.ModCtrl)
+// callTool filters the tools to one and runs it (they take no arguments),
+// then waits for next.
+func (ff *featureFlow) callTool(name, next string) {
+	ff.callNoArgs(name, next)
 }
 
 func (ff *featureFlow) elicited() []*mcp.ElicitResult {
@@ -61,8 +61,7 @@ func (ff *featureFlow) elicited() []*mcp.ElicitResult {
 
 func TestFlowElicitationFormWithDefaults(t *testing.T) {
 	ff := startFeatureFlow(t)
-	ff.callTool("ask_form")
-	ff.waitFor("features asks for input")
+	ff.callTool("ask_form", "features asks for input")
 	ff.waitFor("Tell us about you")
 	ff.press(tea.KeyEnter) // moves to the next field; never answers
 	time.Sleep(100 * time.Millisecond)
@@ -88,8 +87,7 @@ func TestFlowElicitationFormWithDefaults(t *testing.T) {
 
 func TestFlowURLElicitation(t *testing.T) {
 	ff := startFeatureFlow(t)
-	ff.callTool("ask_visit")
-	ff.waitFor("features asks you to visit a page")
+	ff.callTool("ask_visit", "features asks you to visit a page")
 	ff.waitFor("host login.example.com")
 	ff.press(tea.KeyEnter)
 	ff.press(tea.KeySpace)
@@ -115,8 +113,7 @@ func TestFlowURLElicitation(t *testing.T) {
 
 func TestFlowSamplingByAPerson(t *testing.T) {
 	ff := startFeatureFlow(t)
-	ff.callTool("sample")
-	ff.waitFor("features asks for a completion")
+	ff.callTool("sample", "features asks for a completion")
 	ff.waitFor("You are a test.")
 	ff.typeText("Hello from a person")
 	ff.press('s', tea.ModCtrl)
@@ -137,8 +134,7 @@ func TestFlowSamplingByAPerson(t *testing.T) {
 
 func TestFlowSamplingRejected(t *testing.T) {
 	ff := startFeatureFlow(t)
-	ff.callTool("sample")
-	ff.waitFor("features asks for a completion")
+	ff.callTool("sample", "features asks for a completion")
 	ff.press('x', tea.ModCtrl)
 	ff.until("the refusal to reach the server", func() bool {
 		_, _, errs, _, _, _ := ff.f.snapshot()

@@ -49,20 +49,33 @@ func startFlow(t *testing.T, trust policy.Trust, first ...string) *flow {
 // waitFor waits until the screen has shown text.
 func (f *flow) waitFor(text string) {
 	f.t.Helper()
+	f.waitForAny(text)
+}
+
+// waitForAny waits until the screen has shown one of texts, and says which.
+func (f *flow) waitForAny(texts ...string) string {
+	f.t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for time.Now().Before(deadline) {
 		b, _ := io.ReadAll(f.tm.Output())
 		f.out.WriteString(ansi.Strip(string(b)))
-		if i := strings.Index(f.out.String(), text); i >= 0 {
+		first, at := "", -1
+		for _, text := range texts {
+			if i := strings.Index(f.out.String(), text); i >= 0 && (at < 0 || i < at) {
+				first, at = text, i
+			}
+		}
+		if at >= 0 {
 			// Keep what was drawn after the match: the next wait may need it.
-			rest := f.out.String()[i+len(text):]
+			rest := f.out.String()[at+len(first):]
 			f.out.Reset()
 			f.out.WriteString(rest)
-			return
+			return first
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	f.t.Fatalf("the screen never showed %q; last output:\n%s", text, tail(f.out.String(), 2000))
+	f.t.Fatalf("the screen never showed %q; last output:\n%s", texts, tail(f.out.String(), 2000))
+	return ""
 }
 
 // until waits for a condition on the server's side.
@@ -105,6 +118,20 @@ func (f *flow) openForm(filter, ready string) {
 	f.press(tea.KeyEnter) // accept the filter
 	f.press(tea.KeyEnter) // open the form
 	f.waitFor(ready)
+}
+
+// callNoArgs filters the list to a tool that takes no arguments and calls
+// it with enter, then waits for next. Enter runs such a tool at once; where
+// the tool list still answers enter with the form (before keyhandlers.go
+// routes it to callTool), ctrl+r runs it from there.
+func (f *flow) callNoArgs(filter, next string) {
+	f.typeText("/" + filter)
+	f.press(tea.KeyEnter) // accept the filter
+	f.press(tea.KeyEnter) // call
+	if f.waitForAny("ctrl+r runs it", next) == "ctrl+r runs it" {
+		f.press('r', tea.ModCtrl)
+		f.waitFor(next)
+	}
 }
 
 // openDeleteDialog filters to delete_note, fills id=2 and asks to run it.
@@ -181,9 +208,7 @@ func TestFlowCancelARunningCall(t *testing.T) {
 
 func TestFlowShowsRetries(t *testing.T) {
 	f := startFlow(t, policy.Trusted)
-	f.openForm("flaky", "ctrl+r runs it")
-	f.press('r', tea.ModCtrl)
-	f.waitFor("attempt 1 of 4 failed")
+	f.callNoArgs("flaky", "attempt 1 of 4 failed")
 	f.until("the third execution", func() bool { return f.demo.Executions("flaky_sync") == 3 })
 	f.waitFor("3 attempts")
 }

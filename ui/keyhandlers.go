@@ -1,11 +1,8 @@
 package ui
 
 import (
-	"fmt"
-
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/mcpsh/mcpsh/internal/termtext"
 )
 
 // The key handlers: onKey routes a key press to the mode or overlay that has
@@ -22,7 +19,16 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.dialog != nil {
 		return m.onDialogKey(msg)
 	}
-	if m.overlay != overlayNone {
+	switch m.overlay {
+	case overlayNone:
+	case overlayServers:
+		return m.onPickKey(msg)
+	case overlayTraffic:
+		if cmd, ok := m.onTrafficKey(msg); ok {
+			return cmd
+		}
+		return m.onOverlayKey(msg)
+	default:
 		return m.onOverlayKey(msg)
 	}
 	switch m.mode {
@@ -38,6 +44,10 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	case modeArgs:
 		return m.onStringFormKey(msg) // its fields always take text
+	case modeResult:
+		if m.result.Typing() {
+			return m.result.Update(msg) // a file name being typed
+		}
 	case modeResource:
 		if m.saving != nil {
 			return m.onSaveKey(msg)
@@ -45,15 +55,17 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case modeLogin:
 		if key.Matches(msg, m.keys.Close) {
 			m.cancelLogin()
+			return nil
 		}
-		return nil
+		cmd, _ := m.switchKey(msg)
+		return cmd
 	}
 	// Keys that work wherever no text is being typed.
 	switch {
 	case key.Matches(msg, k.Quit) && m.mode != modeRunning:
 		return m.quit()
 	case key.Matches(msg, k.Help):
-		m.overlay = overlayHelp
+		m.overlay, m.helpView = overlayHelp, helpOverlay{}
 		return nil
 	case key.Matches(msg, k.Log):
 		m.overlay = overlayLog
@@ -63,10 +75,16 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, k.Audit) && m.session != nil:
 		return m.openAudit()
+	case key.Matches(msg, k.Traffic):
+		m.overlay = overlayTraffic
+		return nil
+	case key.Matches(msg, k.Reconnect):
+		return m.reconnect()
+	}
+	if cmd, ok := m.switchKey(msg); ok {
+		return cmd
 	}
 	switch m.mode {
-	case modePicker:
-		return m.onPickerKey(msg)
 	case modeConnectFailed:
 		return m.onConnectFailedKey(msg)
 	case modeBrowse:
@@ -99,12 +117,18 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 
 func (m *Model) onOverlayKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
+	if m.overlay == overlayLog && m.logPane.WantsKey(msg) {
+		return m.logPane.Update(msg) // a filter being typed, an opened entry
+	}
 	switch {
 	case key.Matches(msg, k.Close),
 		m.overlay == overlayHelp && key.Matches(msg, k.Help),
 		m.overlay == overlayLog && key.Matches(msg, k.Log),
 		m.overlay == overlayServer && key.Matches(msg, k.Server),
 		m.overlay == overlayAudit && key.Matches(msg, k.Audit):
+		m.overlay = overlayNone
+		return nil
+	case m.overlay == overlayTraffic && key.Matches(msg, k.Traffic):
 		m.overlay = overlayNone
 		return nil
 	case key.Matches(msg, k.Quit) && m.mode != modeRunning:
@@ -114,9 +138,16 @@ func (m *Model) onOverlayKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Server):
 		m.overlay = overlayServer
 	case key.Matches(msg, k.Help):
-		m.overlay = overlayHelp
+		m.overlay, m.helpView = overlayHelp, helpOverlay{}
+	case key.Matches(msg, k.Traffic):
+		m.overlay = overlayTraffic
+	case key.Matches(msg, k.NextServer, k.PrevServer, m.keys.PickServer) && m.workspace():
+		cmd, _ := m.switchKey(msg)
+		return cmd
 	case m.overlay == overlayLog:
 		return m.logPane.Update(msg)
+	case m.overlay == overlayHelp:
+		m.helpView.Update(msg, m.keys)
 	case m.overlay == overlayServer:
 		return m.serverPane.Update(msg)
 	case m.overlay == overlayAudit:
@@ -179,20 +210,14 @@ func (m *Model) onBrowseKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.list.SetFilter("")
 	case key.Matches(msg, k.Call):
 		if t := m.list.Selected(); t != nil {
-			m.openForm(t, nil)
+			return m.callTool(t)
 		}
 	case key.Matches(msg, k.Example):
-		t := m.list.Selected()
-		if t == nil {
-			return nil
+		if t := m.list.Selected(); t != nil {
+			return m.callWithExample(t, int(msg.Code-'0'))
 		}
-		n := int(msg.Code - '0')
-		if n > len(t.Examples) {
-			m.status = fmt.Sprintf("%s has %d input example%s", termtext.Line(t.Name), len(t.Examples), plural(len(t.Examples)))
-			return nil
-		}
-		m.openForm(t, nil)
-		m.form.FillExample(n)
+	default:
+		return m.onListExtraKey(msg)
 	}
 	return nil
 }
@@ -218,13 +243,14 @@ func (m *Model) onConfirmKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.startCall(p.call)
 	case key.Matches(msg, m.keys.AllowSession):
 		m.allowed[p.call.Tool.Name] = p.call.Tool.Hints
+		m.list.Refilter()
 		p.call.SessionAllowed = true
 		return m.startCall(p.call)
 	case key.Matches(msg, m.keys.No):
 		p.call.Declined = true
 		return m.startCall(p.call)
 	}
-	return nil
+	return m.onConfirmExtraKey(msg)
 }
 
 func (m *Model) onResultKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -241,33 +267,14 @@ func (m *Model) onResultKey(msg tea.KeyPressMsg) tea.Cmd {
 	return m.result.Update(msg)
 }
 
-func (m *Model) onPickerKey(msg tea.KeyPressMsg) tea.Cmd {
-	switch {
-	case key.Matches(msg, m.keys.Up):
-		m.picker = max(m.picker-1, 0)
-	case key.Matches(msg, m.keys.Down):
-		m.picker = min(m.picker+1, len(m.opts.Choices)-1)
-	case key.Matches(msg, m.keys.Choose):
-		c := m.opts.Choices[m.picker]
-		if c.Problem != "" {
-			m.status = termtext.Line(c.Name + ": " + c.Problem)
-			return nil
-		}
-		t := c.Target
-		m.target, m.auth, m.choice = &t, c.Auth, &c
-		return m.connect()
-	}
-	return nil
-}
-
 func (m *Model) onConnectFailedKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, m.keys.Retry):
 		return m.connect()
 	case key.Matches(msg, m.keys.Login) && m.canLogin():
 		return m.login()
-	case key.Matches(msg, m.keys.Close) && len(m.opts.Choices) > 0:
-		m.mode = modePicker
+	case key.Matches(msg, m.keys.Close) && m.workspace():
+		return m.openPick() // back to the servers, as the picker was
 	}
 	return nil
 }
@@ -280,4 +287,21 @@ func (m *Model) onDialogKey(msg tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	}
 	return tea.Batch(cmd, m.answerAsk(*r))
+}
+
+// switchKey handles the keys that switch servers in a workspace: ] and [
+// round the ring, W to pick one by name.
+func (m *Model) switchKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := m.keys
+	switch {
+	case !m.workspace():
+		return nil, false
+	case key.Matches(msg, k.NextServer):
+		return m.step(1), true
+	case key.Matches(msg, k.PrevServer):
+		return m.step(-1), true
+	case key.Matches(msg, m.keys.PickServer):
+		return m.openPick(), true
+	}
+	return nil, false
 }

@@ -54,7 +54,7 @@ type KeyMap struct {
 	OpenURL, AcceptURL, DeclineURL key.Binding
 
 	// The workspace: several servers in one view.
-	NextServer, PrevServer, Reconnect key.Binding
+	NextServer, PrevServer, PickServer, Reconnect key.Binding
 
 	// The traffic pane, and lists of entries (the log pane): open one, copy
 	// it, filter by status, only open-world calls.
@@ -145,6 +145,7 @@ func DefaultKeyMap() *KeyMap {
 
 		NextServer: b([]string{"]"}, "]", "next server"),
 		PrevServer: b([]string{"["}, "[", "previous server"),
+		PickServer: b([]string{"W"}, "W", "pick a server"),
 		Reconnect:  b([]string{"R"}, "R", "reconnect"),
 
 		Traffic:       b([]string{"T"}, "T", "traffic"),

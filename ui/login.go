@@ -31,7 +31,7 @@ func (m *Model) login() tea.Cmd {
 		m.status = "mcpsh cannot log in to this server here"
 		return nil
 	}
-	au.Notify = m.inbox.notify
+	au.Notify = m.inbox.notifier(m.serverState)
 	m.preLogin, m.auth = m.auth, au
 	m.notices = nil
 	cmd := m.connectWith(m.loginTimeout(au))
@@ -71,7 +71,7 @@ func (m *Model) onNotice(text string) tea.Cmd {
 		m.notices = append(m.notices, text)
 	}
 	m.serverPane.Append(client.Event{Kind: "auth", Time: m.now(), Text: text})
-	return waitInbox(m.inbox)
+	return nil
 }
 
 func (m *Model) renderLogin() string {
@@ -92,7 +92,7 @@ func (m *Model) renderLogin() string {
 		}
 	}
 	w.blank()
-	w.add(keyHint(m.st, m.keys.Close.Help().Key, "give up"))
+	w.add(keyHint(m.st, m.keys.Close.Help().Key, "cancel the login"))
 	return strings.Join(w.out, "\n")
 }
 

@@ -17,7 +17,6 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/progress"
 	"charm.land/bubbles/v2/spinner"
-	"charm.land/bubbles/v2/textinput"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/policy"
 )
@@ -26,7 +25,6 @@ type mode int
 
 const (
 	modeConnecting mode = iota
-	modePicker
 	modeConnectFailed
 	modeBrowse
 	modeForm
@@ -48,88 +46,56 @@ const (
 	overlayLog
 	overlayServer
 	overlayAudit
+	overlayTraffic // the wire: every JSON-RPC message (trafficpane.go)
+	overlayServers // the workspace's servers, to pick one by name (serverpick.go)
 )
 
-// Model is the root of the TUI.
+// Model is the root of the TUI: the workspace of servers, what is shared by
+// all of them (the screen, the keys, the session log, the inbox of the
+// servers' requests) and the overlay on screen. Everything that belongs to one
+// server lives in its serverState (workspace.go); the one on screen is
+// embedded, so the handlers read and write it as m.session, m.list, m.mode…
+// Switching servers swaps which one is embedded, and a message for a server
+// that is not on screen is handled with that server embedded for the time it
+// takes (Model.within): the root routes, the servers hold the state.
 type Model struct {
-	ctx    context.Context
-	opts   Options
-	st     *Styles
-	keys   *KeyMap
-	now    func() time.Time
-	width  int
-	height int
+	ctx  context.Context
+	opts Options
+	st   *Styles
+	keys *KeyMap
+	now  func() time.Time
+	// width is the body's width: the terminal's, less the server sidebar when
+	// there is one (screenW is the terminal's); height is the terminal's.
+	width   int
+	height  int
+	screenW int
 
-	mode    mode
 	overlay overlay
-	status  string // a one-line notice, cleared by the next key
-
-	// Connection.
-	target  *client.Target
-	picker  int     // cursor in opts.Choices
-	choice  *Choice // the one chosen, if the user chose
-	connErr error
-	session *client.Session
-	server  client.ServerInfo
 	reqSeq  int
-	connReq int
-	listReq int
-	// connecting is the connect command in flight, if any.
-	connecting *connecting
-	// auth is the OAuth configuration the next connect uses; notices are
-	// what a login in progress said (login.go).
-	auth     *client.Auth
-	preLogin *client.Auth // the Auth before a login, while it runs
-	notices  []string
 
-	// The server's views (views.go) beside the tools: resources and prompts,
-	// their forms and viewers.
-	view       serverView
-	resources  resourcesState
-	prompts    promptsState
-	strForm    *stringForm
-	reader     *resourceView
-	saving     *savePrompt
-	promptOut  *promptView
-	subscribed map[string]bool
+	// The workspace: every server, the one on screen (embedded), and the
+	// server to go back to once the requests of another one that took the
+	// screen are answered.
+	*serverState
+	servers   []*serverState
+	cur       int
+	askReturn *serverState
+	pick      serverPick
 
-	// A server's requests for the user (asks.go): the queue, the first one's
-	// dialog, and the inbox the client's callbacks hand them in by.
-	inbox  *inbox
-	asks   []*serverAsk
-	dialog askDialog
+	// A server's requests for the user arrive through the inbox, whichever
+	// server asks (asks.go); each server queues its own.
+	inbox *inbox
+	// viewElicit and viewSample: the view answers the servers' requests
+	// (Options.Client did not bring its own answerers).
+	viewElicit, viewSample bool
 
-	// Tools.
-	list      toolList
-	filtering bool
-	filterIn  textinput.Model
-	detailTop int // first line of the detail pane on screen
-
-	// Calls.
-	form     *argForm
-	pending  *pendingCall
-	running  *runningCall
-	result   *resultView
-	lastTool string // the last call's tool and arguments, for "edit and run again"
-	lastArgs map[string]any
-	// allowed holds the tools the user allowed for this session, with the
-	// hints they had then: an allowance holds only for those hints.
-	allowed map[string]policy.Hints
-	// formChange says how the server re-declared the tool of the open form;
-	// running it then asks first, whatever the new class.
-	formChange string
-	outcomes   []*client.Outcome
-
-	// listGen counts listings; the audit (audit.go) is made per listing.
-	listGen   int
-	audit     auditState
-	auditPane *auditPane
-
-	logPane    *logPane
-	serverPane *serverPane
-	help       help.Model
-	spinner    spinner.Model
-	bar        progress.Model
+	// logOutcomes are every server's calls, for the session log's pane.
+	logOutcomes []*client.Outcome
+	logPane     *logPane
+	helpView    helpOverlay
+	help        help.Model
+	spinner     spinner.Model
+	bar         progress.Model
 }
 
 // New builds the model. ctx bounds every server exchange it starts.
@@ -137,59 +103,45 @@ func New(ctx context.Context, opts Options) *Model {
 	st := NewStyles(DefaultTheme(), opts.NoColor)
 	keys := DefaultKeyMap()
 	m := &Model{
-		ctx:      ctx,
-		opts:     opts,
-		st:       st,
-		keys:     keys,
-		now:      opts.Now,
-		width:    80,
-		height:   24,
-		target:   opts.Target,
-		allowed:  map[string]policy.Hints{},
-		filterIn: textinput.New(),
-		result:   newResultView(st, keys),
+		ctx:     ctx,
+		opts:    opts,
+		st:      st,
+		keys:    keys,
+		now:     opts.Now,
+		width:   80,
+		height:  24,
+		screenW: 80,
 
-		logPane:    newLogPane(st, keys),
-		auditPane:  newAuditPane(st, keys),
-		serverPane: newServerPane(st, keys),
-		help:       help.New(),
-		spinner:    spinner.New(spinner.WithSpinner(spinner.Dot)),
-		bar:        progress.New(progress.WithoutPercentage(), progress.WithColors(st.ProgressFull, st.ProgressEmpty)),
+		logPane: newLogPane(st, keys),
+		help:    help.New(),
+		spinner: spinner.New(spinner.WithSpinner(spinner.Dot)),
+		bar:     progress.New(progress.WithoutPercentage(), progress.WithColors(st.ProgressFull, st.ProgressEmpty)),
 	}
 	if m.now == nil {
 		m.now = time.Now
 	}
-	m.subscribed = map[string]bool{}
 	m.inbox = newInbox(ctx.Done())
 	// The client's callbacks for a server's requests hand them to the view,
-	// which asks the user; a caller may answer them itself instead.
+	// which asks the user; a caller may answer them itself instead. Each
+	// server's session gets callbacks that name it (connectWith).
+	m.viewElicit, m.viewSample = m.opts.Client.Elicit == nil, m.opts.Client.Sample == nil
 	if m.opts.Client.Elicit == nil {
 		m.opts.Client.Elicit, m.opts.Client.ElicitURL = m.inbox.elicit, true
 	}
 	if m.opts.Client.Sample == nil {
 		m.opts.Client.Sample = m.inbox.sample
 	}
-	// OAuth notices are shown here, not printed under the screen.
-	m.auth = m.opts.Client.Auth
-	if m.auth != nil {
-		m.auth.Notify = m.inbox.notify
+	for _, spec := range m.serverSpecs() {
+		m.servers = append(m.servers, m.newServerState(spec))
 	}
-	for _, c := range m.opts.Choices {
-		if c.Auth != nil {
-			c.Auth.Notify = m.inbox.notify
-		}
-	}
-	m.filterIn.SetStyles(inputStyles(st))
-	m.filterIn.Prompt = "/ "
-	m.filterIn.Placeholder = "filter by title, name or description"
+	m.serverState = m.servers[0]
 	m.help.Styles.ShortKey, m.help.Styles.ShortDesc = st.Key, st.KeyDesc
 	m.help.Styles.FullKey, m.help.Styles.FullDesc = st.Key, st.KeyDesc
 	m.help.Styles.ShortSeparator, m.help.Styles.FullSeparator, m.help.Styles.Ellipsis = st.Muted, st.Muted, st.Muted
 	m.spinner.Style = st.Title
+	m.pick = newServerPick(st)
+	m.logPane.servers = m.workspace()
 	m.logPane.SetEntries(opts.LogPath, nil)
-	if m.target == nil && len(opts.Choices) > 0 {
-		m.mode = modePicker
-	}
 	return m
 }
 
@@ -201,8 +153,19 @@ func (m *Model) openBrowser(ctx context.Context, url string) error {
 	return client.OpenBrowser(os.LookupEnv)(ctx, url)
 }
 
-// Session is the session the model connected, for the caller to close.
+// Session is the session of the server on screen, for the caller to close.
 func (m *Model) Session() *client.Session { return m.session }
+
+// Sessions are every server's sessions that are open.
+func (m *Model) Sessions() []*client.Session {
+	var out []*client.Session
+	for _, s := range m.servers {
+		if s.session != nil {
+			out = append(out, s.session)
+		}
+	}
+	return out
+}
 
 func (m *Model) nextID() int {
 	m.reqSeq++
@@ -219,9 +182,9 @@ func (m *Model) newCall(t *client.Tool, args map[string]any) *client.Call {
 }
 
 // sessionAllowed reports whether the user allowed t for the session, as it is
-// declared now.
-func (m *Model) sessionAllowed(t *client.Tool) bool {
-	h, ok := m.allowed[t.Name]
+// declared now. It is the server's own: the list of a server off screen asks it too.
+func (s *serverState) sessionAllowed(t *client.Tool) bool {
+	h, ok := s.allowed[t.Name]
 	return ok && h == t.Hints
 }
 

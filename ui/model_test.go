@@ -193,42 +193,8 @@ func TestRunningGolden(t *testing.T) {
 	golden(t, "running/slow_count-80", renderRunning(r, "⣾", fixedNow, m.bar, 80, m.st, m.keys))
 }
 
-func TestPickerAndConnectFailure(t *testing.T) {
-	d := demo.New()
-	good := client.Target{Name: "notes", Kind: client.KindInProcess, InProcess: d.MCP(), Trust: policy.Trusted}
-	bad := client.Target{Name: "broken", Kind: client.KindStdio, Command: "/nonexistent/mcp-server", Trust: policy.Trusted}
-	m := New(context.Background(), Options{NoColor: true, Choices: []Choice{
-		{Name: "broken", Transport: "stdio", Where: "/nonexistent/mcp-server", Target: bad},
-		{Name: "misconfigured", Transport: "http", Where: "https://x", Problem: "${TOKEN} is not set"},
-		{Name: "notes", Transport: "stdio", Where: "demo", Target: good},
-	}})
-	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
-	if m.Init(); m.mode != modePicker || m.connecting != nil {
-		t.Fatalf("mode %v: want the picker, and no connection before a choice", m.mode)
-	}
-	golden(t, "screen/picker-80x24", m.render())
-	send(m, "down")
-	if cmd := send(m, "enter"); cmd != nil || !strings.Contains(m.status, "${TOKEN} is not set") {
-		t.Fatalf("a misconfigured server was tried: status %q", m.status)
-	}
-	send(m, "up")
-	cmd := send(m, "enter")
-	if m.mode != modeConnecting || cmd == nil {
-		t.Fatalf("mode %v after choosing", m.mode)
-	}
-	m.Update(connectCmd(context.Background(), m.connReq, bad, &client.Options{}, make(chan struct{}))())
-	if m.mode != modeConnectFailed || !strings.Contains(m.render(), "/nonexistent/mcp-server") {
-		t.Fatalf("mode %v:\n%s", m.mode, m.render())
-	}
-	send(m, "esc")
-	send(m, "down", "down")
-	send(m, "enter")
-	m.Update(connectCmd(context.Background(), m.connReq, good, &client.Options{}, make(chan struct{}))())
-	if m.mode != modeBrowse || m.session == nil {
-		t.Fatalf("mode %v after connecting to notes", m.mode)
-	}
-	m.session.Close()
-}
+// The picker is gone: configured servers open together as a workspace
+// (workspace_test.go).
 
 func TestAuditOverlay(t *testing.T) {
 	m, _ := connected(t, true, 100, 30)

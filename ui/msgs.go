@@ -24,6 +24,20 @@ type listedMsg struct {
 // eventMsg is one server event from the session's channel.
 type eventMsg struct{ event client.Event }
 
+// sessionEventMsg is an event with the session it came from: after a
+// reconnect, the old session's last events are dropped, and not read further.
+type sessionEventMsg struct {
+	eventMsg
+	from *client.Session
+}
+
+// trafficMsg is the JSON-RPC messages that crossed the wire since the last
+// one, and how many the view has had to drop so far (traffic.go).
+type trafficMsg struct {
+	entries []trafficEntry
+	dropped int64
+}
+
 // eventsClosedMsg says the session's event channel will say nothing more.
 type eventsClosedMsg struct{}
 
@@ -122,5 +136,9 @@ type askMsg struct{ ask *serverAsk }
 // the server cancelled it, or its call or the session ended.
 type askGoneMsg struct{ id int }
 
-// noticeMsg is something the OAuth flow needs the user to see.
-type noticeMsg struct{ text string }
+// noticeMsg is something the OAuth flow needs the user to see, from the
+// server srv's login (nil: the server on screen).
+type noticeMsg struct {
+	text string
+	srv  *serverState
+}

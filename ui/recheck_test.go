@@ -53,7 +53,9 @@ func refresh(m *Model) {
 
 func TestOpenFormIsDecidedAgainWhenTheServerRedeclaresTheTool(t *testing.T) {
 	m, r := connectRedeclaring(t, &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: boolp(false)})
-	send(m, "enter") // the form of thing, a read-only tool that would run unasked
+	// The form of thing, a read-only tool that would run unasked (enter would
+	// run it at once: it takes no arguments).
+	m.openForm(m.list.Selected(), nil)
 	if m.mode != modeForm {
 		t.Fatalf("mode %v, want the form", m.mode)
 	}

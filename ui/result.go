@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -44,6 +45,7 @@ func resultLines(o *client.Outcome, width int, st *Styles) []string {
 		return w.lines
 	}
 	w.styled(resultStatusLine(o, st))
+	resultArgs(w, o.Args, st)
 	for _, a := range o.Attempts {
 		if a.Failure == "" {
 			continue
@@ -53,7 +55,7 @@ func resultLines(o *client.Outcome, width int, st *Styles) []string {
 			s += " — " + a.Error
 		}
 		if a.WaitMS > 0 {
-			s += ", waited " + resultSeconds(a.WaitMS)
+			s += ", waited " + formatMS(a.WaitMS)
 		}
 		w.text(termtext.Line(s), st.Warning)
 	}
@@ -181,7 +183,7 @@ func resultStatusLine(o *client.Outcome, st *Styles) string {
 	if o.Status == client.StatusRefused {
 		parts = append(parts, st.Muted.Render("not sent"))
 	} else {
-		parts = append(parts, st.Muted.Render(resultDuration(o.DurationMS)), st.Muted.Render(resultAttempts(len(o.Attempts))))
+		parts = append(parts, st.Muted.Render(formatMS(o.DurationMS)), st.Muted.Render(resultAttempts(len(o.Attempts))))
 	}
 	if a := resultApprover(o); a != "" {
 		parts = append(parts, st.Muted.Render(a))
@@ -231,20 +233,6 @@ func resultApprover(o *client.Outcome) string {
 	return "approved by " + termtext.Truncate(termtext.Line(string(o.ApprovedBy)), resultNameMax)
 }
 
-// resultDuration formats milliseconds for people: 12ms, 1.4s, 2m05s.
-func resultDuration(ms float64) string {
-	switch {
-	case ms < 1000:
-		return fmt.Sprintf("%.0fms", ms)
-	case ms < 60_000:
-		return fmt.Sprintf("%.1fs", ms/1000)
-	}
-	s := int(ms / 1000)
-	return fmt.Sprintf("%dm%02ds", s/60, s%60)
-}
-
-func resultSeconds(ms float64) string { return fmt.Sprintf("%.1fs", ms/1000) }
-
 func resultAttempts(n int) string {
 	if n == 1 {
 		return "1 attempt"
@@ -259,14 +247,27 @@ func resultOr(s, def string) string {
 	return s
 }
 
-// resultView shows one outcome in a scrolling viewport. The outcome is drawn
-// when it is set or the width changes, never on View: results can be large.
+// resultView shows one outcome in a scrolling viewport: as mcpsh reads it,
+// or (v) as the JSON --json prints. It copies (c) what it shows and saves
+// (w) a result's images and blobs. The outcome is drawn when it is set, the
+// width changes or the view is toggled, never on View: results can be large.
 type resultView struct {
 	st      *Styles
 	keys    *KeyMap
 	vp      viewport.Model
 	outcome *client.Outcome
 	width   int
+	height  int
+	raw     bool
+	rawJSON string // the outcome as --json prints it, made once it is asked for
+	// note is a line under the result saying what c or w did; the next key
+	// clears it.
+	note string
+	save *savePrompt
+	// saveBlock is the content block the prompt saves; saveSeq numbers its
+	// writes below zero (see savePrompt.nextID).
+	saveBlock int
+	saveSeq   int
 }
 
 func newResultView(st *Styles, keys *KeyMap) *resultView {
@@ -275,37 +276,120 @@ func newResultView(st *Styles, keys *KeyMap) *resultView {
 
 // SetSize sets the view's size in cells.
 func (r *resultView) SetSize(width, height int) {
-	r.vp.SetHeight(max(0, height))
+	r.height = height
+	r.fitViewport()
 	if width != r.width {
 		r.width = width
 		r.vp.SetWidth(max(0, width))
+		if r.save != nil {
+			r.save.in.SetWidth(max(width-len(r.save.in.Prompt)-2, 8))
+		}
 		r.render()
 	}
 }
 
-// SetOutcome shows o from its top.
+// fitViewport gives the viewport what the note and the save prompt leave.
+func (r *resultView) fitViewport() {
+	h := r.height
+	if r.note != "" {
+		h--
+	}
+	if r.save != nil {
+		h -= saveLinesN
+	}
+	r.vp.SetHeight(max(0, h))
+}
+
+// SetOutcome shows o from its top, as mcpsh reads it.
 func (r *resultView) SetOutcome(o *client.Outcome) {
-	r.outcome = o
+	r.outcome, r.raw, r.rawJSON, r.note, r.save = o, false, "", "", nil
+	r.fitViewport()
 	r.render()
 	r.vp.GotoTop()
 }
 
 func (r *resultView) render() {
-	if r.outcome == nil || r.width <= 0 {
+	switch {
+	case r.outcome == nil || r.width <= 0:
 		r.vp.SetContentLines(nil)
-		return
+	case r.raw:
+		r.vp.SetContentLines(rawLines(r.rawText(), r.width, r.st))
+	default:
+		r.vp.SetContentLines(resultLines(r.outcome, r.width, r.st))
 	}
-	r.vp.SetContentLines(resultLines(r.outcome, r.width, r.st))
 }
 
-// Update scrolls.
+// rawText is the outcome exactly as `mcpsh call --json` prints it: indented,
+// with the C1 and bidi controls in server text escaped.
+func (r *resultView) rawText() string {
+	if r.rawJSON == "" && r.outcome != nil {
+		b, err := json.MarshalIndent(r.outcome, "", "  ")
+		if err != nil {
+			return "the outcome cannot be written as JSON: " + err.Error()
+		}
+		r.rawJSON = string(termtext.EscapeJSON(b))
+	}
+	return r.rawJSON
+}
+
+// rawLines draws JSON text within the result view's caps.
+func rawLines(s string, width int, st *Styles) []string {
+	w := newCappedText(width, resultMaxLines, resultMaxBytes)
+	w.text(s, st.Row)
+	w.finish(st)
+	return w.lines
+}
+
+// Typing reports whether the view takes every key as text (the save
+// prompt's file name), so that keys meaning something elsewhere reach it.
+func (r *resultView) Typing() bool { return r.save != nil }
+
+// Update scrolls, toggles the raw JSON, copies, and saves.
 func (r *resultView) Update(msg tea.Msg) tea.Cmd {
+	km, isKey := msg.(tea.KeyPressMsg)
+	if r.save != nil {
+		if !isKey {
+			return nil
+		}
+		return r.saveKey(km)
+	}
+	if isKey && r.note != "" {
+		r.note = ""
+		r.fitViewport()
+	}
+	switch {
+	case !isKey || r.outcome == nil:
+	case key.Matches(km, r.keys.RawJSON):
+		r.raw = !r.raw
+		r.render()
+		r.vp.GotoTop()
+		return nil
+	case key.Matches(km, r.keys.Copy):
+		return r.copy()
+	case key.Matches(km, r.keys.Save):
+		return r.openSave()
+	}
 	paneScroll(&r.vp, r.keys, msg)
 	return nil
 }
 
+// setNote shows a line under the result.
+func (r *resultView) setNote(s string) {
+	r.note = s
+	r.fitViewport()
+}
+
 // View is at most the view's height in lines.
-func (r *resultView) View() string { return r.vp.View() }
+func (r *resultView) View() string {
+	out := r.vp.View()
+	if r.note != "" {
+		out += "\n" + r.st.Warning.Render(termtext.Truncate(r.note, max(r.width, 1)))
+	}
+	if r.save != nil {
+		out += "\n" + strings.Join(r.save.lines(r.st, r.keys, r.width), "\n")
+	}
+	return out
+}
 
 // cappedText collects lines at most width cells wide, up to a number of lines
 // and of bytes of server text; what does not fit is counted for a notice.

@@ -208,7 +208,7 @@ func TestResultGolden(t *testing.T) {
 func TestResultShowsEverySection(t *testing.T) {
 	got := ansi.Strip(renderResult(okOutcome(), 100, monoStyles))
 	for _, want := range []string{
-		"Weather forecast  get_forecast  ok · 143ms", "143ms", "1 attempt", "no confirmation needed",
+		"Weather forecast  get_forecast  ok · 143 ms · 1 attempt", "1 attempt", "no confirmation needed",
 		"\"wind\": {\n    \"speed\": 12,", // JSON text re-indented by two spaces
 		"[image image/png, 3.1 kB]",
 		"[resource link] forecast.csv file:///data/lisbon/forecast.csv (text/csv)",
@@ -221,10 +221,10 @@ func TestResultShowsEverySection(t *testing.T) {
 	}
 	failed := ansi.Strip(renderResult(failedOutcome(), 120, monoStyles))
 	for _, want := range []string{
-		"attempt 1: server_error — backend unavailable, waited 0.3s",
-		"attempt 2: server_error — backend unavailable, waited 0.6s",
+		"attempt 1: server_error — backend unavailable, waited 300 ms",
+		"attempt 2: server_error — backend unavailable, waited 613 ms",
 		"attempt 3: timeout — no answer",
-		"failed", "31.0s", "3 attempts", "approved by --yes",
+		"failed", "31.0 s", "3 attempts", "approved by --yes",
 	} {
 		if !strings.Contains(failed, want) {
 			t.Errorf("failed result lacks %q:\n%s", want, failed)

@@ -30,7 +30,7 @@ type runningCall struct {
 func renderRunning(r *runningCall, spin string, now time.Time, bar progress.Model, width int, st *Styles, keys *KeyMap) string {
 	w := &lines{width: width}
 	t := r.call.Tool
-	w.add(st.Title.Render(termtext.Line(t.Title)) + "  " + st.Name.Render(termtext.Line(t.Name)))
+	w.add(toolHeading(st, t))
 	args, _ := json.Marshal(r.call.Args)
 	w.add(st.Muted.Render(termtext.Truncate(termtext.Line(string(args)), width)))
 	w.blank()
@@ -38,7 +38,7 @@ func renderRunning(r *runningCall, spin string, now time.Time, bar progress.Mode
 	if r.cancelling {
 		state = "cancelling (the server has been told)"
 	}
-	w.add(fmt.Sprintf("%s %s %s", spin, state, st.Muted.Render(fmt.Sprintf("%.1fs", now.Sub(r.started).Seconds()))))
+	w.add(fmt.Sprintf("%s %s %s", spin, state, st.Muted.Render(formatDuration(now.Sub(r.started)))))
 	if p := r.progress; p != nil {
 		w.blank()
 		if p.Total > 0 {
@@ -54,7 +54,7 @@ func renderRunning(r *runningCall, spin string, now time.Time, bar progress.Mode
 	if n := r.retry; n != nil {
 		w.blank()
 		left := n.Wait - now.Sub(r.retryAt)
-		next := fmt.Sprintf("next in %.1f s", max(left, 0).Seconds())
+		next := "next in " + formatDuration(left)
 		if left <= 0 {
 			next = "sending again"
 		}

@@ -13,88 +13,117 @@ import (
 	"github.com/mcpsh/mcpsh/internal/termtext"
 )
 
-// savePrompt asks where to save a resource's content. The default is a file
-// in the current folder named after the resource; an existing file is
-// replaced only after the user says so with y. Writing is a command.
+// savePrompt asks where to save some bytes: a resource's content (the
+// resource viewer) or a blob in a tool's result (the result view). The
+// default is a file in the current folder named after what is saved; an
+// existing file is replaced only after the user says so with y. Writing is
+// a command; the answer (savedMsg) comes back to onSaved.
 type savePrompt struct {
 	in     textinput.Model
 	data   []byte
-	what   string // the resource's URI, for messages
+	what   string // what is saved, for messages: a URI, or a block of a result
 	id     int    // the write in flight; 0 when none
 	exists string // the file that exists, while asking whether to replace it
+	// nextID numbers writes. The resource viewer's come from the model's
+	// sequence, the result view's from its own, below zero, so that an
+	// answer always finds the prompt that asked.
+	nextID func() int
+}
+
+func newSavePrompt(st *Styles, name string, data []byte, what string, width int, nextID func() int) (*savePrompt, tea.Cmd) {
+	in := textinput.New()
+	in.Prompt = "save to: "
+	in.SetStyles(inputStyles(st))
+	in.SetValue(name)
+	in.CursorEnd()
+	in.SetWidth(max(width-len(in.Prompt)-2, 8))
+	focus := in.Focus()
+	return &savePrompt{in: in, data: data, what: what, nextID: nextID}, focus
 }
 
 func (m *Model) openSave(c client.ResourceContent, uri, listedType string) tea.Cmd {
-	in := textinput.New()
-	in.Prompt = "save to: "
-	in.SetStyles(inputStyles(m.st))
 	mt := c.MIMEType
 	if mt == "" {
 		mt = listedType
 	}
-	in.SetValue(defaultFileName(resultOr(c.URI, uri), mt, c.IsBlob))
-	in.CursorEnd()
-	in.SetWidth(max(m.width-len(in.Prompt)-2, 8))
 	data := c.Blob
 	if !c.IsBlob {
 		data = []byte(c.Text)
 	}
-	m.saving = &savePrompt{in: in, data: data, what: uri}
-	return m.saving.in.Focus()
+	var focus tea.Cmd
+	m.saving, focus = newSavePrompt(m.st, defaultFileName(resultOr(c.URI, uri), mt, c.IsBlob), data, uri, m.width, m.nextID)
+	return focus
 }
 
 func (m *Model) onSaveKey(msg tea.KeyPressMsg) tea.Cmd {
-	s, k := m.saving, m.keys
-	if s.exists != "" {
-		switch {
-		case key.Matches(msg, k.Overwrite):
-			s.id, s.exists = m.nextID(), ""
-			return saveCmd(s.id, s.in.Value(), s.data, true)
-		case key.Matches(msg, k.KeepFile):
-			s.exists = "" // back to the name, to choose another
-		}
-		return nil // Enter and Space never replace a file
-	}
-	switch {
-	case key.Matches(msg, k.Close):
+	cmd, closed := m.saving.key(msg, m.keys)
+	if closed {
 		m.saving = nil
-		return nil
-	case key.Matches(msg, k.SaveHere) && s.id == 0:
-		if strings.TrimSpace(s.in.Value()) == "" {
-			return nil
-		}
-		s.id = m.nextID()
-		return saveCmd(s.id, s.in.Value(), s.data, false)
 	}
-	var cmd tea.Cmd
-	s.in, cmd = s.in.Update(msg)
 	return cmd
 }
 
+// key handles a key while the prompt is open; closed says the user closed it.
+func (s *savePrompt) key(msg tea.KeyPressMsg, k *KeyMap) (cmd tea.Cmd, closed bool) {
+	if s.exists != "" {
+		switch {
+		case key.Matches(msg, k.Overwrite):
+			s.id, s.exists = s.nextID(), ""
+			return saveCmd(s.id, s.in.Value(), s.data, true), false
+		case key.Matches(msg, k.KeepFile):
+			s.exists = "" // back to the name, to choose another
+		}
+		return nil, false // Enter and Space never replace a file
+	}
+	switch {
+	case key.Matches(msg, k.Close):
+		return nil, true
+	case key.Matches(msg, k.SaveHere) && s.id == 0:
+		if strings.TrimSpace(s.in.Value()) == "" {
+			return nil, false
+		}
+		s.id = s.nextID()
+		return saveCmd(s.id, s.in.Value(), s.data, false), false
+	}
+	s.in, cmd = s.in.Update(msg)
+	return cmd, false
+}
+
+// onSaved takes the answer to a write, for whichever prompt asked for it.
 func (m *Model) onSaved(msg savedMsg) {
-	s := m.saving
-	if s == nil || s.id != msg.id {
+	if s := m.saving; s != nil && s.id == msg.id {
+		status, done := s.saved(msg)
+		if done {
+			m.saving = nil
+		}
+		m.status = status
 		return
 	}
+	m.result.onSaved(msg)
+}
+
+// saved takes the answer to this prompt's write: a status line for the user,
+// and whether the prompt is done with.
+func (s *savePrompt) saved(msg savedMsg) (status string, done bool) {
 	s.id = 0
 	switch {
 	case msg.exists:
 		s.exists = msg.path
+		return "", false
 	case msg.err != nil:
-		m.status = "not saved: " + termtext.Line(msg.err.Error())
-	default:
-		m.saving = nil
-		m.status = fmt.Sprintf("saved %s to %s", client.HumanBytes(len(s.data)), termtext.Line(msg.path))
+		return "not saved: " + termtext.Line(msg.err.Error()), false
 	}
+	return fmt.Sprintf("saved %s to %s", client.HumanBytes(len(s.data)), termtext.Line(msg.path)), true
 }
 
 // saveLines are the prompt's lines, under the viewer.
-func (m *Model) saveLines() []string {
-	s, st, k := m.saving, m.st, m.keys
-	w := &lines{width: max(m.width, 1)}
-	w.add(st.Muted.Render(strings.Repeat("─", max(m.width, 1))))
+func (m *Model) saveLines() []string { return m.saving.lines(m.st, m.keys, m.width) }
+
+func (s *savePrompt) lines(st *Styles, k *KeyMap, width int) []string {
+	w := &lines{width: max(width, 1)}
+	w.add(st.Muted.Render(strings.Repeat("─", max(width, 1))))
 	if s.exists != "" {
-		w.add(st.Warning.Render(termtext.Truncate(termtext.Line(s.exists)+" exists", m.width)))
+		w.add(st.Warning.Render(termtext.Truncate(termtext.Line(s.exists)+" exists", width)))
 		w.add(keyHint(st, k.Overwrite.Help().Key, "replace it") + "   " + keyHint(st, k.KeepFile.Help().Key, "keep it and choose another name"))
 		return w.out
 	}

@@ -24,13 +24,17 @@ type Theme struct {
 	SelectBg    color.Color
 }
 
-// DefaultTheme works on dark and light terminals alike (ANSI 256 colours).
-func DefaultTheme() Theme {
+// DarkTheme is for dark terminals, LightTheme for light ones (ANSI 256
+// colours). The view starts dark, the common case, and switches when the
+// terminal says its background is light (theme.go). TestThemesAreReadable
+// keeps every colour that carries text at a contrast of 4.5:1 or more
+// against its background (WCAG AA).
+func DarkTheme() Theme {
 	return Theme{
 		Accent:      lipgloss.Color("39"),
 		Text:        lipgloss.Color("252"),
-		Muted:       lipgloss.Color("245"),
-		Border:      lipgloss.Color("240"),
+		Muted:       lipgloss.Color("246"),
+		Border:      lipgloss.Color("241"),
 		ReadOnly:    lipgloss.Color("42"),
 		Write:       lipgloss.Color("214"),
 		Destructive: lipgloss.Color("203"),
@@ -40,6 +44,35 @@ func DefaultTheme() Theme {
 		Success:     lipgloss.Color("42"),
 		SelectBg:    lipgloss.Color("237"),
 	}
+}
+
+// LightTheme is DarkTheme's meanings in darker colours, for light terminals.
+func LightTheme() Theme {
+	return Theme{
+		Accent:      lipgloss.Color("25"),
+		Text:        lipgloss.Color("235"),
+		Muted:       lipgloss.Color("242"),
+		Border:      lipgloss.Color("246"),
+		ReadOnly:    lipgloss.Color("28"),
+		Write:       lipgloss.Color("130"),
+		Destructive: lipgloss.Color("160"),
+		OpenWorld:   lipgloss.Color("91"),
+		Error:       lipgloss.Color("160"),
+		Warning:     lipgloss.Color("130"),
+		Success:     lipgloss.Color("28"),
+		SelectBg:    lipgloss.Color("254"),
+	}
+}
+
+// DefaultTheme is the theme before the terminal's background is known.
+func DefaultTheme() Theme { return DarkTheme() }
+
+// ThemeFor is the theme for a dark or a light background.
+func ThemeFor(dark bool) Theme {
+	if dark {
+		return DarkTheme()
+	}
+	return LightTheme()
 }
 
 // Styles are every style the views use. With colour off (NO_COLOR), meaning

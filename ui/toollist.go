@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -10,25 +11,47 @@ import (
 	"github.com/mcpsh/mcpsh/policy"
 )
 
-// toolList is the left pane: the server's tools grouped by safety class, with a
-// filter. It renders only the rows on screen, so it stays quick with thousands
-// of tools; filtering is one pass over lower-cased text prepared once per listing.
+// toolList is the left pane: the server's tools grouped by safety class, with
+// a filter. It renders only the rows on screen, so it stays quick with
+// thousands of tools; filtering is one pass over lower-cased text prepared
+// once per listing, with no allocation per tool.
 type toolList struct {
 	tools []*client.Tool
-	// haystack[i] is tools[i]'s title, name and description, lower-cased.
-	haystack []string
-	// label[i] is tools[i]'s title and name, sanitized for the screen.
+	// hay[i] is tools[i]'s title, name and description, lower-cased and
+	// joined by NULs; titleLen[i] and nameLen[i] say where the parts end.
+	hay               []string
+	titleLen, nameLen []int32
+	// title[i] and name[i] are tools[i]'s title and name, safe to draw.
 	title, name []string
+	facets      []facet
+	// deny holds the deny rule that blocks a tool, by index into tools; most
+	// sessions have no rules, and it is empty.
+	deny  map[int]string
+	judge toolJudge
 
 	// conflicts: some tool declares readOnlyHint and destructiveHint both true,
 	// so the legend explains its mark.
 	conflicts bool
+	// need is the width the widest row asks for, for the pane's width.
+	need int
 
-	filter string
-	rows   []listRow // section headings and the tools that pass the filter
-	counts map[policy.Class]int
-	cursor int // index into rows; always a tool row when there is one
-	offset int // first row on screen
+	filter  string
+	query   listQuery
+	rows    []listRow // section headings and the tools that pass the filter
+	counts  map[policy.Class]int
+	visible int
+	cursor  int // index into rows; always a tool row when there is one
+	offset  int // first row on screen
+	// buckets are reused from one filter to the next: a keystroke with
+	// 10,000 tools allocates nothing per tool.
+	buckets [3][]scoredTool
+}
+
+// toolJudge tells the list what the session decided about tools: which the
+// user allowed, and which a deny rule blocks. The model is one.
+type toolJudge interface {
+	sessionAllowed(t *client.Tool) bool
+	denyRule(t *client.Tool) string
 }
 
 type listRow struct {
@@ -36,59 +59,167 @@ type listRow struct {
 	tool    int          // index into tools, for a tool row
 }
 
+type scoredTool struct{ tool, score int }
+
 func (r listRow) isHeading() bool { return r.heading != "" }
+
+// SetJudge gives the list the session's allowances and rules.
+func (l *toolList) SetJudge(j toolJudge) {
+	l.judge = j
+	l.judgeAll()
+	l.rebuild(l.selectedName(), false)
+}
+
+// judgeAll works out which tools a deny rule blocks: once per listing, since
+// the rules do not change during a session.
+func (l *toolList) judgeAll() {
+	l.deny = map[int]string{}
+	for i, t := range l.tools {
+		if l.judge != nil {
+			if r := l.judge.denyRule(t); r != "" {
+				l.deny[i] = r
+			}
+		}
+		l.facets[i] = facetsOf(t, l.deny[i] != "")
+	}
+}
 
 // SetTools replaces the listing, keeping the selection on the same tool name
 // when it is still there (tools/list_changed must not lose the user's place).
 func (l *toolList) SetTools(tools []*client.Tool) {
-	keep := ""
-	if t := l.Selected(); t != nil {
-		keep = t.Name
-	}
+	keep := l.selectedName()
+	n := len(tools)
 	l.tools = tools
-	l.haystack = make([]string, len(tools))
-	l.title = make([]string, len(tools))
-	l.name = make([]string, len(tools))
-	l.conflicts = false
+	l.hay, l.titleLen, l.nameLen = make([]string, n), make([]int32, n), make([]int32, n)
+	l.title, l.name = make([]string, n), make([]string, n)
+	l.facets = make([]facet, n)
+	l.conflicts, l.need = false, 0
 	for i, t := range tools {
 		l.conflicts = l.conflicts || t.Hints.Conflict()
 		l.title[i] = termtext.Line(t.Title)
 		l.name[i] = termtext.Line(t.Name)
-		l.haystack[i] = strings.ToLower(t.Title + "\x00" + t.Name + "\x00" + t.Description)
+		title, name := strings.ToLower(t.Title), strings.ToLower(t.Name)
+		l.hay[i] = title + "\x00" + name + "\x00" + strings.ToLower(t.Description)
+		l.titleLen[i], l.nameLen[i] = int32(len(title)), int32(len(name))
+		l.need = max(l.need, l.rowNeed(i))
 	}
-	l.rebuild(keep)
+	l.judgeAll()
+	l.rebuild(keep, false)
 }
 
-// SetFilter shows only tools whose title, name or description contain every
-// word of f, case-insensitively.
+// rowNeed is the width row i takes uncut: cursor, title, name, marks.
+func (l *toolList) rowNeed(i int) int {
+	w := 2 + cellWidth(l.title[i]) + 1 + markW
+	if l.tools[i].Title != l.tools[i].Name {
+		w += 2 + cellWidth(l.name[i])
+	}
+	return w
+}
+
+// cellWidth is ansi.StringWidth with a fast path for printable ASCII, one
+// cell a byte: measuring graphemes costs more than the rest of a listing.
+func cellWidth(s string) int {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			return ansi.StringWidth(s)
+		}
+	}
+	return len(s)
+}
+
+// PaneWidth is how wide the list is on a terminal total cells wide: the
+// whole width below 64 columns (the detail pane is hidden there); else what
+// its widest row needs, kept between three tenths and two fifths of the
+// terminal (at least 28), so wide terminals give it room as well as the detail.
+func (l *toolList) PaneWidth(total int) int {
+	if total < 64 {
+		return total
+	}
+	lo, hi := max(total*3/10, 28), max(total*2/5, 28)
+	return min(max(l.need, lo), hi)
+}
+
+func (l *toolList) selectedName() string {
+	if t := l.Selected(); t != nil {
+		return t.Name
+	}
+	return ""
+}
+
+// SetFilter shows only the tools that match f (see listQuery), ranked by how
+// well they match within each safety group. While words are typed the cursor
+// goes to the best match; otherwise it stays on its tool when it can.
 func (l *toolList) SetFilter(f string) {
 	if f == l.filter {
 		return
 	}
-	keep := ""
-	if t := l.Selected(); t != nil {
-		keep = t.Name
-	}
+	keep := l.selectedName()
 	l.filter = f
-	l.rebuild(keep)
+	l.query = parseQuery(f)
+	l.rebuild(keep, len(l.query.words) > 0)
 }
 
-func (l *toolList) rebuild(keep string) {
-	words := strings.Fields(strings.ToLower(l.filter))
-	byClass := map[policy.Class][]int{}
-	for i, t := range l.tools {
-		if matchesAll(l.haystack[i], words) {
-			byClass[t.Class()] = append(byClass[t.Class()], i)
-		}
+// Refilter runs the filter again, after allowances changed.
+func (l *toolList) Refilter() { l.rebuild(l.selectedName(), false) }
+
+func (l *toolList) rebuild(keep string, toBest bool) {
+	q := l.query
+	allowedAsked := q.wants(facetAllowed) && l.judge != nil
+	for c := range l.buckets {
+		l.buckets[c] = l.buckets[c][:0]
 	}
+	all := l.tools
+	if len(q.unknown) > 0 {
+		all = nil // an is: that names nothing finds nothing
+	}
+tools:
+	for i, t := range all {
+		f := l.facets[i]
+		if allowedAsked && l.judge.sessionAllowed(t) {
+			f |= facetAllowed
+		}
+		for _, want := range q.is {
+			if f&want == 0 {
+				continue tools
+			}
+		}
+		score := 0
+		hay, tl := l.hay[i], int(l.titleLen[i])
+		for _, w := range q.words {
+			s := wordScore(w, hay, hay[tl+1:tl+1+int(l.nameLen[i])], hay[:tl])
+			if s == 0 {
+				continue tools
+			}
+			score += s
+		}
+		c := classIndex(f)
+		l.buckets[c] = append(l.buckets[c], scoredTool{tool: i, score: score})
+	}
+	filtering := !q.empty()
+	best, bestScore := -1, 0 // the best match, the first in row order on a tie
 	l.rows = l.rows[:0]
 	l.counts = map[policy.Class]int{}
-	for _, c := range policy.Classes {
-		l.rows = append(l.rows, listRow{heading: c})
-		l.counts[c] = len(byClass[c])
-		for _, i := range byClass[c] {
-			l.rows = append(l.rows, listRow{tool: i})
+	l.visible = 0
+	for c, class := range policy.Classes {
+		b := l.buckets[c]
+		l.counts[class] = len(b)
+		l.visible += len(b)
+		if filtering && len(b) == 0 {
+			continue // a group with no match is hidden while filtering
 		}
+		if len(q.words) > 0 {
+			slices.SortStableFunc(b, func(x, y scoredTool) int { return y.score - x.score })
+			if len(b) > 0 && b[0].score > bestScore {
+				best, bestScore = b[0].tool, b[0].score
+			}
+		}
+		l.rows = append(l.rows, listRow{heading: class})
+		for _, s := range b {
+			l.rows = append(l.rows, listRow{tool: s.tool})
+		}
+	}
+	if toBest && best >= 0 {
+		keep = l.tools[best].Name
 	}
 	l.cursor = l.firstTool(0, 1)
 	if keep != "" {
@@ -100,15 +231,6 @@ func (l *toolList) rebuild(keep string) {
 		}
 	}
 	l.offset = 0
-}
-
-func matchesAll(hay string, words []string) bool {
-	for _, w := range words {
-		if !strings.Contains(hay, w) {
-			return false
-		}
-	}
-	return true
 }
 
 // firstTool finds the nearest tool row from i in direction dir, or -1.
@@ -130,7 +252,7 @@ func (l *toolList) Selected() *client.Tool {
 }
 
 // Visible is how many tools pass the filter.
-func (l *toolList) Visible() int { return len(l.rows) - len(policy.Classes) }
+func (l *toolList) Visible() int { return l.visible }
 
 // Move moves the cursor by n tools, skipping headings and stopping at the ends.
 func (l *toolList) Move(n int) {
@@ -154,54 +276,29 @@ func (l *toolList) Move(n int) {
 func (l *toolList) Top()    { l.cursor = l.firstTool(0, 1) }
 func (l *toolList) Bottom() { l.cursor = l.firstTool(len(l.rows)-1, -1) }
 
-// Marks shown beside a tool. The legend under the list explains them.
-const (
-	markIdempotent = "↻"
-	markOpenWorld  = "◆"
-	markImplied    = "~"
-	// markConflict takes the place of markImplied: a tool declared both
-	// read-only and destructive, read as destructive.
-	markConflict = "!"
-)
-
 // View renders height lines of at most width cells.
 func (l *toolList) View(st *Styles, width, height int) string {
 	if height <= 0 || width <= 0 {
 		return ""
 	}
-	legendText := markIdempotent + " idempotent  " + markOpenWorld + " open-world  " + markImplied + " hints implied"
-	shorter := []string{
-		markIdempotent + " idempotent " + markOpenWorld + " open-world " + markImplied + " implied",
-		markIdempotent + " idem " + markOpenWorld + " open-world " + markImplied + " implied",
+	if l.visible == 0 && !l.query.empty() {
+		return strings.Join(fitLines(strings.Join(l.noMatch(st, width), "\n"), width, height), "\n")
 	}
-	if l.conflicts {
-		legendText += "  " + markConflict + " conflicting hints"
-		shorter = []string{shorter[0] + " " + markConflict + " conflict", shorter[1] + " " + markConflict + " conflict",
-			markIdempotent + " idem " + markOpenWorld + " open " + markImplied + " impl " + markConflict + " conflict"}
-	}
-	for _, shorter := range shorter {
-		if ansi.StringWidth(legendText) > width {
-			legendText = shorter
-		}
-	}
-	legend := st.Muted.Render(termtext.Truncate(legendText, width))
+	// The legend explains the marks on screen, so it is worked out from the
+	// rows that would show with a one-line legend; on the rare pane where
+	// it then needs two, one row fewer shows.
 	body := height - 1
 	if body < 1 {
-		body, legend = height, ""
+		body = height
 	}
-	// Keep the cursor on screen, and its section heading when it fits.
-	if l.cursor >= 0 {
-		if l.cursor < l.offset {
-			l.offset = l.cursor
-			if l.offset > 0 && l.rows[l.offset-1].isHeading() {
-				l.offset--
-			}
-		}
-		if l.cursor >= l.offset+body {
-			l.offset = l.cursor - body + 1
-		}
+	legend := l.legend(l.seenMarks(l.scrollFor(body), body), width)
+	if len(legend) > 1 && height-len(legend) >= 1 {
+		body = height - len(legend)
 	}
-	l.offset = max(0, min(l.offset, len(l.rows)-body))
+	if body == height {
+		legend = nil
+	}
+	l.offset = l.scrollFor(body)
 	var b strings.Builder
 	n := 0
 	for i := l.offset; i < len(l.rows) && n < body; i++ {
@@ -216,10 +313,26 @@ func (l *toolList) View(st *Styles, width, height int) string {
 			b.WriteByte('\n')
 		}
 	}
-	if legend != "" {
-		b.WriteString("\n" + legend)
+	for _, line := range legend {
+		b.WriteString("\n" + st.Muted.Render(line))
 	}
 	return b.String()
+}
+
+// noMatch is what the list says when nothing passes the filter, with the
+// is: words it knows when the user typed one it does not.
+func (l *toolList) noMatch(st *Styles, width int) []string {
+	w := &lines{width: width}
+	w.add(st.Muted.Render("no tool matches"))
+	if len(l.query.unknown) > 0 {
+		var known []string
+		for _, f := range isFilters {
+			known = append(known, "is:"+f.word)
+		}
+		w.blank()
+		w.wrap("is:"+termtext.Line(l.query.unknown[0])+" names nothing; try "+strings.Join(known, ", "), st.Warning)
+	}
+	return w.out
 }
 
 var classHeadings = map[policy.Class]string{
@@ -228,85 +341,84 @@ var classHeadings = map[policy.Class]string{
 	policy.ClassDestructive: "Destructive",
 }
 
+// minTitle is the fewest cells a cut title keeps beside the name; with less
+// room the row shows the name alone, which is what a call needs.
+const minTitle = 8
+
+// rowMarksAt are the marks of tool row r, the session's included.
+func (l *toolList) rowMarksAt(r listRow) marks {
+	t := l.tools[r.tool]
+	mk := rowMarks(t)
+	mk.denied = l.deny[r.tool] != ""
+	mk.allowed = !mk.denied && l.judge != nil && l.judge.sessionAllowed(t)
+	return mk
+}
+
+// scrollFor is the first row on screen for a body of n rows: the cursor
+// stays on screen, with its section heading when it fits.
+func (l *toolList) scrollFor(n int) int {
+	off := l.offset
+	if l.cursor >= 0 {
+		if l.cursor < off {
+			off = l.cursor
+			if off > 0 && l.rows[off-1].isHeading() {
+				off--
+			}
+		}
+		if l.cursor >= off+n {
+			off = l.cursor - n + 1
+		}
+	}
+	return max(0, min(off, len(l.rows)-n))
+}
+
+// seenMarks says whether the n rows from row from have allowed or denied marks.
+func (l *toolList) seenMarks(from, n int) marks {
+	var seen marks
+	for i := from; i < len(l.rows) && i < from+n; i++ {
+		if !l.rows[i].isHeading() {
+			mk := l.rowMarksAt(l.rows[i])
+			seen.allowed, seen.denied = seen.allowed || mk.allowed, seen.denied || mk.denied
+		}
+	}
+	return seen
+}
+
 func (l *toolList) renderRow(st *Styles, i, width int) string {
 	r := l.rows[i]
 	if r.isHeading() {
 		return st.Section[r.heading].Render(termtext.Truncate(fmt.Sprintf("%s (%d)", classHeadings[r.heading], l.counts[r.heading]), width))
 	}
 	t := l.tools[r.tool]
-	marks := rowMarks(t)
-	markW := 3
+	mk := l.rowMarksAt(r)
 	cursor := "  "
-	style := st.Row
 	if i == l.cursor {
-		cursor, style = "› ", st.RowSelected
+		cursor = "› "
 	}
-	room := width - len(cursor) - markW - 1
-	title := l.title[r.tool]
-	name := ""
+	room := width - ansi.StringWidth(cursor) - markW - 1
+	title, name := l.title[r.tool], ""
 	if t.Title != t.Name {
 		name = l.name[r.tool]
 	}
-	titleW := ansi.StringWidth(title)
-	if titleW > room {
-		title, name = termtext.Truncate(title, room), ""
-	} else if name != "" && ansi.StringWidth(name) > room-titleW-2 {
-		name = "" // a name cut short says less than none; the detail pane has it whole
+	switch nw := ansi.StringWidth(name); {
+	case name == "":
+		title = termtext.Truncate(title, room)
+	case nw+2+minTitle > room && ansi.StringWidth(title)+2+nw > room:
+		// No room for both: the name, which is what calls use, stays.
+		title, name = "", termtext.Truncate(name, room)
+	default:
+		title = termtext.Truncate(title, room-nw-2)
 	}
-	text := cursor + title
-	if name != "" {
-		text += "  " + st.Name.Render(name)
-	}
-	gap := width - markW - ansi.StringWidth(text)
-	line := text + strings.Repeat(" ", max(gap, 1)) + l.renderMarks(st, marks)
+	gap := strings.Repeat(" ", max(width-markW-ansi.StringWidth(cursor+title+nameSep(title, name)+name), 1))
 	if i == l.cursor {
-		return style.Render(ansi.Strip(cursor+title) + nameSuffix(name) + strings.Repeat(" ", max(gap, 1)) + marks.plain())
+		return st.RowSelected.Render(cursor + title + nameSep(title, name) + name + gap + mk.plain())
 	}
-	return line
+	return cursor + title + nameSep(title, name) + st.Name.Render(name) + gap + mk.render(st)
 }
 
-func nameSuffix(name string) string {
-	if name == "" {
+func nameSep(title, name string) string {
+	if title == "" || name == "" {
 		return ""
 	}
-	return "  " + name
-}
-
-type marks struct{ idempotent, openWorld, implied, conflict bool }
-
-func rowMarks(t *client.Tool) marks {
-	e := t.Effective()
-	return marks{
-		idempotent: !e.ReadOnly && e.Idempotent,
-		openWorld:  e.OpenWorld,
-		implied:    len(t.Hints.Implied()) > 0,
-		conflict:   t.Hints.Conflict(),
-	}
-}
-
-// plain renders the marks without styles, for the selected row's own style.
-func (m marks) plain() string {
-	last := pick(m.implied, markImplied)
-	if m.conflict {
-		last = markConflict
-	}
-	return pick(m.idempotent, markIdempotent) + pick(m.openWorld, markOpenWorld) + last
-}
-
-func (l *toolList) renderMarks(st *Styles, m marks) string {
-	out := ""
-	out += pick(m.idempotent, st.Mark.Render(markIdempotent))
-	out += pick(m.openWorld, st.MarkOpenWorld.Render(markOpenWorld))
-	if m.conflict {
-		return out + st.Error.Render(markConflict)
-	}
-	out += pick(m.implied, st.MarkImplied.Render(markImplied))
-	return out
-}
-
-func pick(on bool, s string) string {
-	if on {
-		return s
-	}
-	return " "
+	return "  "
 }

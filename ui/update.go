@@ -11,92 +11,127 @@ import (
 	"github.com/mcpsh/mcpsh/policy"
 )
 
-// Update handles one message. It does no I/O: anything that talks to the
-// server is returned as a command.
+// Update handles one message. It does no I/O: anything that talks to a
+// server is returned as a command. The root handles the screen, the keys and
+// the inbox; an answer for a server goes to that server (workspaceroute.go),
+// and anything else to the one on screen.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmd := m.route(msg)
+	if follow := m.followAsks(); follow != nil {
+		cmd = tea.Batch(cmd, follow)
+	}
+	return m, cmd
+}
+
+func (m *Model) route(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
+	case serverMsg:
+		return m.within(msg.srv, func() tea.Cmd { return m.update(msg.msg) })
 	case tea.WindowSizeMsg:
-		m.width, m.height = msg.Width, msg.Height
-		m.layout()
-		return m, m.auditResized()
+		m.resize(msg.Width, msg.Height)
+		return m.tagged(m.serverState, m.auditResized())
 	case tea.KeyPressMsg:
-		return m, m.onKey(msg)
+		// A key that switches servers returns commands already routed.
+		s := m.serverState
+		cmd := m.onKey(msg)
+		return m.tagged(s, cmd)
+	case tea.BackgroundColorMsg:
+		m.setBackground(msg.IsDark())
+		return nil
 	case spinner.TickMsg:
-		if !m.busy() {
-			return m, nil
+		if !m.spinning() {
+			return nil
 		}
 		var cmd tea.Cmd
 		m.spinner, cmd = m.spinner.Update(msg)
-		return m, cmd
+		return cmd
+	case askMsg:
+		// Each request names its server; one that does not is the screen's.
+		return tea.Batch(waitInbox(m.inbox), m.within(msg.ask.srv, func() tea.Cmd { return m.onAsk(msg.ask) }))
+	case noticeMsg:
+		return tea.Batch(waitInbox(m.inbox), m.within(msg.srv, func() tea.Cmd { return m.onNotice(msg.text) }))
+	}
+	s := m.serverState
+	cmd := m.update(msg)
+	return m.tagged(s, cmd)
+}
+
+// update handles a message for the server embedded now.
+func (m *Model) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
 	case connectedMsg:
-		return m, m.onConnected(msg)
+		return m.onConnected(msg)
 	case listedMsg:
 		if msg.id != m.listReq {
-			return m, nil // a refresh that a newer one overtook
+			return nil // a refresh that a newer one overtook
 		}
 		if msg.err != nil {
 			m.status = "refreshing the tool list failed: " + termtext.Line(msg.err.Error())
-			return m, nil
+			return nil
 		}
 		m.setTools(msg.listing.Tools)
 		m.status = fmt.Sprintf("the server's tools changed: %d tools now", len(msg.listing.Tools))
 		m.recheckOpenCall()
-		return m, nil
+		return nil
+	case sessionEventMsg:
+		if m.session == nil || msg.from != m.session {
+			return nil // an event of a session replaced since: read no further
+		}
+		return m.onEvent(msg.event)
 	case eventMsg:
-		return m, m.onEvent(msg.event)
+		return m.onEvent(msg.event)
+	case trafficMsg:
+		m.traffic.add(msg.entries, msg.dropped)
+		return waitTraffic(m.traffic.feed)
 	case logLevelSetMsg:
-		return m, nil
+		return nil
 	case progressMsg:
 		if r := m.running; r != nil && r.run.id == msg.id {
 			p := msg.progress
 			r.progress = &p
-			return m, waitCallUpdate(r.run)
+			return waitCallUpdate(r.run)
 		}
-		return m, nil
+		return nil
 	case retryMsg:
 		if r := m.running; r != nil && r.run.id == msg.id {
 			n := msg.notice
 			r.retry, r.retryAt = &n, m.now()
-			return m, waitCallUpdate(r.run)
+			return waitCallUpdate(r.run)
 		}
-		return m, nil
+		return nil
 	case callDoneMsg:
-		return m, m.onCallDone(msg)
+		return m.onCallDone(msg)
 	case auditDoneMsg:
-		return m, m.onAuditDone(msg)
+		return m.onAuditDone(msg)
 	case resourcesListedMsg:
-		return m, m.onResourcesListed(msg)
+		return m.onResourcesListed(msg)
 	case promptsListedMsg:
-		return m, m.onPromptsListed(msg)
+		return m.onPromptsListed(msg)
 	case resourceReadMsg:
 		m.onResourceRead(msg)
-		return m, nil
+		return nil
 	case subscribedMsg:
 		m.onSubscribed(msg)
-		return m, nil
+		return nil
 	case promptGotMsg:
-		return m, m.onPromptGot(msg)
+		return m.onPromptGot(msg)
 	case completeDueMsg:
-		return m, m.onCompleteDue(msg)
+		return m.onCompleteDue(msg)
 	case completedMsg:
 		m.onCompleted(msg)
-		return m, nil
+		return nil
 	case savedMsg:
 		m.onSaved(msg)
-		return m, nil
+		return nil
 	case openedMsg:
 		if d, ok := m.dialog.(*urlDialog); ok {
 			d.opened(msg)
 		}
-		return m, nil
-	case askMsg:
-		return m, m.onAsk(msg.ask)
+		return nil
 	case askGoneMsg:
-		return m, m.onAskGone(msg.id)
-	case noticeMsg:
-		return m, m.onNotice(msg.text)
+		return m.onAskGone(msg.id)
 	}
-	return m, m.forwardToFocus(msg)
+	return m.forwardToFocus(msg)
 }
 
 // busy reports whether something on screen waits with a spinner.
@@ -118,6 +153,14 @@ func (m *Model) forwardToFocus(msg tea.Msg) tea.Cmd {
 	switch {
 	case m.dialog != nil:
 		return m.dialog.update(msg)
+	case m.overlay == overlayServers:
+		var cmd tea.Cmd
+		m.pick.in, cmd = m.pick.in.Update(msg)
+		return cmd
+	case m.overlay == overlayTraffic && m.traffic.filtering:
+		var cmd tea.Cmd
+		m.traffic.filterIn, cmd = m.traffic.filterIn.Update(msg)
+		return cmd
 	case m.filtering:
 		var cmd tea.Cmd
 		m.filterIn, cmd = m.filterIn.Update(msg)
@@ -163,7 +206,7 @@ func (m *Model) onConnected(msg connectedMsg) tea.Cmd {
 	m.resources, m.prompts = resourcesState{}, promptsState{}
 	clear(m.subscribed)
 	m.layout()
-	cmds := []tea.Cmd{waitEvent(m.session.Events()), m.listResources(), m.listPrompts()}
+	cmds := []tea.Cmd{waitEvent(m.session), m.listResources(), m.listPrompts()}
 	if m.server.Logging {
 		cmds = append(cmds, setLogLevelCmd(m.ctx, m.session))
 	}
@@ -172,7 +215,7 @@ func (m *Model) onConnected(msg connectedMsg) tea.Cmd {
 
 func (m *Model) onEvent(e client.Event) tea.Cmd {
 	m.serverPane.Append(e)
-	next := waitEvent(m.session.Events())
+	next := waitEvent(m.session)
 	switch e.Kind {
 	case client.EventToolsChanged:
 		m.listReq = m.nextID()
@@ -209,7 +252,8 @@ func (m *Model) onCallDone(msg callDoneMsg) tea.Cmd {
 	}
 	o := msg.outcome
 	m.outcomes = append(m.outcomes, o)
-	m.logPane.SetEntries(m.opts.LogPath, m.outcomes)
+	m.logOutcomes = append(m.logOutcomes, o)
+	m.logPane.SetEntries(m.opts.LogPath, m.logOutcomes)
 	if r.call.Declined {
 		m.mode, m.status = modeForm, "cancelled: nothing was sent"
 		return nil
@@ -262,9 +306,13 @@ func (m *Model) openForm(t *client.Tool, args map[string]any) {
 	m.layout()
 }
 
+// quit ends the view; Run then cancels every server's call in flight and
+// closes the sessions.
 func (m *Model) quit() tea.Cmd {
-	if m.running != nil {
-		m.running.cancel()
+	for _, s := range m.servers {
+		if s.running != nil {
+			s.running.cancel()
+		}
 	}
 	return tea.Quit
 }

@@ -4,16 +4,18 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
 )
 
-// View draws the whole screen: a header, the untrusted banner when it applies,
-// the body for the current mode or overlay, and a footer with the keys that
-// work right now. Every line is cut to the width; there are exactly height lines.
+// View draws the whole screen: a header, the server bar in a workspace, the
+// untrusted banner when it applies, the body for the current mode or overlay
+// (beside the server sidebar on wide terminals), and a footer with the keys
+// that work right now. Every line is cut to the width; there are exactly
+// height lines.
 func (m *Model) View() tea.View {
 	v := tea.NewView(m.render())
 	v.AltScreen = true
@@ -27,23 +29,52 @@ func (m *Model) View() tea.View {
 func (m *Model) render() string {
 	var out []string
 	out = append(out, m.header())
-	if m.untrusted() {
-		out = append(out, m.st.Banner.Render(termtext.Truncate(" untrusted server: its hints are shown but not believed; every call asks first ", m.width)))
+	if m.barShown() {
+		out = append(out, m.serverBar())
 	}
-	body := m.body(m.bodyHeight())
-	out = append(out, fitLines(body, m.width, m.bodyHeight())...)
-	out = append(out, m.footer())
+	if m.untrusted() {
+		out = append(out, m.st.Banner.Render(termtext.Truncate(" untrusted server: its hints are shown but not believed; every call asks first ", m.screenW)))
+	}
+	h := m.bodyHeight()
+	body := fitLines(m.body(h), m.width, h)
+	if m.sidebarShown() {
+		body = m.withSidebar(body, h)
+	}
+	out = append(out, body...)
+	out = append(out, m.footerLine())
 	return strings.Join(out, "\n")
 }
 
-func (m *Model) untrusted() bool {
-	return m.target != nil && m.target.Trust != policy.Trusted && m.mode != modePicker
+// footerLine is the footer; the workspace's own overlays give their keys
+// from the same keymap, drawn the same way.
+func (m *Model) footerLine() string {
+	if m.status == "" && m.dialog == nil {
+		var b []key.Binding
+		switch m.overlay {
+		case overlayTraffic:
+			b = m.trafficBindings()
+		case overlayServers:
+			b = []key.Binding{m.keys.SuggestUp, m.keys.SuggestDown, relabel(m.keys.Choose, "switch"), m.keys.Close}
+		}
+		if b != nil {
+			return m.footerKeys(b)
+		}
+	}
+	return m.footer()
 }
 
-// bodyHeight is what is left between the header (and banner) and the footer.
+func (m *Model) untrusted() bool {
+	return m.target != nil && m.target.Trust != policy.Trusted
+}
+
+// bodyHeight is what is left between the header (the server bar, the
+// banner) and the footer.
 func (m *Model) bodyHeight() int {
 	h := m.height - 2
 	if m.untrusted() {
+		h--
+	}
+	if m.barShown() {
 		h--
 	}
 	return max(h, 1)
@@ -55,7 +86,7 @@ func (m *Model) listWidth() int {
 	if m.width < 64 {
 		return m.width
 	}
-	return min(max(m.width*2/5, 28), 48)
+	return m.list.PaneWidth(m.width)
 }
 
 func (m *Model) detailWidth() int {
@@ -75,7 +106,7 @@ func (m *Model) formHeader() string {
 	t := m.form.Tool()
 	d := m.decision(t)
 	w := &lines{width: m.width}
-	w.add(m.st.Title.Render(termtext.Line(t.Title)) + "  " + m.st.Name.Render(termtext.Line(t.Name)) + "  " +
+	w.add(toolHeading(m.st, t) + "  " +
 		m.st.ClassStyle(t.Class()).Render(string(t.Class())))
 	verdict := map[policy.Verdict]string{policy.Run: "ctrl+r runs it", policy.Ask: "ctrl+r asks first", policy.Refuse: "ctrl+r will be refused"}[d.Verdict]
 	w.add(decisionStyle(m.st, d).Render(termtext.Truncate(verdict+": "+d.Reason, m.width)))
@@ -93,6 +124,7 @@ func (m *Model) layout() {
 	m.logPane.SetSize(m.width, h)
 	m.serverPane.SetSize(m.width, h)
 	m.auditPane.SetSize(m.width, h)
+	m.traffic.SetSize(m.width, h)
 	m.filterIn.SetWidth(max(m.listWidth()-4, 10))
 	m.help.SetWidth(m.width)
 	if m.strForm != nil {
@@ -114,6 +146,7 @@ func (m *Model) layout() {
 	if m.dialog != nil {
 		m.dialog.setSize(m.width, m.dialogHeight())
 	}
+	m.laid = [2]int{m.width, h}
 }
 
 func (m *Model) serverName() string {
@@ -129,29 +162,61 @@ func (m *Model) serverName() string {
 // serverLabel is the server's name and version, safe to draw.
 func (m *Model) serverLabel() string { return termtext.Line(m.serverName()) }
 
+// header names the server on screen, how it is reached and the protocol on
+// the left, its tools and this session's calls to it on the right. When it
+// does not fit, how the server is reached is cut, then left out, then the
+// counts of calls, then the protocol; the server's name is cut last, and the
+// tool count always stays.
 func (m *Model) header() string {
-	left := m.st.Header.Render("mcpsh")
-	if m.target != nil {
-		left += m.st.HeaderDim.Render(" · ") + m.serverLabel() + m.st.HeaderDim.Render(" · "+termtext.Line(m.target.Via()))
+	w := m.screenW
+	dim := m.st.HeaderDim.Render
+	brand := m.st.Header.Render("mcpsh")
+	name, via, proto := "", "", ""
+	switch {
+	case m.target != nil:
+		name = dim(" · ") + m.serverLabel()
+		via = termtext.Line(m.target.Via())
+	case m.spec.Name != "":
+		name = dim(" · ") + termtext.Line(m.spec.Name)
 	}
 	if m.session != nil && m.server.Protocol != "" {
-		left += m.st.HeaderDim.Render(" · MCP " + termtext.Line(m.server.Protocol))
+		proto = dim(" · MCP " + termtext.Line(m.server.Protocol))
 	}
-	right := ""
+	tools, calls := "", ""
 	if m.session != nil {
-		right = fmt.Sprintf("%d tools", len(m.list.tools))
+		tools = fmt.Sprintf("%d tools", len(m.list.tools))
 		if n := len(m.outcomes); n > 0 {
-			right += fmt.Sprintf(" · %d call%s", n, plural(n))
+			calls = fmt.Sprintf(" · %d call%s", n, plural(n))
 		}
 		if n := m.openWorldCalls(); n > 0 {
-			right += " · " + m.st.MarkOpenWorld.Render(fmt.Sprintf("%s %d open-world", markOpenWorld, n))
+			calls += " · " + m.st.MarkOpenWorld.Render(fmt.Sprintf("%s %d open-world", markOpenWorld, n))
 		}
 	}
-	gap := m.width - ansi.StringWidth(left) - ansi.StringWidth(right)
-	if gap < 1 {
-		return termtext.Truncate(left, m.width)
+	line := func(left, right string) (string, bool) {
+		gap := w - ansi.StringWidth(left) - ansi.StringWidth(right)
+		return left + strings.Repeat(" ", max(gap, 0)) + right, gap >= 1
 	}
-	return left + strings.Repeat(" ", gap) + right
+	if via != "" {
+		// How the server is reached, cut to the room left, when that is enough to read.
+		room := w - ansi.StringWidth(brand+name+proto) - ansi.StringWidth(tools+calls) - len(" · ") - 1
+		if room >= min(ansi.StringWidth(via), 12) {
+			if l, ok := line(brand+name+dim(" · "+termtext.Truncate(via, room))+proto, tools+calls); ok {
+				return l
+			}
+		}
+	}
+	for _, try := range [][2]string{{proto, calls}, {proto, ""}, {"", ""}} {
+		if l, ok := line(brand+name+try[0], tools+try[1]); ok {
+			return l
+		}
+	}
+	// The name is cut to leave the tool count its room.
+	room := w - ansi.StringWidth(brand) - ansi.StringWidth(tools) - 1
+	if room < 4 {
+		return termtext.Truncate(brand+name, w)
+	}
+	l, _ := line(brand+termtext.Truncate(name, room), tools)
+	return l
 }
 
 func (m *Model) openWorldCalls() int {
@@ -168,7 +233,7 @@ func (m *Model) footer() string {
 	if m.status != "" {
 		return m.st.Warning.Render(termtext.Truncate(m.status, m.width))
 	}
-	return termtext.Truncate(m.help.ShortHelpView(m.bindings()), m.width)
+	return m.footerKeys(m.bindings())
 }
 
 func (m *Model) body(h int) string {
@@ -177,7 +242,11 @@ func (m *Model) body(h int) string {
 	}
 	switch m.overlay {
 	case overlayHelp:
-		return m.help.FullHelpView(m.fullHelp())
+		return m.renderHelp(&m.helpView, h)
+	case overlayTraffic:
+		return m.traffic.View(m.name())
+	case overlayServers:
+		return m.renderPick(h)
 	case overlayLog:
 		return m.logPane.View()
 	case overlayServer:
@@ -188,8 +257,6 @@ func (m *Model) body(h int) string {
 	switch m.mode {
 	case modeConnecting:
 		return fmt.Sprintf("\n  %s connecting to %s…", m.spinner.View(), termtext.Line(m.target.Label()))
-	case modePicker:
-		return m.renderPicker(h)
 	case modeConnectFailed:
 		return m.renderConnectFailed()
 	case modeBrowse:
@@ -197,8 +264,7 @@ func (m *Model) body(h int) string {
 	case modeForm:
 		return m.formHeader() + "\n" + m.form.View()
 	case modeConfirm:
-		dialog := renderConfirm(m.pending, m.serverName()+" ("+m.target.Via()+")", m.width, m.st, m.keys)
-		return lipgloss.Place(m.width, h, lipgloss.Center, lipgloss.Center, dialog)
+		return m.renderConfirmBody(h)
 	case modeRunning:
 		return renderRunning(m.running, m.spinner.View(), m.now(), m.bar, m.width, m.st, m.keys)
 	case modeResult:
@@ -224,8 +290,11 @@ func (m *Model) body(h int) string {
 // and how many more requests wait.
 func (m *Model) renderDialog(h int) string {
 	var top []string
+	if r := m.askReturn; r != nil && r != m.serverState {
+		top = append(top, m.st.Warning.Render(termtext.Truncate("on screen while it asks, instead of "+termtext.Line(r.name())+": the view goes back once you answer", m.width)))
+	}
 	if r := m.running; r != nil {
-		top = append(top, m.st.Muted.Render(fmt.Sprintf("%s %s runs on under this request (%.1fs)", m.spinner.View(), termtext.Line(r.call.Tool.Name), m.now().Sub(r.started).Seconds())))
+		top = append(top, m.st.Muted.Render(fmt.Sprintf("%s %s runs on under this request (%s)", m.spinner.View(), termtext.Line(r.call.Tool.Name), formatDuration(m.now().Sub(r.started)))))
 	}
 	if n := len(m.asks) - 1; n > 0 {
 		top = append(top, m.st.Muted.Render(fmt.Sprintf("%d more request%s wait after this one", n, plural(n))))
@@ -237,6 +306,9 @@ func (m *Model) renderDialog(h int) string {
 // dialogHeight is the room the dialog has under its lines about the screen.
 func (m *Model) dialogHeight() int {
 	h := m.bodyHeight()
+	if r := m.askReturn; r != nil && r != m.serverState {
+		h--
+	}
 	if m.running != nil {
 		h--
 	}
@@ -272,33 +344,19 @@ func (m *Model) renderTools(h int) string {
 	return m.renderSplit(left, detail[m.detailTop:], h)
 }
 
-func (m *Model) renderPicker(h int) string {
-	w := &lines{width: m.width}
-	w.add(m.st.Title.Render("Choose a server"))
-	w.add(m.st.Muted.Render("from your config file; or start mcpsh with --demo, -s NAME, --url URL or -- COMMAND"))
-	w.blank()
-	for i, c := range m.opts.Choices {
-		cursor := "  "
-		if i == m.picker {
-			cursor = "› "
-		}
-		line := cursor + padTo(termtext.Line(c.Name), 16) + " " + m.st.Muted.Render(padTo(c.Transport, 6)) + " " + termtext.Line(c.Where)
-		if c.Problem != "" {
-			line += "  " + m.st.Error.Render(termtext.Line(c.Problem))
-		}
-		if i == m.picker {
-			line = m.st.RowSelected.Render(ansi.Strip(line))
-		}
-		w.add(line)
-	}
-	return strings.Join(w.out, "\n")
-}
-
 func (m *Model) renderConnectFailed() string {
 	w := &lines{width: m.width}
+	if m.unusable() {
+		w.add(m.st.Error.Render(termtext.Line(m.name()) + " cannot be used as configured"))
+		w.blank()
+		w.wrap(termtext.Sanitize(m.spec.Problem), m.st.Row)
+		return strings.Join(w.out, "\n")
+	}
 	w.add(m.st.Error.Render("could not connect"))
 	w.blank()
-	w.wrap(termtext.Sanitize(m.connErr.Error()), m.st.Row)
+	if m.connErr != nil {
+		w.wrap(termtext.Sanitize(m.connErr.Error()), m.st.Row)
+	}
 	if hint := m.loginHint(); hint != "" {
 		w.blank()
 		w.wrap(hint, m.st.Row)

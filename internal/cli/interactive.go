@@ -2,16 +2,19 @@ package cli
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/mcpsh/mcpsh/ui"
 	"github.com/spf13/cobra"
 )
 
 // interactive is bare `mcpsh`: on a terminal, the full-screen view of the
-// server named, or a picker over the configured servers; piped, the grouped
-// tool table. With no server named or configured it teaches how to name one.
+// server named, or of every configured server at once (a workspace); piped,
+// the grouped tool table. With no server named or configured it teaches how
+// to name one. On the way out it says where the session log went.
 func (a *app) interactive(cmd *cobra.Command, args []string, f *callFlags) error {
 	rest, command := commandAfterDash(cmd, args)
 	if len(rest) > 0 {
@@ -56,7 +59,7 @@ func (a *app) interactive(cmd *cobra.Command, args []string, f *callFlags) error
 
 	if !a.io.StdinTTY || !a.io.StdoutTTY {
 		if opts.Target == nil {
-			return &usageError{"several servers are configured: name one with -s NAME (the picker needs a terminal)"}
+			return &usageError{"several servers are configured: name one with -s NAME (opening them all at once needs a terminal)"}
 		}
 		// Not a terminal: the tool table, as `mcpsh tools` prints it.
 		s, err := a.connect(cmd, command)
@@ -77,7 +80,8 @@ func (a *app) interactive(cmd *cobra.Command, args []string, f *callFlags) error
 	// client. Not a login here: a login notice would print under the full
 	// screen; the view offers to log in instead (opts.Login), and shows
 	// what the login says itself. The flags are checked first, on their own,
-	// so a bad --protocol or --root is a usage error, not a picker entry.
+	// so a bad --protocol or --root is a usage error, not a server of the
+	// workspace that cannot connect.
 	t := client.Target{}
 	if opts.Target != nil {
 		t = *opts.Target
@@ -106,5 +110,22 @@ func (a *app) interactive(cmd *cobra.Command, args []string, f *callFlags) error
 	if a.log != nil {
 		opts.LogPath = a.log.Path()
 	}
-	return ui.Run(cmd.Context(), opts, a.io.In, a.io.Out)
+	err := ui.Run(cmd.Context(), opts, a.io.In, a.io.Out)
+	a.sayWhereTheLogIs()
+	return err
+}
+
+// sayWhereTheLogIs tells, once the screen is restored, where the session
+// log was written: the file is created by the first call, so a session
+// without calls says it left none.
+func (a *app) sayWhereTheLogIs() {
+	if a.log == nil {
+		return
+	}
+	path := a.log.Path()
+	if _, err := os.Stat(path); err != nil {
+		fmt.Fprintf(a.io.ErrOut, "mcpsh: no calls, so no session log was written (it would have been %s)\n", termtext.Line(path))
+		return
+	}
+	fmt.Fprintf(a.io.ErrOut, "mcpsh: session log: %s\n", termtext.Line(path))
 }

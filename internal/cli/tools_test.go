@@ -109,7 +109,7 @@ func TestBareMcpshWithoutATerminal(t *testing.T) {
 	cfg := configWithDemo(t)
 	r, _ = run(t, env{}, "--config", cfg)
 	wantCode(t, r, ExitUsage)
-	contains(t, "stderr", r.errOut, "name one with -s NAME (the picker needs a terminal)")
+	contains(t, "stderr", r.errOut, "name one with -s NAME (opening them all at once needs a terminal)")
 	r, _ = run(t, env{}, "--config", writeConfig(t, `{"mcpServers":{}}`))
 	wantCode(t, r, ExitOK)
 	contains(t, "help", r.out, "Exit codes:")

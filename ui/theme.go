@@ -1,0 +1,35 @@
+package ui
+
+import (
+	"charm.land/bubbles/v2/progress"
+)
+
+// setBackground picks the theme for the terminal's background, which the
+// terminal reports in tea.BackgroundColorMsg when Init asks for it
+// (tea.RequestBackgroundColor); a terminal that does not answer keeps the
+// dark theme. Under NO_COLOR nothing changes: there are no colours.
+//
+// The Styles are replaced in place, so every component holding the pointer
+// draws with the new ones; what copied a style, or drew its lines ahead, is
+// told here.
+func (m *Model) setBackground(dark bool) {
+	if m.st.NoColor {
+		return
+	}
+	*m.st = *NewStyles(ThemeFor(dark), false)
+	st := m.st
+	for _, s := range m.servers {
+		s.filterIn.SetStyles(inputStyles(st))
+		s.traffic.filterIn.SetStyles(inputStyles(st))
+		s.result.render()
+	}
+	m.help.Styles.ShortKey, m.help.Styles.ShortDesc = st.Key, st.KeyDesc
+	m.help.Styles.FullKey, m.help.Styles.FullDesc = st.Key, st.KeyDesc
+	m.help.Styles.ShortSeparator, m.help.Styles.FullSeparator, m.help.Styles.Ellipsis = st.Muted, st.Muted, st.Muted
+	m.spinner.Style = st.Title
+	m.bar = progress.New(progress.WithoutPercentage(), progress.WithColors(st.ProgressFull, st.ProgressEmpty))
+	m.logPane.in.SetStyles(inputStyles(st))
+	m.pick.in.SetStyles(inputStyles(st))
+	m.logPane.render()
+	m.logPane.renderOpen()
+}

@@ -1,0 +1,365 @@
+package ui
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/termtext"
+)
+
+// trafficPane is the wire (key T): one line per JSON-RPC message of the
+// server on screen, oldest first, following the newest unless the user moved
+// up; / filters by method as you type; enter opens one message pretty-printed
+// and scrollable; c copies it to the clipboard. It keeps what traffic.go says.
+type trafficPane struct {
+	st   *Styles
+	keys *KeyMap
+	feed *trafficFeed
+
+	// entries are the kept messages, oldest first; entries[i] is message
+	// number base+i of the session. bytes is the size of their text.
+	entries []trafficEntry
+	base    int
+	bytes   int
+	dropped int64 // messages the view fell too far behind to take
+
+	filterIn  textinput.Model
+	filtering bool
+	filter    string // lower-cased
+	// shown are the numbers of the messages that pass the filter; cursor
+	// indexes it, offset is the first row on screen.
+	shown  []int
+	cursor int
+	offset int
+	follow bool
+
+	open *trafficOpen
+
+	width, height int
+}
+
+// trafficOpen is one message opened: its text pretty-printed, and drawn for
+// the pane's width.
+type trafficOpen struct {
+	entry trafficEntry
+	text  []byte   // what c copies
+	lines []string // text, made safe and wrapped
+	width int
+	top   int
+}
+
+func newTrafficPane(st *Styles, keys *KeyMap, b *inbox) *trafficPane {
+	p := &trafficPane{st: st, keys: keys, feed: newTrafficFeed(b), follow: true, filterIn: textinput.New()}
+	p.filterIn.SetStyles(inputStyles(st))
+	p.filterIn.Prompt = "/ "
+	p.filterIn.Placeholder = "filter by method"
+	return p
+}
+
+// Len is how many messages the pane keeps.
+func (p *trafficPane) Len() int { return len(p.entries) }
+
+// add keeps newly arrived messages, dropping the oldest past the limits.
+func (p *trafficPane) add(entries []trafficEntry, dropped int64) {
+	p.dropped = dropped
+	for _, e := range entries {
+		p.entries = append(p.entries, e)
+		p.bytes += len(e.Message)
+		if p.matches(e) {
+			p.shown = append(p.shown, p.base+len(p.entries)-1)
+		}
+	}
+	n := 0
+	for len(p.entries)-n > trafficKeep || (p.bytes > trafficBytes && len(p.entries)-n > 1) {
+		p.bytes -= len(p.entries[n].Message)
+		p.entries[n] = trafficEntry{}
+		n++
+	}
+	if n > 0 {
+		p.entries = p.entries[n:]
+		p.base += n
+		gone := 0
+		for gone < len(p.shown) && p.shown[gone] < p.base {
+			gone++
+		}
+		p.shown = p.shown[gone:]
+		p.cursor = max(p.cursor-gone, 0)
+		p.offset = max(p.offset-gone, 0)
+	}
+	p.clamp()
+}
+
+func (p *trafficPane) matches(e trafficEntry) bool {
+	return p.filter == "" || strings.Contains(strings.ToLower(e.Method), p.filter)
+}
+
+// setFilter shows only messages whose method contains f.
+func (p *trafficPane) setFilter(f string) {
+	f = strings.ToLower(strings.TrimSpace(f))
+	if f == p.filter {
+		return
+	}
+	p.filter = f
+	p.shown = p.shown[:0]
+	for i, e := range p.entries {
+		if p.matches(e) {
+			p.shown = append(p.shown, p.base+i)
+		}
+	}
+	p.follow = true
+	p.clamp()
+}
+
+// selected is the message under the cursor.
+func (p *trafficPane) selected() (trafficEntry, bool) {
+	if p.cursor < 0 || p.cursor >= len(p.shown) {
+		return trafficEntry{}, false
+	}
+	return p.entries[p.shown[p.cursor]-p.base], true
+}
+
+// SetSize sets the pane's size in cells.
+func (p *trafficPane) SetSize(width, height int) {
+	p.width, p.height = width, height
+	p.filterIn.SetWidth(max(width-4, 10))
+	if o := p.open; o != nil && o.width != width {
+		o.draw(width)
+	}
+	p.clamp()
+}
+
+// rowsHeight is how many message rows fit under the pane's header.
+func (p *trafficPane) rowsHeight() int {
+	h := p.height - 1
+	if p.filtering || p.filter != "" {
+		h--
+	}
+	return max(h, 1)
+}
+
+func (p *trafficPane) clamp() {
+	if p.follow {
+		p.cursor = len(p.shown) - 1
+	}
+	p.cursor = min(max(p.cursor, 0), max(len(p.shown)-1, 0))
+	h := p.rowsHeight()
+	if p.cursor < p.offset {
+		p.offset = p.cursor
+	}
+	if p.cursor >= p.offset+h {
+		p.offset = p.cursor - h + 1
+	}
+	p.offset = min(max(p.offset, 0), max(len(p.shown)-h, 0))
+}
+
+// move moves the cursor by n rows; at the last row the pane follows again.
+func (p *trafficPane) move(n int) {
+	p.cursor += n
+	p.follow = p.cursor >= len(p.shown)-1
+	p.clamp()
+}
+
+// openSelected opens the message under the cursor.
+func (p *trafficPane) openSelected() bool {
+	e, ok := p.selected()
+	if !ok {
+		return false
+	}
+	o := &trafficOpen{entry: e, text: prettyMessage(e)}
+	o.draw(p.width)
+	p.open = o
+	return true
+}
+
+// prettyMessage is a message's text indented, made safe for a clipboard and
+// a terminal (termtext.EscapeJSON: C1 and bidi controls escaped); a message
+// cut short, or not JSON, is shown as it came, with what was cut said.
+func prettyMessage(e trafficEntry) []byte {
+	var b bytes.Buffer
+	if e.cut > 0 || json.Indent(&b, e.Message, "", "  ") != nil {
+		b.Reset()
+		b.Write(e.Message)
+		if e.cut > 0 {
+			fmt.Fprintf(&b, "\n… %s more not kept (the pane keeps %s of a message)", client.HumanBytes(e.cut), client.HumanBytes(trafficTextMax))
+		}
+	}
+	return termtext.EscapeJSON(b.Bytes())
+}
+
+func (o *trafficOpen) draw(width int) {
+	o.width = width
+	o.lines = o.lines[:0]
+	for _, l := range strings.Split(termtext.Sanitize(string(o.text)), "\n") {
+		o.lines = append(o.lines, paneWrap(paneExpandTabs(l), max(width, 1))...)
+	}
+}
+
+// copyCmd copies the opened message, or the one under the cursor, to the
+// clipboard: OSC 52, through Bubble Tea's tea.SetClipboard.
+func (p *trafficPane) copyCmd() (tea.Cmd, string) {
+	text := []byte(nil)
+	if p.open != nil {
+		text = p.open.text
+	} else if e, ok := p.selected(); ok {
+		text = prettyMessage(e)
+	}
+	if text == nil {
+		return nil, ""
+	}
+	return tea.SetClipboard(string(text)), fmt.Sprintf("copied %s to the clipboard (OSC 52: the terminal must allow it)", client.HumanBytes(len(text)))
+}
+
+// Widths of the rows' columns.
+const (
+	trafficTimeW = len("15:04:05.000")
+	trafficIDW   = 7
+	trafficSizeW = len("999.9 KB")
+	trafficLatW  = len("2 min 05 s")
+	trafficWide  = 90 // from this width kinds are spelled out
+)
+
+func (p *trafficPane) kindWidth() int {
+	if p.width >= trafficWide {
+		return len("notification")
+	}
+	return len("notif")
+}
+
+func trafficKind(kind string, wide bool) string {
+	if wide {
+		return kind
+	}
+	switch kind {
+	case "request":
+		return "req"
+	case "notification":
+		return "notif"
+	case "response":
+		return "resp"
+	case "error":
+		return "error"
+	}
+	return "?"
+}
+
+// row draws message e in one line of the pane's width.
+func (p *trafficPane) row(e trafficEntry, selected bool) string {
+	st := p.st
+	kindW := p.kindWidth()
+	methodW := p.width - (trafficTimeW + 1 + 1 + 1 + kindW + 1 + 1 + trafficIDW + 1 + trafficSizeW + 1 + trafficLatW)
+	dir, dirStyle := "←", st.Row
+	if e.Dir == "out" {
+		dir, dirStyle = "→", st.Muted
+	}
+	kindStyle := st.Muted
+	if e.Kind == "error" || e.Kind == "unreadable" {
+		kindStyle = st.Error
+	}
+	id := ""
+	if e.ID != "" {
+		id = "#" + termtext.Truncate(termtext.Line(strings.Trim(e.ID, `"`)), trafficIDW-1)
+	}
+	lat := ""
+	if e.LatencyMS > 0 {
+		lat = formatMS(e.LatencyMS) // as every duration on screen reads
+	}
+	method := termtext.Line(e.Method)
+	if method == "" && e.Kind == "unreadable" {
+		method = "not JSON-RPC"
+	}
+	var b strings.Builder
+	b.WriteString(st.Muted.Render(e.Time.Format("15:04:05.000")))
+	b.WriteString(" " + dirStyle.Render(dir) + " ")
+	b.WriteString(kindStyle.Render(panePad(trafficKind(e.Kind, kindW > 5), kindW)))
+	if methodW >= 4 {
+		b.WriteString(" " + st.Row.Render(panePad(termtext.Truncate(method, methodW), methodW)))
+	}
+	b.WriteString(" " + st.Muted.Render(panePad(id, trafficIDW)))
+	size := client.HumanBytes(e.Size)
+	b.WriteString(" " + st.Muted.Render(strings.Repeat(" ", max(trafficSizeW-len(size), 0))+size))
+	b.WriteString(" " + st.Muted.Render(strings.Repeat(" ", max(trafficLatW-len(lat), 0))+lat))
+	line := paneFit(b.String(), p.width)
+	if selected {
+		line = st.RowSelected.Render(panePad(ansi.Strip(line), p.width))
+	}
+	return line
+}
+
+// title is the pane's first line: whose traffic, and how much of it is kept.
+func (p *trafficPane) title(server string) string {
+	st := p.st
+	t := st.Title.Render("Traffic") + "  " + termtext.Truncate(termtext.Line(server), 32)
+	info := fmt.Sprintf("%d message%s", len(p.entries), plural(len(p.entries)))
+	if p.base > 0 {
+		info += fmt.Sprintf(" (the last %d of %d)", len(p.entries), p.base+len(p.entries))
+	}
+	if p.dropped > 0 {
+		info += fmt.Sprintf(" · %d not shown: the view fell behind", p.dropped)
+	}
+	return paneFit(t+"  "+st.Muted.Render(info), max(p.width, 1))
+}
+
+// View is the pane: the list, or the opened message.
+func (p *trafficPane) View(server string) string {
+	if p.width <= 0 || p.height <= 0 {
+		return ""
+	}
+	if p.open != nil {
+		return p.viewOpen()
+	}
+	st := p.st
+	out := []string{p.title(server)}
+	switch {
+	case p.filtering:
+		out = append(out, p.filterIn.View())
+	case p.filter != "":
+		out = append(out, st.Filter.Render("/ "+termtext.Line(p.filterIn.Value()))+st.Muted.Render(fmt.Sprintf("  %d of %d", len(p.shown), len(p.entries))))
+	}
+	if len(p.shown) == 0 {
+		msg := "nothing on the wire yet"
+		if p.filter != "" {
+			msg = "no message's method contains " + termtext.Line(p.filter)
+		}
+		out = append(out, st.Muted.Render(msg))
+	}
+	h := p.rowsHeight()
+	for i := p.offset; i < min(len(p.shown), p.offset+h); i++ {
+		out = append(out, p.row(p.entries[p.shown[i]-p.base], i == p.cursor))
+	}
+	return strings.Join(fitLines(strings.Join(out, "\n"), p.width, p.height), "\n")
+}
+
+func (p *trafficPane) viewOpen() string {
+	o, st := p.open, p.st
+	e := o.entry
+	dir := "←"
+	if e.Dir == "out" {
+		dir = "→"
+	}
+	head := st.Title.Render(dir+" "+trafficKind(e.Kind, true)) + " " + st.Row.Render(termtext.Line(e.Method))
+	if e.ID != "" {
+		head += " " + st.Muted.Render("#"+termtext.Line(strings.Trim(e.ID, `"`)))
+	}
+	info := e.Time.Format("15:04:05.000") + " · " + client.HumanBytes(e.Size)
+	if e.LatencyMS > 0 {
+		info += " · answered in " + formatMS(e.LatencyMS)
+	}
+	out := []string{paneFit(head+"  "+st.Muted.Render(info), p.width)}
+	h := max(p.height-1, 0)
+	o.top = min(max(o.top, 0), max(len(o.lines)-h, 0))
+	for i := o.top; i < min(len(o.lines), o.top+h); i++ {
+		out = append(out, st.Row.Render(o.lines[i]))
+	}
+	return strings.Join(fitLines(strings.Join(out, "\n"), p.width, p.height), "\n")
+}
+
+// scroll moves the opened message by n lines.
+func (o *trafficOpen) scroll(n, h int) {
+	o.top = min(max(o.top+n, 0), max(len(o.lines)-h, 0))
+}

@@ -1,0 +1,177 @@
+package ui
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"charm.land/bubbles/v2/spinner"
+	tea "charm.land/bubbletea/v2"
+	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/demo"
+	"github.com/mcpsh/mcpsh/policy"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// driver runs a model's commands as Bubble Tea would, each on its own
+// goroutine, and hands their messages to Update on the test's goroutine when
+// the test waits for something. Commands that wait for events wait; the
+// spinner's ticks are dropped, as nothing here looks at the spinner.
+type driver struct {
+	t    *testing.T
+	m    *Model
+	msgs chan tea.Msg
+	done chan struct{}
+}
+
+func drive(t *testing.T, m *Model) *driver {
+	t.Helper()
+	d := &driver{t: t, m: m, msgs: make(chan tea.Msg, 1024), done: make(chan struct{})}
+	t.Cleanup(func() {
+		close(d.done)
+		m.Close()
+	})
+	return d
+}
+
+func (d *driver) run(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	go func() { d.deliver(cmd()) }()
+}
+
+func (d *driver) deliver(msg tea.Msg) {
+	if msg == nil {
+		return
+	}
+	if _, ok := msg.(spinner.TickMsg); ok {
+		return
+	}
+	if v := reflect.ValueOf(msg); v.Kind() == reflect.Slice && v.Type().Elem() == cmdType {
+		for i := range v.Len() {
+			c, _ := v.Index(i).Interface().(tea.Cmd)
+			d.run(c)
+		}
+		return
+	}
+	select {
+	case d.msgs <- msg:
+	case <-d.done:
+	}
+}
+
+// until handles messages as they come until cond holds; the deadline only
+// guards against a hang, it asserts nothing about speed.
+func (d *driver) until(what string, cond func() bool) {
+	d.t.Helper()
+	deadline := time.After(15 * time.Second)
+	for !cond() {
+		select {
+		case msg := <-d.msgs:
+			d.update(msg)
+		case <-deadline:
+			d.t.Fatalf("timed out waiting for %s; the screen:\n%s", what, screen(d.m))
+		}
+	}
+}
+
+func (d *driver) update(msg tea.Msg) {
+	_, cmd := d.m.Update(msg)
+	d.run(cmd)
+}
+
+func (d *driver) keys(keys ...string) {
+	for _, k := range keys {
+		d.update(keyOf(k))
+	}
+}
+
+func (d *driver) typeText(s string) {
+	for _, r := range s {
+		d.update(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+}
+
+// gated is a demo server that answers nothing until open is closed: a slow
+// server, still connecting while the test uses the others.
+func gated() (*demo.Server, chan struct{}) {
+	d := demo.New()
+	open := make(chan struct{})
+	d.MCP().AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			select {
+			case <-open:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+			return next(ctx, method, req)
+		}
+	})
+	return d, open
+}
+
+func demoChoice(name string, d *demo.Server, trust policy.Trust) Choice {
+	return Choice{Name: name, Transport: "in-process", Where: "demo", Target: client.Target{Name: name, Kind: client.KindInProcess, InProcess: d.MCP(), Trust: trust}}
+}
+
+func brokenChoice() Choice {
+	return Choice{Name: "broken", Transport: "stdio", Where: "/nonexistent/mcp-server",
+		Target: client.Target{Name: "broken", Kind: client.KindStdio, Command: "/nonexistent/mcp-server", Trust: policy.Trusted}}
+}
+
+// server is the workspace's server of that name.
+func server(t *testing.T, m *Model, name string) *serverState {
+	t.Helper()
+	for _, s := range m.servers {
+		if s.name() == name {
+			return s
+		}
+	}
+	t.Fatalf("no server %q", name)
+	return nil
+}
+
+func ready(s *serverState) bool  { p, _ := s.phase(); return p == phaseReady }
+func failed(s *serverState) bool { p, _ := s.phase(); return p == phaseFailed }
+
+// connectNow connects every usable server of m synchronously, running each
+// connect command itself, as the goldens need a fixed state.
+func connectNow(t *testing.T, m *Model) {
+	t.Helper()
+	for _, s := range m.servers {
+		if s.unusable() {
+			continue
+		}
+		s.connReq = m.nextID()
+		msg := connectCmd(context.Background(), s.connReq, *s.target, &client.Options{}, make(chan struct{}))()
+		m.Update(serverMsg{srv: s, msg: msg})
+	}
+	t.Cleanup(func() {
+		for _, s := range m.Sessions() {
+			s.Close()
+		}
+	})
+}
+
+// call runs the selected tool of the server on screen: enter, then ctrl+r
+// when enter opened a form.
+func (d *driver) callTool(filter string) {
+	d.keys("/")
+	d.typeText(filter)
+	d.keys("enter", "enter")
+	if d.m.mode == modeForm {
+		d.keys("ctrl+r")
+	}
+}
+
+func has(s string, subs ...string) string {
+	for _, sub := range subs {
+		if !strings.Contains(s, sub) {
+			return sub
+		}
+	}
+	return ""
+}

@@ -1,0 +1,206 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/demo"
+	"github.com/mcpsh/mcpsh/policy"
+)
+
+// A workspace of three in-process servers, one slow, and one that cannot
+// start, and one misconfigured: the ready one is used while the slow one
+// connects, each state shows in the bar, and switching and reconnecting work.
+func TestWorkspaceServersConnectInParallel(t *testing.T) {
+	alpha := demo.New()
+	slow, open := gated()
+	m := New(context.Background(), Options{NoColor: true, Now: func() time.Time { return fixedNow }, Choices: []Choice{
+		demoChoice("alpha", alpha, policy.Trusted),
+		demoChoice("slow", slow, policy.Trusted),
+		brokenChoice(),
+		{Name: "misconfigured", Transport: "http", Where: "https://x", Problem: "${TOKEN} is not set"},
+	}})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	d := drive(t, m)
+	d.run(m.Init())
+	a, s, b := server(t, m, "alpha"), server(t, m, "slow"), server(t, m, "broken")
+	d.until("alpha to be ready and broken to fail", func() bool { return ready(a) && failed(b) })
+	if s.mode != modeConnecting || s.session != nil {
+		t.Fatalf("the slow server is %v before it answered", s.mode)
+	}
+	if miss := has(screen(m), "alpha 15 tools", "slow", "connecting", "broken ✗ failed", "misconfigured ✗ unusable"); miss != "" {
+		t.Fatalf("the bar lacks %q:\n%s", miss, screen(m))
+	}
+
+	// alpha is usable while slow connects.
+	d.callTool("list notes")
+	d.until("list_notes to run on alpha", func() bool { return alpha.Executions("list_notes") == 1 && m.mode == modeResult })
+	if slow.Executions("list_notes") != 0 {
+		t.Fatal("the call reached the wrong server")
+	}
+
+	// slow answers at last, while alpha is on screen.
+	close(open)
+	d.until("slow to be ready", func() bool { return ready(s) })
+	if m.serverState != a || m.mode != modeResult {
+		t.Fatalf("slow's answer changed the screen: on %s, mode %v", m.name(), m.mode)
+	}
+
+	// The log pane names each call's server, though every call so far is alpha's.
+	d.keys("L")
+	row := ""
+	for _, l := range strings.Split(screen(m), "\n") {
+		if strings.Contains(l, "list_notes") {
+			row = l
+		}
+	}
+	if !strings.Contains(row, " alpha ") {
+		t.Fatalf("the log row does not name its server: %q\n%s", row, screen(m))
+	}
+	d.keys("esc")
+
+	// ] goes to slow, with its own tools and selection; [ comes back.
+	d.keys("]")
+	if m.serverState != s || m.mode != modeBrowse || !strings.Contains(screen(m), "mcpsh-demo 1.0.0") {
+		t.Fatalf("]: on %s, mode %v", m.name(), m.mode)
+	}
+	d.keys("[")
+	if m.serverState != a || m.mode != modeResult {
+		t.Fatalf("[: on %s, mode %v: alpha's result should still be there", m.name(), m.mode)
+	}
+
+	// The broken server shows why, and R tries again.
+	d.keys("]", "]")
+	if m.serverState != b || !strings.Contains(screen(m), "/nonexistent/mcp-server") {
+		t.Fatalf("on %s:\n%s", m.name(), screen(m))
+	}
+	first := b.connReq
+	d.keys("R")
+	if b.mode != modeConnecting || b.connReq == first {
+		t.Fatalf("R: mode %v", b.mode)
+	}
+	d.until("broken to fail again", func() bool { return failed(b) })
+
+	// R on a ready server starts a new session; the old one's events are
+	// not read further.
+	d.keys("[")
+	if m.serverState != s {
+		t.Fatalf("on %s, want slow", m.name())
+	}
+	old := s.session
+	d.keys("R")
+	d.until("slow to reconnect", func() bool { return ready(s) && s.session != old })
+	if s.list.Visible() == 0 {
+		t.Fatal("no tools after reconnecting")
+	}
+	// The misconfigured server says so, and R does not try.
+	d.keys("]", "]")
+	if m.name() != "misconfigured" || !strings.Contains(screen(m), "${TOKEN} is not set") {
+		t.Fatalf("on %s:\n%s", m.name(), screen(m))
+	}
+	if cmd := send(m, "R"); cmd != nil || !strings.Contains(m.status, "cannot be used as configured") {
+		t.Fatalf("R on a misconfigured server: %q", m.status)
+	}
+}
+
+// Answers are routed to the server that asked, whichever is on screen: a
+// listing for a server in the background lands in its own list.
+func TestWorkspaceRoutesAnswersToTheirServer(t *testing.T) {
+	m := New(context.Background(), Options{NoColor: true, Choices: []Choice{
+		demoChoice("alpha", demo.New(), policy.Trusted),
+		demoChoice("beta", demo.New(), policy.Trusted),
+	}})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	connectNow(t, m)
+	a, b := m.servers[0], m.servers[1]
+	// A command started for beta (its listing), answered while alpha is on screen.
+	var cmd tea.Cmd
+	m.within(b, func() tea.Cmd {
+		b.listReq = m.nextID()
+		cmd = m.tagged(b, listCmd(context.Background(), b.listReq, b.session))
+		return nil
+	})
+	msg := cmd()
+	if sm, ok := msg.(serverMsg); !ok || sm.srv != b {
+		t.Fatalf("the answer is %T, not routed to beta", msg)
+	}
+	before := a.listGen
+	m.Update(msg)
+	if a.listGen != before || b.listGen != 2 || m.serverState != a {
+		t.Fatalf("listing went to the wrong server: alpha gen %d, beta gen %d", a.listGen, b.listGen)
+	}
+	if !strings.Contains(b.status, "tools changed") || a.status != "" {
+		t.Fatalf("statuses: alpha %q, beta %q", a.status, b.status)
+	}
+	// Bubble Tea's own messages are not wrapped.
+	if _, ok := tagMsg(b, tea.QuitMsg{}).(tea.QuitMsg); !ok {
+		t.Fatal("a quit was wrapped")
+	}
+}
+
+// A server not on screen that asks the user for something takes the screen
+// with its dialog, says whose screen it took, and gives it back once answered.
+func TestWorkspaceAskFromAServerInTheBackground(t *testing.T) {
+	m := New(context.Background(), Options{NoColor: true, Choices: []Choice{
+		demoChoice("alpha", demo.New(), policy.Trusted),
+		demoChoice("beta", demo.New(), policy.Untrusted),
+	}})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	connectNow(t, m)
+	d := drive(t, m)
+	d.run(waitInbox(m.inbox))
+	a, b := m.servers[0], m.servers[1]
+	got := make(chan *client.ElicitResponse, 1)
+	go func() {
+		r, _ := m.inbox.elicitFor(b)(context.Background(), &client.ElicitRequest{Server: "beta", Mode: "form", Message: "Tell us about you", Schema: json.RawMessage(featureForm)})
+		got <- r
+	}()
+	d.until("beta's dialog", func() bool { return m.serverState == b && m.dialog != nil })
+	if miss := has(screen(m), "beta asks for input", "instead of alpha", "untrusted server", "? asks"); miss != "" {
+		t.Fatalf("the screen lacks %q:\n%s", miss, screen(m))
+	}
+	checkScreen(t, "ask from beta", m.render(), 100, 30)
+	d.keys("ctrl+x") // decline
+	if r := <-got; r == nil || r.Action != client.ElicitDecline {
+		t.Fatalf("beta got %+v", r)
+	}
+	if m.serverState != a || m.dialog != nil {
+		t.Fatalf("after the answer: on %s", m.name())
+	}
+}
+
+func TestWorkspaceSwitchingKeepsEachServersState(t *testing.T) {
+	m := New(context.Background(), Options{NoColor: true, Choices: []Choice{
+		demoChoice("alpha", demo.New(), policy.Trusted),
+		demoChoice("beta", demo.New(), policy.Trusted),
+	}})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	connectNow(t, m)
+	send(m, "/", "e", "c", "h", "o", "enter")
+	send(m, "]")
+	if m.filterIn.Value() != "" || m.list.Visible() != 15 {
+		t.Fatalf("beta has alpha's filter %q", m.filterIn.Value())
+	}
+	send(m, "down", "down")
+	sel := m.list.Selected().Name
+	send(m, "[")
+	if m.filterIn.Value() != "echo" || m.list.Selected().Name != "echo" {
+		t.Fatalf("alpha lost its filter or selection: %q %s", m.filterIn.Value(), m.list.Selected().Name)
+	}
+	// W picks by name.
+	send(m, "W")
+	if m.overlay != overlayServers {
+		t.Fatal("W did not open the servers")
+	}
+	send(m, "b", "e")
+	checkScreen(t, "picker", m.render(), 100, 30)
+	send(m, "enter")
+	if m.name() != "beta" || m.overlay != overlayNone || m.list.Selected().Name != sel {
+		t.Fatalf("picked %s, overlay %v", m.name(), m.overlay)
+	}
+}
