@@ -29,8 +29,8 @@ func (m *Model) bindings() []key.Binding {
 			b = append(b, k.Login)
 		}
 		b = append(b, k.Quit)
-		if len(m.opts.Choices) > 0 {
-			b = append(b, k.Close)
+		if m.workspace() {
+			b = append(b, relabel(k.Close, "pick a server"))
 		}
 		return b
 	case modeBrowse:
