@@ -59,8 +59,13 @@ func (s *Session) emit(e Event) {
 	}
 }
 
-// Events delivers server events. Read it from one goroutine.
+// Events delivers server events. Read it from one goroutine. It is never
+// closed (emit may run until the last transport goroutine ends): a reader
+// also waits on Done.
 func (s *Session) Events() <-chan Event { return s.events }
+
+// Done is closed once the session is closed: no event that matters follows.
+func (s *Session) Done() <-chan struct{} { return s.life.Done() }
 
 // DroppedEvents counts events lost because the channel was full.
 func (s *Session) DroppedEvents() int64 { return s.dropped.Load() }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
@@ -16,7 +17,8 @@ type TraceEntry struct {
 	Server string    `json:"server"`
 	// Dir is "out" (mcpsh to the server) or "in".
 	Dir string `json:"dir"`
-	// Kind is request, notification, response or error.
+	// Kind is request, notification, response, error or unreadable (not
+	// JSON-RPC: a stdio server's stray output, say).
 	Kind string `json:"kind"`
 	// Method is the request's, or for a response the method of the request it answers.
 	Method string `json:"method,omitempty"`
@@ -61,12 +63,13 @@ func (tr *tracer) note(dir string, m jsonrpc.Message, raw []byte) {
 	e := TraceEntry{Time: time.Now(), Server: tr.server, Dir: dir, Size: len(raw), Message: append(json.RawMessage(nil), raw...)}
 	switch msg := m.(type) {
 	case *jsonrpc.Request:
-		e.Method = msg.Method
+		e.Method = clipField(msg.Method)
 		e.Kind = "notification"
 		if msg.IsCall() {
-			e.Kind, e.ID = "request", idKey(msg.ID)
+			id := idKey(msg.ID)
+			e.Kind, e.ID = "request", clipField(id)
 			tr.mu.Lock()
-			tr.sentAt[dir+e.ID] = sent{at: e.Time, method: msg.Method}
+			tr.sentAt[dir+id] = sent{at: e.Time, method: e.Method}
 			tr.mu.Unlock()
 		}
 	case *jsonrpc.Response:
@@ -75,21 +78,38 @@ func (tr *tracer) note(dir string, m jsonrpc.Message, raw []byte) {
 			e.Kind = "error"
 		}
 		if msg.ID.IsValid() {
-			e.ID = idKey(msg.ID)
+			id := idKey(msg.ID)
+			e.ID = clipField(id)
 			// A response answers a request that went the other way.
 			other := "out"
 			if dir == "out" {
 				other = "in"
 			}
 			tr.mu.Lock()
-			if s, ok := tr.sentAt[other+e.ID]; ok {
+			if s, ok := tr.sentAt[other+id]; ok {
 				e.Method, e.LatencyMS = s.method, ms(e.Time.Sub(s.at))
-				delete(tr.sentAt, other+e.ID)
+				delete(tr.sentAt, other+id)
 			}
 			tr.mu.Unlock()
 		}
 	}
 	tr.emit(e)
+}
+
+// traceFieldMax bounds an entry's method and ID: a server may send a
+// megabyte of either, and the message itself keeps them whole.
+const traceFieldMax = 256
+
+// clipField cuts s to traceFieldMax bytes, on a rune boundary, marking the cut.
+func clipField(s string) string {
+	if len(s) <= traceFieldMax {
+		return s
+	}
+	keep := traceFieldMax
+	for keep > 0 && !utf8.RuneStart(s[keep]) {
+		keep--
+	}
+	return s[:keep] + "…"
 }
 
 // noteRaw traces a message the transport has as bytes only.

@@ -43,3 +43,26 @@ func TestTraceSeesEveryMessageWithLatency(t *testing.T) {
 		}
 	}
 }
+
+// A server's method names and IDs may be a megabyte each: a trace entry
+// keeps them cut (the message itself keeps them whole, for --trace).
+func TestTraceCutsLongMethodsAndIDs(t *testing.T) {
+	target, _ := fixtureTarget(t, "long-fields")
+	var mu sync.Mutex
+	var got []TraceEntry
+	s := connectFixture(t, target, &Options{ProtocolVersion: "2025-11-25", Trace: func(e TraceEntry) { mu.Lock(); got = append(got, e); mu.Unlock() }})
+	s.Do(context.Background(), &Call{Tool: mustTool(t, s, "chatter"), Mode: policy.Batch})
+	mu.Lock()
+	defer mu.Unlock()
+	longMethod, longID := false, false
+	for _, e := range got {
+		if len(e.Method) > 1024 || len(e.ID) > 1024 {
+			t.Errorf("%s %s: method of %d bytes, ID of %d", e.Dir, e.Kind, len(e.Method), len(e.ID))
+		}
+		longMethod = longMethod || strings.HasPrefix(e.Method, "notifications/mmm") && strings.HasSuffix(e.Method, "…")
+		longID = longID || e.Kind == "request" && strings.HasPrefix(e.ID, `"mmm`) && strings.HasSuffix(e.ID, "…")
+	}
+	if !longMethod || !longID {
+		t.Errorf("the long method (%v) or the long ID (%v) was not traced", longMethod, longID)
+	}
+}

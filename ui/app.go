@@ -108,7 +108,7 @@ func (m *Model) Close() {
 		}
 	}
 	var wg sync.WaitGroup
-	for _, s := range m.Sessions() {
+	for _, s := range append(m.Sessions(), m.retired...) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -37,6 +37,7 @@ type auditDoneMsg struct {
 // goroutine: checking examples and schemas of thousands of tools, and wrapping
 // the report's lines, takes longer than a frame.
 func auditCmd(id, gen, width int, st *Styles, server, via string, trust policy.Trust, tools []*client.Tool) tea.Cmd {
+	st = st.copy()
 	return func() tea.Msg {
 		r := audit.New(server, via, trust, tools)
 		return auditDoneMsg{id: id, gen: gen, report: r, view: renderAudit(r, width, st)}
@@ -45,6 +46,7 @@ func auditCmd(id, gen, width int, st *Styles, server, via string, trust policy.T
 
 // renderAuditCmd renders a finished report again, for a new width.
 func renderAuditCmd(id, gen, width int, st *Styles, r *audit.Report) tea.Cmd {
+	st = st.copy()
 	return func() tea.Msg {
 		return auditDoneMsg{id: id, gen: gen, report: r, view: renderAudit(r, width, st)}
 	}

@@ -30,6 +30,7 @@ type auditPane struct {
 // auditLines is a report rendered for one width.
 type auditLines struct {
 	width int
+	theme int // Styles.theme they were drawn with
 	lines []string
 }
 
@@ -57,7 +58,7 @@ func (p *auditPane) setLines(v auditLines) {
 
 // stale reports whether the lines on screen were rendered for another width.
 func (p *auditPane) stale() bool {
-	return p.report != nil && p.width > 0 && p.view.width != p.width
+	return p.report != nil && p.width > 0 && (p.view.width != p.width || p.view.theme != p.st.theme)
 }
 
 func (p *auditPane) bodyHeight() int { return max(p.height-1, 0) }
@@ -68,7 +69,7 @@ func (p *auditPane) maxTop() int { return max(len(p.view.lines)-p.bodyHeight(), 
 // finding and per tool, each measured): commands call it, Update never does.
 func renderAudit(r *audit.Report, width int, st *Styles) auditLines {
 	if r == nil || width <= 0 {
-		return auditLines{width: width}
+		return auditLines{width: width, theme: st.theme}
 	}
 	var b strings.Builder
 	r.WriteText(&b, width, audit.Paint{
@@ -88,7 +89,7 @@ func renderAudit(r *audit.Report, width int, st *Styles) auditLines {
 	for i, l := range lines {
 		lines[i] = paneFit(l, width)
 	}
-	return auditLines{width: width, lines: lines}
+	return auditLines{width: width, theme: st.theme, lines: lines}
 }
 
 // Update scrolls: by line, page, to the top or bottom, or by the mouse wheel.

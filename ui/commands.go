@@ -48,22 +48,35 @@ func listCmd(ctx context.Context, id int, s *client.Session) tea.Cmd {
 // waitEvent delivers the session's next event; Update re-arms it after each
 // one, the pattern of bubbletea's realtime example.
 func waitEvent(s *client.Session) tea.Cmd {
-	events := s.Events()
+	events, done := s.Events(), s.Done()
 	return func() tea.Msg {
-		e, ok := <-events
-		if !ok {
+		select {
+		case e := <-events:
+			return sessionEventMsg{eventMsg: eventMsg{e}, from: s}
+		case <-done:
+			// A session replaced by R, or closed on quit: the wait ends
+			// rather than hold the session and a goroutine for ever.
 			return eventsClosedMsg{}
 		}
-		return sessionEventMsg{eventMsg: eventMsg{e}, from: s}
 	}
 }
 
-// closeSessionCmd closes a session the view has replaced (R): closing waits
-// for a stdio server's process group to end.
-func closeSessionCmd(s *client.Session) tea.Cmd {
+// closeSessionCmd closes a session the view has replaced (R) in a command:
+// closing waits for a stdio server's process group to end. The session is
+// kept in m.retired until it has closed, for Close.
+func (m *Model) closeSessionCmd(s *client.Session) tea.Cmd {
 	if s == nil {
 		return nil
 	}
+	live := m.retired[:0]
+	for _, r := range m.retired {
+		select {
+		case <-r.Done():
+		default:
+			live = append(live, r)
+		}
+	}
+	m.retired = append(live, s)
 	return func() tea.Msg {
 		s.Close()
 		return nil

@@ -98,13 +98,21 @@ func TestFlowURLElicitation(t *testing.T) {
 	if opened != 0 || len(ff.elicited()) != 0 {
 		t.Fatal("the URL was opened or answered before a key asked for it")
 	}
-	ff.typeText("o")
+	ff.typeText("ynox") // no single letter answers or opens
+	time.Sleep(100 * time.Millisecond)
+	ff.mu.Lock()
+	opened = len(ff.opened)
+	ff.mu.Unlock()
+	if opened != 0 || len(ff.elicited()) != 0 {
+		t.Fatal("a single letter opened or answered the request")
+	}
+	ff.press('o', tea.ModCtrl)
 	ff.until("the browser to be asked", func() bool {
 		ff.mu.Lock()
 		defer ff.mu.Unlock()
 		return len(ff.opened) == 1 && ff.opened[0] == "https://login.example.com/connect?session=1"
 	})
-	ff.typeText("n")
+	ff.press('x', tea.ModCtrl)
 	ff.until("the answer to reach the server", func() bool { return len(ff.elicited()) == 1 })
 	if a := ff.elicited()[0].Action; a != "decline" {
 		t.Fatalf("the server got %q, want decline", a)

@@ -50,8 +50,8 @@ type KeyMap struct {
 	// sampling. Like the confirmation dialog, none of them answers to Enter or
 	// Space. In the form and the reply, letters are text, so the answers are
 	// control keys; the URL dialog has no text, so they are letters.
-	Accept, Decline, Dismiss       key.Binding
-	OpenURL, AcceptURL, DeclineURL key.Binding
+	Accept, Decline, Dismiss key.Binding
+	OpenURL                  key.Binding
 
 	// The workspace: several servers in one view.
 	NextServer, PrevServer, PickServer, Reconnect key.Binding
@@ -136,12 +136,10 @@ func DefaultKeyMap() *KeyMap {
 		SuggestUp:      b([]string{"up", "ctrl+p"}, "↑", "previous suggestion"),
 		PickSuggestion: b([]string{"enter"}, "enter", "use suggestion"),
 
-		Accept:     b([]string{"ctrl+s"}, "ctrl+s", "accept"),
-		Decline:    b([]string{"ctrl+x"}, "ctrl+x", "decline"),
-		Dismiss:    b([]string{"esc"}, "esc", "cancel"),
-		OpenURL:    b([]string{"o"}, "o", "open in the browser"),
-		AcceptURL:  b([]string{"y"}, "y", "accept"),
-		DeclineURL: b([]string{"n"}, "n", "decline"),
+		Accept:  b([]string{"ctrl+s"}, "ctrl+s", "accept"),
+		Decline: b([]string{"ctrl+x"}, "ctrl+x", "decline"),
+		Dismiss: b([]string{"esc"}, "esc", "cancel"),
+		OpenURL: b([]string{"ctrl+o"}, "ctrl+o", "open in the browser"),
 
 		NextServer: b([]string{"]"}, "]", "next server"),
 		PrevServer: b([]string{"["}, "[", "previous server"),

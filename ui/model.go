@@ -85,6 +85,9 @@ type Model struct {
 	// A server's requests for the user arrive through the inbox, whichever
 	// server asks (asks.go); each server queues its own.
 	inbox *inbox
+	// retired are sessions being closed in a command (replaced by R, or
+	// superseded); Close waits for them so no server outlives mcpsh.
+	retired []*client.Session
 	// viewElicit and viewSample: the view answers the servers' requests
 	// (Options.Client did not bring its own answerers).
 	viewElicit, viewSample bool

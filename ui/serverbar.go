@@ -180,12 +180,13 @@ func (m *Model) barEntries(d detail) []string {
 	for i, s := range m.servers {
 		e := " " + m.serverEntry(s, d) + " "
 		if i == m.cur {
-			if d == detailMark {
-				d = detailWord
+			cd := d
+			if cd == detailMark {
+				cd = detailWord
 			}
 			// Marked in words as well as in reverse, for NO_COLOR and for
 			// anything that reads the screen as text.
-			e = m.st.RowSelected.Render("›" + ansi.Strip(m.serverEntry(s, d)) + " ")
+			e = m.st.RowSelected.Render("›" + ansi.Strip(m.serverEntry(s, cd)) + " ")
 		}
 		out[i] = e
 	}

@@ -79,6 +79,9 @@ func ThemeFor(dark bool) Theme {
 // is carried by text, bold, faint and reverse video instead.
 type Styles struct {
 	NoColor bool
+	// theme counts the theme changes (setBackground), so what was drawn
+	// ahead with an older theme (the audit's lines) is known to be stale.
+	theme int
 
 	Header, HeaderDim  lipgloss.Style
 	Banner             lipgloss.Style // the untrusted-server warning
@@ -174,3 +177,10 @@ func NewStyles(t Theme, noColor bool) *Styles {
 
 // ClassStyle is the style for text about a class of tool.
 func (s *Styles) ClassStyle(c policy.Class) lipgloss.Style { return s.Section[c] }
+
+// copy is a copy of st for a command to draw with off the UI's goroutine,
+// where the view may swap the theme meanwhile (theme.go).
+func (st *Styles) copy() *Styles {
+	c := *st
+	return &c
+}

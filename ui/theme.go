@@ -2,6 +2,7 @@ package ui
 
 import (
 	"charm.land/bubbles/v2/progress"
+	tea "charm.land/bubbletea/v2"
 )
 
 // setBackground picks the theme for the terminal's background, which the
@@ -11,12 +12,15 @@ import (
 //
 // The Styles are replaced in place, so every component holding the pointer
 // draws with the new ones; what copied a style, or drew its lines ahead, is
-// told here.
-func (m *Model) setBackground(dark bool) {
+// told here. Commands never read the shared Styles: they take a copy when
+// they are made (auditCmd), so the swap cannot race with them.
+func (m *Model) setBackground(dark bool) tea.Cmd {
 	if m.st.NoColor {
-		return
+		return nil
 	}
+	theme := m.st.theme + 1
 	*m.st = *NewStyles(ThemeFor(dark), false)
+	m.st.theme = theme
 	st := m.st
 	for _, s := range m.servers {
 		s.filterIn.SetStyles(inputStyles(st))
@@ -32,4 +36,5 @@ func (m *Model) setBackground(dark bool) {
 	m.pick.in.SetStyles(inputStyles(st))
 	m.logPane.render()
 	m.logPane.renderOpen()
+	return m.auditRerender() // the audit's lines were drawn ahead, off the loop
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"image/color"
 	"math"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -80,7 +81,7 @@ func TestTheBackgroundPicksTheTheme(t *testing.T) {
 	// Through Update, once update.go hands it tea.BackgroundColorMsg.
 	m.Update(tea.BackgroundColorMsg{Color: color.RGBA{250, 250, 250, 255}})
 	if m.st.Row.GetForeground() != LightTheme().Text {
-		t.Skip("tea.BackgroundColorMsg does not reach setBackground yet (update.go)")
+		t.Fatal("tea.BackgroundColorMsg did not reach setBackground")
 	}
 }
 
@@ -93,5 +94,22 @@ func TestNoColorStaysColourless(t *testing.T) {
 		if s := m.render(); colour.MatchString(s) {
 			t.Errorf("NO_COLOR screen has colour after a background of dark=%v", dark)
 		}
+	}
+}
+
+// The audit is drawn off the UI's goroutine: a theme swap while it is drawn
+// neither races with it (go test -race) nor leaves it in the old colours.
+func TestThemeSwapDuringTheAudit(t *testing.T) {
+	m, _ := connected(t, false, 100, 30)
+	d := drive(t, m)
+	d.keys("A")                                                             // the audit starts, on a command's goroutine
+	d.update(tea.BackgroundColorMsg{Color: color.RGBA{250, 250, 250, 255}}) // while it runs
+	d.until("the audit in the light theme", func() bool {
+		p := m.auditPane
+		return p.report != nil && !p.stale() && m.audit.renderReq == 0
+	})
+	want := renderAudit(m.auditPane.report, m.auditPane.width, m.st)
+	if !reflect.DeepEqual(m.auditPane.view.lines, want.lines) {
+		t.Fatal("the audit pane kept lines drawn in the old theme")
 	}
 }

@@ -76,7 +76,7 @@ func (f *trafficFeed) offer(e client.TraceEntry) {
 		te.Message = append(json.RawMessage(nil), e.Message[:keep]...)
 		te.cut = n - keep
 	}
-	n := int64(len(te.Message))
+	n := entryBytes(te)
 	if f.queued.Add(n) > trafficQueueBytes {
 		f.queued.Add(-n)
 		f.dropped.Add(1)
@@ -91,7 +91,12 @@ func (f *trafficFeed) offer(e client.TraceEntry) {
 }
 
 // took says the view took e off the queue.
-func (f *trafficFeed) took(e trafficEntry) { f.queued.Add(-int64(len(e.Message))) }
+func (f *trafficFeed) took(e trafficEntry) { f.queued.Add(-entryBytes(e)) }
+
+// entryBytes is the text an entry holds, for the bounds on the queue and the pane.
+func entryBytes(e trafficEntry) int64 {
+	return int64(len(e.Message) + len(e.Method) + len(e.ID) + len(e.Server))
+}
 
 // waitTraffic delivers the messages that arrived since the last call, at
 // least one; Update re-arms it after each batch.

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
@@ -191,6 +193,24 @@ func TestTrafficIsBounded(t *testing.T) {
 	if g.queued.Load() != 0 {
 		t.Fatalf("%d bytes counted as queued in an empty queue", g.queued.Load())
 	}
+	// A method or ID counts against the budgets as the message does.
+	long := strings.Repeat("m", 64<<10)
+	h := newTrafficFeed(nil)
+	for range trafficQueue {
+		h.offer(client.TraceEntry{Method: long, ID: long, Message: json.RawMessage(`{}`)})
+	}
+	if h.dropped.Load() == 0 || int64(len(h.ch))*int64(2*len(long)) > trafficQueueBytes {
+		t.Fatalf("%d entries with long methods queued, %d dropped", len(h.ch), h.dropped.Load())
+	}
+	var longs []trafficEntry
+	for range trafficKeep {
+		longs = append(longs, trafficEntry{TraceEntry: client.TraceEntry{Method: long, ID: long, Message: json.RawMessage(`{}`)}})
+	}
+	q := newTrafficPane(st, keys, nil)
+	q.add(longs, 0)
+	if q.bytes > trafficBytes || q.Len()*2*len(long) > trafficBytes {
+		t.Fatalf("%d entries with long methods kept (%d bytes counted)", q.Len(), q.bytes)
+	}
 }
 
 // Nothing from the server reaches the screen raw: methods, IDs and message
@@ -217,4 +237,31 @@ func TestTrafficIsSanitized(t *testing.T) {
 		t.Errorf("the copy holds raw bidi or C1 controls: %q", p.open.text)
 	}
 	assertFits(t, p.View("x"), 80, 20)
+}
+
+// A server's message is bytes, not necessarily UTF-8: a raw 0x9b (C1 CSI to
+// terminals that read 8-bit controls) must not reach the clipboard, whether
+// the message is JSON, cut short or not JSON at all.
+func TestTrafficCopyHoldsNoRawInvalidBytes(t *testing.T) {
+	st, keys := NewStyles(DefaultTheme(), true), DefaultKeyMap()
+	for _, m := range []struct {
+		name string
+		msg  []byte
+		cut  int
+	}{
+		{"json", []byte("{\"jsonrpc\":\"2.0\",\"method\":\"x\",\"params\":{\"t\":\"a\x9b31mb\"}}"), 0},
+		{"not json", []byte("Starting\x9b2J server"), 0},
+		{"cut", []byte("{\"t\":\"a\x9b31m"), 100},
+	} {
+		p := newTrafficPane(st, keys, nil)
+		p.SetSize(80, 20)
+		p.add([]trafficEntry{{TraceEntry: client.TraceEntry{Time: fixedNow, Dir: "in", Kind: "notification", Method: "x", Message: m.msg, Size: len(m.msg) + m.cut}, cut: m.cut}}, 0)
+		if text := prettyMessage(p.entries[0]); bytes.IndexByte(text, 0x9b) >= 0 || !utf8.Valid(text) {
+			t.Errorf("%s: the copy holds a raw 0x9b: %q", m.name, text)
+		}
+		p.openSelected()
+		if bytes.IndexByte(p.open.text, 0x9b) >= 0 {
+			t.Errorf("%s: the opened text holds a raw 0x9b: %q", m.name, p.open.text)
+		}
+	}
 }

@@ -70,14 +70,14 @@ func (p *trafficPane) add(entries []trafficEntry, dropped int64) {
 	p.dropped = dropped
 	for _, e := range entries {
 		p.entries = append(p.entries, e)
-		p.bytes += len(e.Message)
+		p.bytes += int(entryBytes(e))
 		if p.matches(e) {
 			p.shown = append(p.shown, p.base+len(p.entries)-1)
 		}
 	}
 	n := 0
 	for len(p.entries)-n > trafficKeep || (p.bytes > trafficBytes && len(p.entries)-n > 1) {
-		p.bytes -= len(p.entries[n].Message)
+		p.bytes -= int(entryBytes(p.entries[n]))
 		p.entries[n] = trafficEntry{}
 		n++
 	}
@@ -244,8 +244,10 @@ func trafficKind(kind string, wide bool) string {
 		return "resp"
 	case "error":
 		return "error"
+	case "unreadable":
+		return "bad"
 	}
-	return "?"
+	return termtext.Truncate(termtext.Line(kind), len("notif"))
 }
 
 // row draws message e in one line of the pane's width.

@@ -36,8 +36,7 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		cmd := m.onKey(msg)
 		return m.tagged(s, cmd)
 	case tea.BackgroundColorMsg:
-		m.setBackground(msg.IsDark())
-		return nil
+		return m.tagged(m.serverState, m.setBackground(msg.IsDark()))
 	case spinner.TickMsg:
 		if !m.spinning() {
 			return nil
@@ -180,7 +179,7 @@ func (m *Model) forwardToFocus(msg tea.Msg) tea.Cmd {
 func (m *Model) onConnected(msg connectedMsg) tea.Cmd {
 	if msg.id != m.connReq {
 		if msg.session != nil {
-			msg.session.Close() // superseded: nobody will use it
+			return m.closeSessionCmd(msg.session) // superseded: nobody will use it
 		}
 		return nil
 	}

@@ -46,9 +46,9 @@ func (d *urlDialog) key(msg tea.KeyPressMsg) (*askReply, tea.Cmd) {
 		}
 		d.openID, d.notice = d.ids(), "opening the browser…"
 		return nil, openURLCmd(d.ask.ctx, d.openID, d.open, r.URL)
-	case key.Matches(msg, k.AcceptURL):
+	case key.Matches(msg, k.Accept):
 		return &askReply{elicit: &client.ElicitResponse{Action: client.ElicitAccept}}, nil
-	case key.Matches(msg, k.DeclineURL):
+	case key.Matches(msg, k.Decline):
 		return &askReply{elicit: &client.ElicitResponse{Action: client.ElicitDecline}}, nil
 	case key.Matches(msg, k.Dismiss):
 		return &askReply{elicit: &client.ElicitResponse{Action: client.ElicitCancel}}, nil
@@ -97,13 +97,13 @@ func (d *urlDialog) view() string {
 	}
 	w.blank()
 	w.add(keyHint(st, k.OpenURL.Help().Key, "open in the browser"))
-	w.add(keyHint(st, k.AcceptURL.Help().Key, "accept (done)") + "   " + keyHint(st, k.DeclineURL.Help().Key, "decline") + "   " + keyHint(st, k.Dismiss.Help().Key, "cancel"))
+	w.add(keyHint(st, k.Accept.Help().Key, "accept (done)") + "   " + keyHint(st, k.Decline.Help().Key, "decline") + "   " + keyHint(st, k.Dismiss.Help().Key, "cancel"))
 	return strings.Join(w.out, "\n")
 }
 
 func (d *urlDialog) bindings() []key.Binding {
 	k := d.keys
-	return []key.Binding{k.OpenURL, k.AcceptURL, k.DeclineURL, k.Dismiss}
+	return []key.Binding{k.OpenURL, relabel(k.Accept, "accept (done)"), k.Decline, k.Dismiss}
 }
 
 // webURL reports whether raw is an http or https URL with a host: the only

@@ -121,12 +121,13 @@ func (m *Model) layout() {
 		m.form.SetSize(m.width, max(h-formHeaderLines, 1))
 	}
 	m.result.SetSize(m.width, h)
-	m.logPane.SetSize(m.width, h)
+	if m.onScreen() {
+		m.layoutShared()
+	}
 	m.serverPane.SetSize(m.width, h)
 	m.auditPane.SetSize(m.width, h)
 	m.traffic.SetSize(m.width, h)
 	m.filterIn.SetWidth(max(m.listWidth()-4, 10))
-	m.help.SetWidth(m.width)
 	if m.strForm != nil {
 		m.strForm.SetSize(m.width, max(h-stringFormHeaderLines, 1))
 	}
@@ -147,6 +148,21 @@ func (m *Model) layout() {
 		m.dialog.setSize(m.width, m.dialogHeight())
 	}
 	m.laid = [2]int{m.width, h}
+}
+
+// layoutShared sizes what every server shares (the session log's pane, the
+// help) for the server on screen: its body is a line shorter when its
+// untrusted banner shows, and a server laid out in the background must not
+// size them for itself.
+func (m *Model) layoutShared() {
+	m.logPane.SetSize(m.width, m.bodyHeight())
+	m.help.SetWidth(m.width)
+}
+
+// onScreen reports whether the server being handled is the one on screen
+// (within runs another's answers with it in place).
+func (m *Model) onScreen() bool {
+	return len(m.servers) == 0 || m.serverState == m.servers[m.cur]
 }
 
 func (m *Model) serverName() string {

@@ -166,6 +166,7 @@ func (m *Model) switchTo(i int) tea.Cmd {
 	if m.laid != [2]int{m.width, m.bodyHeight()} {
 		m.layout()
 	}
+	m.layoutShared()
 	if m.overlay == overlayAudit {
 		if m.session == nil {
 			m.overlay = overlayNone
@@ -267,5 +268,5 @@ func (m *Model) reconnect() tea.Cmd {
 	old := m.session
 	m.session = nil
 	m.serverPane.Append(client.Event{Kind: client.EventReconnected, Time: m.now(), Text: "reconnecting, as asked"})
-	return tea.Batch(closeSessionCmd(old), m.connect())
+	return tea.Batch(m.closeSessionCmd(old), m.connect())
 }

@@ -23,6 +23,15 @@ func openTrace(path string) (*traceFile, error) {
 	if err != nil {
 		return nil, &usageError{fmt.Sprintf("--trace %s: %v", path, err)}
 	}
+	// A trace holds every argument and result in full, so a file that was
+	// already there is made private too; a pipe or a terminal
+	// (--trace /dev/stderr) keeps its mode.
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o077 != 0 {
+		if err := f.Chmod(0o600); err != nil {
+			f.Close()
+			return nil, &usageError{fmt.Sprintf("--trace %s: cannot make it private: %v", path, err)}
+		}
+	}
 	return &traceFile{f: f}, nil
 }
 

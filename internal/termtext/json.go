@@ -2,12 +2,14 @@ package termtext
 
 import "unicode/utf8"
 
-// EscapeJSON returns b, valid JSON, with DEL, the C1 controls (U+0080–U+009F),
-// the bidi controls and the line and paragraph separators (U+2028, U+2029)
-// written as \u escapes. encoding/json escapes the C0 controls but writes these
-// raw, and a terminal showing --json output would act on them. They can only
-// occur inside strings in valid JSON, so rewriting bytes is enough and the
-// result decodes to the same value. With nothing to escape, b itself returns.
+// EscapeJSON returns b, JSON or a server's text shown as JSON is, with bytes
+// that are not UTF-8 replaced by U+FFFD (as encoding/json reads them) and
+// with DEL, the C1 controls (U+0080–U+009F), the bidi controls and the line
+// and paragraph separators (U+2028, U+2029) written as \u escapes.
+// encoding/json escapes the C0 controls but writes these raw, and a terminal
+// showing --json output would act on them. In valid JSON they can only occur
+// inside strings, so rewriting bytes is enough and the result decodes to the
+// same value. With nothing to rewrite, b itself returns.
 func EscapeJSON(b []byte) []byte {
 	i := jsonEscapeAt(b)
 	if i < 0 {
@@ -18,7 +20,11 @@ func EscapeJSON(b []byte) []byte {
 	copy(out, b[:i])
 	for i < len(b) {
 		r, w := utf8.DecodeRune(b[i:])
-		if jsonEscapes(r) {
+		if r == utf8.RuneError && w == 1 {
+			// A byte that is not UTF-8 (a raw 0x9b is a C1 CSI to some
+			// terminals) becomes U+FFFD, as encoding/json reads it.
+			out = utf8.AppendRune(out, utf8.RuneError)
+		} else if jsonEscapes(r) {
 			out = append(out, '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
 		} else {
 			out = append(out, b[i:i+w]...)
@@ -36,7 +42,7 @@ func jsonEscapeAt(b []byte) int {
 			continue
 		}
 		r, w := utf8.DecodeRune(b[i:])
-		if jsonEscapes(r) {
+		if jsonEscapes(r) || r == utf8.RuneError && w == 1 {
 			return i
 		}
 		i += w

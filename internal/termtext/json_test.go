@@ -45,10 +45,27 @@ func TestEscapeJSON(t *testing.T) {
 }
 
 func TestEscapeJSONReturnsCleanInputAsIs(t *testing.T) {
-	for _, in := range []string{``, `{}`, `{"a":"é 👍","b":[1,2]}`, "{\"a\":\"\\u001b\"}", "\xff"} {
+	for _, in := range []string{``, `{}`, `{"a":"é 👍","b":[1,2]}`, "{\"a\":\"\\u001b\"}"} {
 		b := []byte(in)
 		if out := EscapeJSON(b); len(b) > 0 && &out[0] != &b[0] || string(out) != in {
 			t.Errorf("EscapeJSON(%q) = %q, want the input itself", in, out)
 		}
+	}
+}
+
+// Bytes that are not UTF-8 become U+FFFD: raw, 0x9b is a C1 CSI to terminals
+// that read 8-bit controls, and encoding/json reads it as U+FFFD anyway.
+func TestEscapeJSONReplacesInvalidBytes(t *testing.T) {
+	in := []byte("{\"t\":\"a\x9b31m\xffb\"}")
+	out := EscapeJSON(in)
+	if bytes.IndexByte(out, 0x9b) >= 0 || bytes.IndexByte(out, 0xff) >= 0 {
+		t.Fatalf("EscapeJSON(%q) = %q: raw invalid bytes kept", in, out)
+	}
+	var a, b map[string]string
+	if err := json.Unmarshal(in, &a); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(out, &b); err != nil || a["t"] != b["t"] {
+		t.Fatalf("EscapeJSON changed the value: %q, then %q (%v)", a, b, err)
 	}
 }
