@@ -20,10 +20,15 @@ func usagef(format string, args ...any) error { return &UsageError{fmt.Sprintf(f
 // forces a JSON value. Array arguments also take a comma-separated list
 // (tags=a,b).
 func (t *Tool) ParseArgs(argv []string) (map[string]any, error) {
-	if isJSONArgs(argv) {
+	switch {
+	case isJSONArgs(argv):
 		return ParseJSONArgs(t.Name, []byte(argv[0]))
+	case len(argv) == 0:
+		return map[string]any{}, nil
 	}
-	return t.Input().ParseArgs(argv)
+	// Parsing only reads the schema, so every line of a script shares one.
+	t.schemas.argsOnce.Do(func() { t.schemas.args = t.Input() })
+	return t.schemas.args.ParseArgs(argv)
 }
 
 // ParseArgs reads key=value pairs (or one JSON object) typed by the schema,

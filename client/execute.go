@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -78,6 +79,9 @@ func (s *Session) execute(ctx context.Context, c *Call, tool *Tool, d policy.Dec
 					return
 				}
 			}
+		}
+		if s.opts.BeforeSend != nil {
+			s.opts.BeforeSend(o)
 		}
 		t0 := s.now()
 		conn := s.current()
@@ -277,7 +281,7 @@ func (e *TimeoutError) Is(target error) bool { return target == context.Deadline
 // attempt sends the call once, with fresh params (the SDK mutates them), and
 // reads the result the wire tap kept.
 func (s *Session) attempt(ctx context.Context, conn *connection, c *Call, tool *Tool, timeout, maxDur time.Duration) (*Result, error, callWire) {
-	token := fmt.Sprintf("mcpsh-%d", s.seq.Add(1))
+	token := "mcpsh-" + strconv.FormatInt(s.seq.Add(1), 10)
 	actx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	var timer *time.Timer
@@ -314,7 +318,7 @@ func (s *Session) attempt(ctx context.Context, conn *connection, c *Call, tool *
 	}
 	params := &mcp.CallToolParams{Name: tool.Name, Arguments: args}
 	params.SetProgressToken(token)
-	_, err := conn.cs.CallTool(actx, params)
+	_, err := conn.cs.CallTool(withCallToken(actx, token), params)
 	told := false
 	if err != nil && actx.Err() != nil {
 		// The SDK sends notifications/cancelled from a goroutine once CallTool

@@ -27,6 +27,9 @@ func TestMain(m *testing.M) {
 	if name := os.Getenv("MCPSH_FIXTURE"); name != "" {
 		os.Exit(serveFixture(name))
 	}
+	if os.Getenv("MCPSH_BENCH_DEMO") == "1" {
+		os.Exit(serveDemo())
+	}
 	retryInitial = 5 * time.Millisecond
 	os.Exit(m.Run())
 }
@@ -168,20 +171,6 @@ func serveFake(scenario string, in io.Reader, out io.Writer) int {
 		}
 	}
 	return 0
-}
-
-// waitGone waits for a process to disappear.
-func waitGone(pid int, d time.Duration) bool {
-	deadline := time.Now().Add(d)
-	for time.Now().Before(deadline) {
-		// A killed process may linger as a zombie until reaped: that counts as gone.
-		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-		if err != nil || strings.Contains(string(stat), ") Z ") {
-			return true
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	return false
 }
 
 // countExecution appends one line for tool to $MCPSH_FAKE_COUNT and returns how

@@ -103,10 +103,11 @@ type RefusedError struct {
 func (e *RefusedError) Error() string { return "refused " + termtext.Line(e.Tool) + ": " + e.Reason }
 
 func (s *Session) newOutcome(c *Call, t *Tool, d policy.Decision) *Outcome {
+	label, via := s.shown()
 	return &Outcome{
 		Time:       s.now(),
-		Server:     s.Target.Label(),
-		Via:        s.Target.Via(),
+		Server:     label,
+		Via:        via,
 		Protocol:   s.current().protocol(),
 		Tool:       t.Name,
 		Title:      t.Title,
@@ -124,6 +125,14 @@ func (s *Session) newOutcome(c *Call, t *Tool, d policy.Decision) *Outcome {
 		Attempts:   []Attempt{},
 		Args:       c.Args,
 	}
+}
+
+// shown is how outcomes name the server and how it is reached, worked out
+// once: the target does not change under a session, and redacting its
+// command line for every call would be work for nothing.
+func (s *Session) shown() (label, via string) {
+	s.shownOnce.Do(func() { s.label, s.via = s.Target.Label(), s.Target.Via() })
+	return s.label, s.via
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

@@ -29,6 +29,10 @@ type Options struct {
 	Version string
 	// Recorder receives every call's outcome before Do returns (the session log).
 	Recorder func(*Outcome) error
+	// BeforeSend runs right before each attempt of a call is sent, once policy
+	// said run, with the outcome so far (class, open-world). The session log
+	// syncs to disk there before a destructive or open-world call goes out.
+	BeforeSend func(*Outcome)
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
 	// Auth configures OAuth for HTTP servers (client/oauth.go); nil for none.
@@ -93,6 +97,10 @@ type Session struct {
 	// protocol is the version each dial asks for; auto: it may fall back.
 	protocol string
 	auto     bool
+
+	// shownOnce fills label and via, how every outcome names the server.
+	shownOnce  sync.Once
+	label, via string
 }
 
 // connection is one established MCP session; a reconnect replaces it whole.

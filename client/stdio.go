@@ -8,24 +8,25 @@ import (
 	"os"
 	"os/exec"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // How long a stdio server gets to exit after its stdin closes, and then after
-// SIGTERM, before its whole process group is killed. Short, because mcpsh's exit
-// waits on it; well-behaved servers exit on EOF at once.
+// it is asked to stop (SIGTERM; Ctrl-Break on Windows), before its whole process
+// tree is killed. Short, because mcpsh's exit waits on it; well-behaved servers
+// exit on EOF at once.
 var (
 	stdinGrace = 300 * time.Millisecond
 	termGrace  = 700 * time.Millisecond
 )
 
-// stdioTransport starts the server in its own process group, so that a server
-// started through a wrapper (npx, uvx, sh -c) is ended with all its children.
-// go-sdk's CommandTransport signals only the direct child, and npx survives
-// that with the real server still running.
+// stdioTransport starts the server in a process tree of its own (a process
+// group on Unix, a Job Object on Windows: proc_*.go), so that a server started
+// through a wrapper (npx, uvx, sh -c) is ended with all its children. go-sdk's
+// CommandTransport signals only the direct child, and npx survives that with
+// the real server still running.
 type stdioTransport struct {
 	target Target
 	stderr io.Writer
@@ -37,6 +38,7 @@ type stdioTransport struct {
 // process is a running stdio server.
 type process struct {
 	cmd    *exec.Cmd
+	tree   *procTree
 	stdin  *os.File
 	stdout *stdoutReader
 	exited chan struct{}
@@ -51,7 +53,6 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	for k, v := range t.target.Env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Stderr = t.stderr
 
 	// Plain pipes rather than cmd.StdoutPipe: Wait would close that pipe as soon
@@ -67,7 +68,8 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 		return nil, err
 	}
 	cmd.Stdin, cmd.Stdout = inR, outW
-	if err := cmd.Start(); err != nil {
+	tree, err := startTree(cmd, t.warn)
+	if err != nil {
 		for _, f := range []*os.File{inR, inW, outR, outW} {
 			f.Close()
 		}
@@ -75,7 +77,7 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	}
 	inR.Close()
 	outW.Close()
-	p := &process{cmd: cmd, stdin: inW, stdout: newStdoutReader(outR, t.tap, t.warn), exited: make(chan struct{})}
+	p := &process{cmd: cmd, tree: tree, stdin: inW, stdout: newStdoutReader(outR, t.tap, t.warn), exited: make(chan struct{})}
 	go func() {
 		p.err = cmd.Wait()
 		close(p.exited)
@@ -88,24 +90,24 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 func (p *process) Write(b []byte) (int, error) { return p.stdin.Write(b) }
 
 // Close ends the server the way the spec asks (close stdin, wait, SIGTERM,
-// SIGKILL), for the whole process group.
+// SIGKILL), for its whole process tree.
 func (p *process) Close() error {
 	p.once.Do(func() {
 		p.stdin.Close()
-		pgid := p.cmd.Process.Pid
 		if !p.waitExit(stdinGrace) {
-			_ = syscall.Kill(-pgid, syscall.SIGTERM)
+			p.tree.terminate()
 			if !p.waitExit(termGrace) {
-				_ = syscall.Kill(-pgid, syscall.SIGKILL)
+				p.tree.kill()
 				p.waitExit(termGrace)
 			}
 		}
 		// The leader may have exited while children it started live on.
-		if syscall.Kill(-pgid, 0) == nil {
-			_ = syscall.Kill(-pgid, syscall.SIGTERM)
+		if p.tree.alive() {
+			p.tree.terminate()
 			time.Sleep(50 * time.Millisecond)
-			_ = syscall.Kill(-pgid, syscall.SIGKILL)
+			p.tree.kill()
 		}
+		p.tree.release()
 	})
 	return nil
 }

@@ -21,10 +21,13 @@ import (
 // it, a line that starts like JSON but does not parse ends the session with a
 // message that says so, and no line is held beyond maxAnswerBytes.
 type stdoutReader struct {
-	src  io.Closer
-	in   *bufio.Reader
-	out  []byte
-	err  error
+	src io.Closer
+	in  *bufio.Reader
+	out []byte
+	err error
+	// line is the buffer the next line is read into: out is a part of it,
+	// and the next line is read only once out has been taken.
+	line []byte
 	tap  *tap
 	warn func(string)
 
@@ -62,8 +65,15 @@ func (r *stdoutReader) brokenBy() error {
 	return r.broken
 }
 
+// keepLineBuf is the largest line buffer kept for the next line: one huge
+// answer must not hold its memory for the rest of the session.
+const keepLineBuf = 1 << 20
+
 func (r *stdoutReader) next() error {
-	line, head, tail, err := readLineCapped(r.in, maxAnswerBytes)
+	line, head, tail, err := readLineCapped(r.in, maxAnswerBytes, r.line[:0])
+	if r.line = line; cap(line) > keepLineBuf {
+		r.line = nil
+	}
 	switch body := bytes.TrimSpace(line); {
 	case head != nil:
 		if sub, ok := r.tap.refuseAnswer(sniffID(head, tail), errAnswerTooLarge); ok {
@@ -80,7 +90,9 @@ func (r *stdoutReader) next() error {
 			r.mu.Unlock()
 			return r.broken
 		}
-		if nestedTooDeep(body) {
+		// Nesting deeper than maxNesting takes more opening brackets than a
+		// shorter line has, so the scan is for long lines only.
+		if len(body) > maxNesting && nestedTooDeep(body) {
 			// go-sdk refuses such a message and ends the session with it.
 			if sub, ok := r.tap.refuseAnswer(sniffID(body[:min(len(body), sniffKeep)], body[max(len(body)-sniffKeep, 0):]), errAnswerTooDeep); ok {
 				r.out = append(sub, '\n')
@@ -146,11 +158,13 @@ func nestedTooDeep(b []byte) bool {
 // find its request ID.
 const sniffKeep = 4 << 10
 
-// readLineCapped reads one line. A line longer than limit is read to its end
-// and dropped; only its first and last sniffKeep bytes are returned (head,
-// tail), so memory stays bounded whatever the server writes.
-func readLineCapped(in *bufio.Reader, limit int) (line, head, tail []byte, err error) {
+// readLineCapped reads one line, appending it to buf. A line longer than
+// limit is read to its end and dropped; only its first and last sniffKeep
+// bytes are returned (head, tail), so memory stays bounded whatever the
+// server writes.
+func readLineCapped(in *bufio.Reader, limit int, buf []byte) (line, head, tail []byte, err error) {
 	n := 0
+	line = buf
 	for {
 		frag, ferr := in.ReadSlice('\n')
 		n += len(frag)

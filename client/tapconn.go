@@ -38,7 +38,7 @@ func (c *tappedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 }
 
 func (c *tappedConn) Write(ctx context.Context, m jsonrpc.Message) error {
-	note := c.tap.outgoing(m)
+	note := c.tap.outgoing(ctx, m)
 	// Traced before it is written: the answer can be read, and traced, before
 	// Write returns, and would then have no request to take its latency from.
 	c.tap.trace.note("out", m, nil)

@@ -81,7 +81,7 @@ func (h *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 		req.Body = io.NopCloser(bytes.NewReader(body))
 		sentBody = body
 		if m, err := jsonrpc.DecodeMessage(body); err == nil {
-			note = h.tap.outgoing(m)
+			note = h.tap.outgoing(req.Context(), m)
 			if r, ok := m.(*jsonrpc.Request); ok && r.IsCall() {
 				callID = idKey(r.ID)
 			}

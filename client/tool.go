@@ -43,6 +43,10 @@ type schemaCache struct {
 	output      *checkedSchema
 	outputErr   error
 	inputNotice string
+	// argsOnce reads the input schema for ParseArgs once: a script of many
+	// calls to one tool would read it again for every line.
+	argsOnce sync.Once
+	args     *Schema
 }
 
 // Effective is the tool's behaviour after the spec defaults.

@@ -2,7 +2,9 @@ package client
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -93,8 +95,13 @@ var (
 )
 
 // idKey is a request ID as wire JSON, so an ID the SDK holds as int64 and the
-// same ID decoded from a cancellation's params compare equal.
+// same ID decoded from a cancellation's params compare equal. go-sdk numbers
+// its requests, and this runs for every message both ways, so an int64 skips
+// json.Marshal (which writes it the same way).
 func idKey(id jsonrpc.ID) string {
+	if n, ok := id.Raw().(int64); ok {
+		return strconv.FormatInt(n, 10)
+	}
 	b, _ := json.Marshal(id.Raw())
 	return string(b)
 }
@@ -115,7 +122,7 @@ func rawIDKey(raw json.RawMessage) string {
 // outgoing notes the requests whose answers mcpsh wants and the cancellations
 // mcpsh sends. It runs before the message is written, so the answer cannot
 // arrive first; the transport confirms with delivered once the message is out.
-func (t *tap) outgoing(msg jsonrpc.Message) outNote {
+func (t *tap) outgoing(ctx context.Context, msg jsonrpc.Message) outNote {
 	req, ok := msg.(*jsonrpc.Request)
 	if !ok {
 		return outNote{}
@@ -135,14 +142,7 @@ func (t *tap) outgoing(msg jsonrpc.Message) outNote {
 	var key string
 	switch req.Method {
 	case "tools/call":
-		var p struct {
-			Meta struct {
-				ProgressToken any `json:"progressToken"`
-			} `json:"_meta"`
-		}
-		if json.Unmarshal(req.Params, &p) == nil {
-			key, _ = p.Meta.ProgressToken.(string) // "" when not one of mcpsh's calls
-		}
+		key = callToken(ctx, req.Params)
 	case "tools/list":
 		var p struct {
 			Cursor string `json:"cursor"`
@@ -164,6 +164,35 @@ func (t *tap) outgoing(msg jsonrpc.Message) outNote {
 		return outNote{token: key}
 	}
 	return outNote{}
+}
+
+// callTokenKey carries a tools/call's progress token from attempt to the tap,
+// on the context the SDK writes the request with.
+type callTokenKey struct{}
+
+func withCallToken(ctx context.Context, token string) context.Context {
+	return context.WithValue(ctx, callTokenKey{}, token)
+}
+
+// callToken is the progress token in a tools/call's _meta: "" when it is not
+// one of mcpsh's calls. The token attempt put on the context is taken when
+// the parameters carry it, which costs a search rather than a parse of the
+// arguments, however large; otherwise the parameters are read in full.
+func callToken(ctx context.Context, params json.RawMessage) string {
+	if tok, ok := ctx.Value(callTokenKey{}).(string); ok && tok != "" &&
+		bytes.Contains(params, []byte(`"progressToken":"`+tok+`"`)) {
+		return tok
+	}
+	var p struct {
+		Meta struct {
+			ProgressToken any `json:"progressToken"`
+		} `json:"_meta"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return ""
+	}
+	tok, _ := p.Meta.ProgressToken.(string)
+	return tok
 }
 
 // unanswered reports whether a request with this method went out and got no answer.
@@ -260,13 +289,14 @@ func (t *tap) incoming(msg jsonrpc.Message) jsonrpc.Message {
 	if !ok || !resp.ID.IsValid() {
 		return msg
 	}
+	id := idKey(resp.ID)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	what, ok := t.pending[idKey(resp.ID)]
+	what, ok := t.pending[id]
 	if !ok {
 		return msg
 	}
-	delete(t.pending, idKey(resp.ID))
+	delete(t.pending, id)
 	if resp.Error != nil || len(resp.Result) == 0 {
 		return msg
 	}

@@ -10,7 +10,10 @@
 // and a variable that is not set spoils only the server that uses it.
 //
 // Find never looks in the working directory: a repository someone clones must
-// not be able to make mcpsh start a program.
+// not be able to make mcpsh start a program. Discover (discover.go) reads the
+// other hosts' files too, the project's among them, and holds back a
+// project's server its host has no approval on record for, until the user
+// names it.
 package config
 
 import (
@@ -84,6 +87,8 @@ type Server struct {
 
 	// Key is where the server came from, such as "mcpServers.fs", for messages.
 	Key string
+	// Origin is the host and file the server came from (discover.go).
+	Origin Origin
 	// Err is a problem of this server alone, such as a variable that is not set;
 	// nil when the server is usable. The fields it concerns keep their text
 	// unexpanded.
@@ -99,6 +104,13 @@ type File struct {
 	Path string
 	// Servers are sorted by name.
 	Servers []*Server
+	// NoDiscover is the file's "discover": false: read no other host's files.
+	NoDiscover bool
+	// Untrust are the file's "trust" overrides: the servers they match are
+	// untrusted, from whichever host (discover_own.go).
+	Untrust []string
+	// Log is the top-level "log" key: the session log's retention (log.go).
+	Log Log
 }
 
 // Lookup returns the server called name, and its Validate error, so a caller about

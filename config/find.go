@@ -5,20 +5,25 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/mcpsh/mcpsh/internal/paths"
 )
 
 // Find says which configuration file to load. The first of these wins:
 //
 //  1. explicit, the file named by --config, which must exist;
 //  2. $MCPSH_CONFIG, which must exist;
-//  3. $XDG_CONFIG_HOME/mcpsh/config.json, with XDG_CONFIG_HOME defaulting to
-//     $HOME/.config. This one may be missing: then found is false, err is nil,
-//     and path still names it so a message can say where a file would go.
+//  3. config.json in mcpsh's config folder (internal/paths):
+//     $XDG_CONFIG_HOME/mcpsh, else %APPDATA%\mcpsh on Windows and
+//     $HOME/.config/mcpsh elsewhere. This one may be missing: then found is
+//     false, err is nil, and path still names it so a message can say where a
+//     file would go.
 //
 // Find never looks in the working directory, for .mcp.json, .vscode/mcp.json
-// or anything else, and ignores a relative XDG_CONFIG_HOME or HOME: a repository
-// someone clones must not be able to make mcpsh start a program. Such a file is
-// used only when the user names it. A nil getenv means no variable is set.
+// or anything else, and ignores a relative XDG_CONFIG_HOME, APPDATA or HOME: a
+// repository someone clones must not be able to make mcpsh start a program.
+// Such a file is used only when the user names it. A nil getenv means no
+// variable is set.
 func Find(explicit string, getenv func(string) (string, bool)) (path string, found bool, err error) {
 	if getenv == nil {
 		getenv = noEnv
@@ -29,15 +34,11 @@ func Find(explicit string, getenv func(string) (string, bool)) (path string, fou
 	if p, _ := getenv("MCPSH_CONFIG"); p != "" {
 		return mustExist(p, "$MCPSH_CONFIG")
 	}
-	dir, _ := getenv("XDG_CONFIG_HOME")
-	if !filepath.IsAbs(dir) {
-		home, _ := getenv("HOME")
-		if !filepath.IsAbs(home) {
-			return "", false, nil
-		}
-		dir = filepath.Join(home, ".config")
+	dir, err := paths.ConfigDir(getenv)
+	if err != nil {
+		return "", false, nil
 	}
-	path = filepath.Join(dir, "mcpsh", "config.json")
+	path = filepath.Join(dir, "config.json")
 	if err := isFile(path, ""); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return path, false, nil

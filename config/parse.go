@@ -38,29 +38,19 @@ func Parse(path string, data []byte, getenv func(string) (string, bool)) (*File,
 		getenv = noEnv
 	}
 	p := &parser{file: path, getenv: getenv}
-	clean, serr := stripJSONC(data)
-	if serr != nil {
-		return nil, p.syntax(data, serr.off, serr.msg)
-	}
 	f := &File{Path: path}
-	if len(bytes.TrimSpace(clean)) == 0 {
+	raw, err := p.decode(data)
+	if err != nil {
+		return nil, err
+	}
+	if raw == nil {
 		return f, nil
 	}
-	var raw json.RawMessage
-	if err := json.Unmarshal(clean, &raw); err != nil {
-		if se := (*json.SyntaxError)(nil); errors.As(err, &se) {
-			// Offset counts the bytes read, the offending one included; at the
-			// end of the input there is no offending byte.
-			off := int(se.Offset) - 1
-			if strings.HasPrefix(se.Error(), "unexpected end") {
-				off = len(data)
-			}
-			return nil, p.syntax(data, off, se.Error())
-		}
-		return nil, &Error{File: path, Msg: err.Error(), Err: err}
-	}
-	top, err := p.object("", raw, func(k string) bool { return slices.Contains(serverKeys, k) })
+	top, err := p.object("", raw, func(k string) bool { return slices.Contains(serverKeys, k) || ownKeys[k] })
 	if err != nil {
+		return nil, err
+	}
+	if err := p.own(f, top); err != nil { // "discover" and "trust" (discover_own.go)
 		return nil, err
 	}
 	seen := map[string]string{} // server name → key it came from
@@ -89,13 +79,56 @@ func Parse(path string, data []byte, getenv func(string) (string, bool)) (*File,
 		}
 	}
 	slices.SortFunc(f.Servers, func(a, b *Server) int { return strings.Compare(a.Name, b.Name) })
+	if f.Log, err = p.log(top); err != nil {
+		return nil, err
+	}
 	return f, nil
+}
+
+// decode reads the text of a JSON or JSONC file; nil, with no error, when it
+// holds nothing but whitespace and comments. A syntax error says where.
+func (p *parser) decode(data []byte) (json.RawMessage, error) {
+	clean, serr := stripJSONC(data)
+	if serr != nil {
+		return nil, p.syntax(data, serr.off, serr.msg)
+	}
+	if len(bytes.TrimSpace(clean)) == 0 {
+		return nil, nil
+	}
+	var raw json.RawMessage
+	if err := json.Unmarshal(clean, &raw); err != nil {
+		if se := (*json.SyntaxError)(nil); errors.As(err, &se) {
+			// Offset counts the bytes read, the offending one included; at the
+			// end of the input there is no offending byte.
+			off := int(se.Offset) - 1
+			if strings.HasPrefix(se.Error(), "unexpected end") {
+				off = len(data)
+			}
+			return nil, p.syntax(data, off, se.Error())
+		}
+		return nil, &Error{File: p.file, Msg: err.Error(), Err: err}
+	}
+	return raw, nil
 }
 
 // parser carries what every error and expansion needs while one file is parsed.
 type parser struct {
 	file   string
 	getenv func(string) (string, bool)
+	// d is the dialect of another host's file; nil for mcpsh's own, which
+	// is read with every key and mcpshForms (discover_parse.go).
+	d *dialect
+	// f are the references the file's host expands, with its predefined
+	// variables; nil means mcpshForms.
+	f *forms
+}
+
+// forms are the references this file's host expands.
+func (p *parser) forms() *forms {
+	if p.f == nil {
+		return mcpshForms
+	}
+	return p.f
 }
 
 // errf returns an *Error about the value at key.

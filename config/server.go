@@ -31,20 +31,30 @@ type entry struct {
 	srv    *Server
 	// secrets collects the server's Secrets while it is decoded.
 	secrets []string
+	// alias names a field by the key its host's file uses ("serverUrl" for
+	// "url"), for messages.
+	alias map[string]string
 }
 
 // server decodes the server called name, found at key.
 func (p *parser) server(key, name string, raw json.RawMessage) (*Server, error) {
-	ms, err := p.object(key, raw, func(k string) bool { return knownKeys[k] })
+	keys := knownKeys
+	if p.d != nil {
+		keys = p.d.keys
+	}
+	ms, err := p.object(key, raw, func(k string) bool { return keys[k] })
 	if err != nil {
 		return nil, err
 	}
 	e := &entry{p: p, key: key, fields: map[string]json.RawMessage{},
 		srv: &Server{Name: name, Key: key, Trust: policy.Trusted}}
 	for _, m := range ms {
-		if knownKeys[m.name] && kind(m.value) != "null" {
+		if keys[m.name] && kind(m.value) != "null" {
 			e.fields[m.name] = m.value
 		}
+	}
+	if p.d != nil {
+		return e.hostServer() // another host's file (discover_parse.go)
 	}
 	if e.srv.Transport, err = e.transport(); err != nil {
 		return nil, err
@@ -63,7 +73,12 @@ func (p *parser) server(key, name string, raw json.RawMessage) (*Server, error) 
 }
 
 // sub is the key path of the server's field name.
-func (e *entry) sub(name string) string { return e.key + "." + name }
+func (e *entry) sub(name string) string {
+	if a, ok := e.alias[name]; ok {
+		name = a
+	}
+	return e.key + "." + name
+}
 
 // transport reads "type", or infers it from whether the server has a command or a
 // URL, as Claude Desktop and Cursor files leave it out.
@@ -261,7 +276,7 @@ func (e *entry) limits() error {
 // The values of the references that look secret join the server's Secrets.
 func (e *entry) expand(key, s string) (string, bool) {
 	var refs []string
-	v, err := expandEach(s, e.p.getenv, func(name, value string) {
+	v, err := e.p.forms().expand(s, e.p.getenv, func(name, value string) {
 		if secretVar(name, value) {
 			refs = append(refs, value)
 		}

@@ -51,6 +51,9 @@ type Options struct {
 // Choice is a configured server of the workspace.
 type Choice struct {
 	Name, Transport, Where string
+	// Origin is where the server was configured, such as "cursor
+	// (~/.cursor/mcp.json)"; the picker shows it.
+	Origin string
 	// Problem, when set, is why the server cannot be used as configured.
 	Problem string
 	Target  client.Target

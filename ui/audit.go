@@ -114,15 +114,24 @@ func (m *Model) openAudit() tea.Cmd {
 		m.serverName(), m.target.Via(), m.target.Trust, m.list.tools))
 }
 
-// findingsFor audits one tool, once per listing.
+// findingsFor audits one tool, once per listing: Update calls it for the
+// tool in the detail pane (prepareFrame), and keeps what it found.
 func (m *Model) findingsFor(t *client.Tool) []audit.Finding {
-	if t == nil || m.audit.checker == nil {
-		return nil
-	}
-	f, ok := m.audit.findings[t.Name]
-	if !ok {
-		f = m.audit.checker.Tool(t)
+	f, ok := m.findings(t)
+	if !ok && t != nil && m.audit.checker != nil {
 		m.audit.findings[t.Name] = f
 	}
 	return f
+}
+
+// findings is what the audit finds in t, and whether it was kept already;
+// it keeps nothing, so View may call it.
+func (m *Model) findings(t *client.Tool) ([]audit.Finding, bool) {
+	if t == nil || m.audit.checker == nil {
+		return nil, true
+	}
+	if f, ok := m.audit.findings[t.Name]; ok {
+		return f, true
+	}
+	return m.audit.checker.Tool(t), false
 }

@@ -122,20 +122,20 @@ func TestAuditClosedIsNotRendered(t *testing.T) {
 func TestAuditPaneScrolls(t *testing.T) {
 	m, _ := openAudited(t, 100, 12)
 	p := m.auditPane
-	if p.maxTop() == 0 {
+	if p.body.maxTop() == 0 {
 		t.Fatal("the demo's audit fits on one screen; the test needs more lines")
 	}
 	send(m, "G")
-	if p.top != p.maxTop() || !screenHas(m, "OpenAI apps (ChatGPT)") {
-		t.Errorf("G: top %d of %d:\n%s", p.top, p.maxTop(), ansi.Strip(m.render()))
+	if p.body.Top() != p.body.maxTop() || !screenHas(m, "OpenAI apps (ChatGPT)") {
+		t.Errorf("G: top %d of %d:\n%s", p.body.Top(), p.body.maxTop(), ansi.Strip(m.render()))
 	}
 	p.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
-	if p.top != p.maxTop()-3 {
-		t.Errorf("wheel up: top %d, want %d", p.top, p.maxTop()-3)
+	if p.body.Top() != p.body.maxTop()-3 {
+		t.Errorf("wheel up: top %d, want %d", p.body.Top(), p.body.maxTop()-3)
 	}
 	send(m, "g")
-	if p.top != 0 || !screenHas(m, "Audit of mcpsh-demo") {
-		t.Errorf("g: top %d", p.top)
+	if p.body.Top() != 0 || !screenHas(m, "Audit of mcpsh-demo") {
+		t.Errorf("g: top %d", p.body.Top())
 	}
 	checkScreen(t, "scrolled", m.render(), 100, 12)
 }

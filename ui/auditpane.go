@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/internal/audit"
 )
@@ -15,16 +14,14 @@ import (
 // A server of 40,000 tools makes hundreds of thousands of lines, so the pane
 // never renders: the audit and its lines for a width are made in a command
 // (audit.go), and the pane only holds them and scrolls. After a resize it
-// shows the lines it has, cut to the new width, until new ones arrive. It
-// scrolls by itself rather than through a viewport, whose SetContentLines
-// measures every line.
+// shows the lines it has, cut to the new width, until new ones arrive.
 type auditPane struct {
-	st            *Styles
-	keys          *KeyMap
-	report        *audit.Report
-	view          auditLines // report rendered, for view.width
-	top           int        // first line on screen
-	width, height int
+	st     *Styles
+	keys   *KeyMap
+	report *audit.Report
+	view   auditLines // report rendered, for view.width
+	body   pane       // view.lines under the title
+	width  int
 }
 
 // auditLines is a report rendered for one width.
@@ -41,29 +38,27 @@ func newAuditPane(st *Styles, keys *KeyMap) *auditPane {
 // SetSize only records the size: re-rendering for a new width is a command
 // (Model.auditResized).
 func (p *auditPane) SetSize(width, height int) {
-	p.width, p.height = width, height
-	p.top = min(p.top, p.maxTop())
+	p.width = width
+	p.body.SetSize(width, height-1) // the title takes a line
 }
 
 // SetReport shows a finished audit and its lines, or nil while one runs.
 func (p *auditPane) SetReport(r *audit.Report, v auditLines) {
-	p.report, p.view, p.top = r, v, 0
+	p.report, p.view = r, v
+	p.body.SetLines(v.lines)
+	p.body.ScrollTo(0)
 }
 
 // setLines swaps in the report rendered for another width, keeping the place.
 func (p *auditPane) setLines(v auditLines) {
 	p.view = v
-	p.top = min(p.top, p.maxTop())
+	p.body.SetLines(v.lines)
 }
 
 // stale reports whether the lines on screen were rendered for another width.
 func (p *auditPane) stale() bool {
 	return p.report != nil && p.width > 0 && (p.view.width != p.width || p.view.theme != p.st.theme)
 }
-
-func (p *auditPane) bodyHeight() int { return max(p.height-1, 0) }
-
-func (p *auditPane) maxTop() int { return max(len(p.view.lines)-p.bodyHeight(), 0) }
 
 // renderAudit renders r for width. It is slow for a large server (a line per
 // finding and per tool, each measured): commands call it, Update never does.
@@ -94,39 +89,7 @@ func renderAudit(r *audit.Report, width int, st *Styles) auditLines {
 
 // Update scrolls: by line, page, to the top or bottom, or by the mouse wheel.
 func (p *auditPane) Update(msg tea.Msg) tea.Cmd {
-	to := p.top
-	switch msg := msg.(type) {
-	case tea.KeyPressMsg:
-		k := p.keys
-		switch {
-		case key.Matches(msg, k.PageUp):
-			to -= max(p.bodyHeight(), 1)
-		case key.Matches(msg, k.PageDown):
-			to += max(p.bodyHeight(), 1)
-		case key.Matches(msg, k.Top):
-			to = 0
-		case key.Matches(msg, k.Bottom):
-			to = p.maxTop()
-		case key.Matches(msg, k.ScrollUp):
-			to--
-		case key.Matches(msg, k.ScrollDown):
-			to++
-		default:
-			return nil
-		}
-	case tea.MouseWheelMsg:
-		switch msg.Button {
-		case tea.MouseWheelUp:
-			to -= 3
-		case tea.MouseWheelDown:
-			to += 3
-		default:
-			return nil
-		}
-	default:
-		return nil
-	}
-	p.top = min(max(to, 0), p.maxTop())
+	p.body.Scroll(msg, p.keys)
 	return nil
 }
 
@@ -137,11 +100,5 @@ func (p *auditPane) View(spin string) string {
 	if p.report == nil {
 		return title + "\n\n" + fmt.Sprintf("  %s auditing…", spin)
 	}
-	ls := p.view.lines[min(p.top, len(p.view.lines)):min(p.top+p.bodyHeight(), len(p.view.lines))]
-	out := make([]string, 0, len(ls)+1)
-	out = append(out, title)
-	for _, l := range ls {
-		out = append(out, paneFit(l, p.width))
-	}
-	return strings.Join(out, "\n")
+	return strings.Join(append([]string{title}, p.body.Fitted()...), "\n")
 }

@@ -24,11 +24,11 @@ type pendingCall struct {
 	changed string
 	// argTop is the first line of the arguments on screen: a call with many
 	// arguments scrolls inside the dialog, so every one can be read before y.
-	// scrolls says they did not fit when the dialog was last drawn.
+	// scrolls says they do not fit the dialog as it was last laid out.
 	argTop  int
 	scrolls bool
-	// args are the arguments' lines for argsW cells: the dialog is drawn
-	// every frame, and arguments can be large.
+	// args are the arguments' lines for argsW cells, drawn when the dialog
+	// is laid out: it is drawn every frame, and arguments can be large.
 	args  []string
 	argsW int
 }
@@ -48,25 +48,43 @@ func (p *pendingCall) Scroll(msg tea.KeyPressMsg, keys *KeyMap) bool {
 	default:
 		return false
 	}
-	p.argTop = max(p.argTop, 0) // the end is clamped when drawn, where the room is known
+	p.argTop = max(p.argTop, 0) // the end is clamped by the layout, which knows the room
 	return true
 }
 
 // onConfirmExtraKey handles the dialog's keys other than its answers.
 func (m *Model) onConfirmExtraKey(msg tea.KeyPressMsg) tea.Cmd {
-	if m.pending != nil {
-		m.pending.Scroll(msg, m.keys)
+	if m.pending != nil && m.pending.Scroll(msg, m.keys) {
+		m.layoutConfirm()
 	}
 	return nil
 }
 
-// renderConfirmBody is the dialog centred in the body, h lines high.
-func (m *Model) renderConfirmBody(h int) string {
+// layoutConfirm lays the dialog out for the body (frame.go): it draws the
+// arguments for its width once, says whether they scroll, and keeps them
+// scrolled within their room.
+func (m *Model) layoutConfirm() {
+	p := m.pending
+	if p == nil {
+		return
+	}
+	f := confirmLayout(p, m.confirmServer(), m.width, m.bodyHeight(), m.st, m.keys)
+	p.args, p.argsW = f.args, f.inner
+	p.argTop, p.scrolls = f.argTop, f.scrolls
+}
+
+// confirmServer is how the dialog names the server.
+func (m *Model) confirmServer() string {
 	server := m.serverName() + " (" + m.target.Via() + ")"
 	if m.target.Trust != policy.Trusted {
 		server += ", untrusted"
 	}
-	dialog := renderConfirmIn(m.pending, server, m.width, h, m.st, m.keys)
+	return server
+}
+
+// renderConfirmBody is the dialog centred in the body, h lines high.
+func (m *Model) renderConfirmBody(h int) string {
+	dialog := renderConfirmIn(m.pending, m.confirmServer(), m.width, h, m.st, m.keys)
 	return lipgloss.Place(m.width, h, lipgloss.Center, lipgloss.Center, dialog)
 }
 
@@ -75,63 +93,79 @@ func renderConfirm(p *pendingCall, server string, width int, st *Styles, keys *K
 	return renderConfirmIn(p, server, width, 1<<16, st, keys)
 }
 
+// confirmFrame is the dialog laid out in a height: its lines above the
+// arguments and below them, the arguments drawn for the inner width, the
+// room they have, and the first one shown.
+type confirmFrame struct {
+	inner        int
+	top, bottom  *lines
+	args         []string
+	room, argTop int
+	scrolls      bool
+}
+
+// confirmLayout lays the dialog out in at most height lines. When space is
+// short the blank lines go first, then the longer sentences are cut to a
+// line each, so that the arguments keep some room and the answers show. It
+// writes nothing: p's arguments are drawn again when they were drawn for
+// another width.
+func confirmLayout(p *pendingCall, server string, width, height int, st *Styles, keys *KeyMap) confirmFrame {
+	f := confirmFrame{inner: min(max(width-6, 30), 76), args: p.args}
+	if p.args == nil || p.argsW != f.inner {
+		f.args = argLines(p.call.Args, f.inner)
+	}
+	// The border takes two lines, the arguments' label one.
+	const minArgs = 3
+	need := min(minArgs, len(f.args))
+	for _, compact := range []bool{false, true} {
+		f.top, f.bottom = confirmParts(p, server, f.inner, compact, st, keys)
+		f.room = height - 2 - 1 - len(f.top.out) - len(f.bottom.out)
+		for f.room < need {
+			n := dropBlank(f.bottom)
+			if n == 0 {
+				n = dropBlank(f.top)
+			}
+			if n == 0 {
+				break
+			}
+			f.room += n
+		}
+		if f.room >= need {
+			break
+		}
+	}
+	f.room = max(f.room, 1)
+	f.scrolls = len(f.args) > f.room
+	if f.scrolls {
+		f.argTop = min(p.argTop, len(f.args)-f.room)
+	}
+	return f
+}
+
 // renderConfirmIn draws the dialog in at most height lines: what will run,
 // on which server, with which arguments (scrolling when they do not fit),
 // whether it may reach outside systems, and why mcpsh asks. No is the
 // default; only y and a go ahead.
 func renderConfirmIn(p *pendingCall, server string, width, height int, st *Styles, keys *KeyMap) string {
-	inner := min(max(width-6, 30), 76)
-	if p.args == nil || p.argsW != inner {
-		p.args, p.argsW = argLines(p.call.Args, inner), inner
-	}
-	args := p.args
-	// The border takes two lines, the arguments' label one. When space is
-	// short the blank lines go first, then the longer sentences are cut to a
-	// line each, so that the arguments keep some room and the answers show.
-	const minArgs = 3
-	need := min(minArgs, len(args))
-	var top, bottom *lines
-	room := 0
-	for _, compact := range []bool{false, true} {
-		top, bottom = confirmParts(p, server, inner, compact, st, keys)
-		room = height - 2 - 1 - len(top.out) - len(bottom.out)
-		for room < need {
-			n := dropBlank(bottom)
-			if n == 0 {
-				n = dropBlank(top)
-			}
-			if n == 0 {
-				break
-			}
-			room += n
-		}
-		if room >= need {
-			break
-		}
-	}
-	room = max(room, 1)
+	f := confirmLayout(p, server, width, height, st, keys)
 	label := st.Label.Render("arguments")
-	shown := args
-	p.scrolls = len(args) > room
-	if p.scrolls {
-		p.argTop = min(p.argTop, len(args)-room)
-		shown = args[p.argTop : p.argTop+room]
+	shown := f.args
+	if f.scrolls {
+		shown = f.args[f.argTop : f.argTop+f.room]
 		var how []string
-		if p.argTop+room < len(args) {
+		if f.argTop+f.room < len(f.args) {
 			how = append(how, keys.ScrollDown.Help().Key+" more")
 		}
-		if p.argTop > 0 {
+		if f.argTop > 0 {
 			how = append(how, keys.ScrollUp.Help().Key+" back")
 		}
-		label += st.Muted.Render(fmt.Sprintf("  lines %d–%d of %d · %s", p.argTop+1, p.argTop+room, len(args), strings.Join(how, ", ")))
-	} else {
-		p.argTop = 0
+		label += st.Muted.Render(fmt.Sprintf("  lines %d–%d of %d · %s", f.argTop+1, f.argTop+f.room, len(f.args), strings.Join(how, ", ")))
 	}
-	out := append(top.out, termtext.Truncate(label, inner))
+	out := append(f.top.out, termtext.Truncate(label, f.inner))
 	out = append(out, shown...)
-	out = append(out, bottom.out...)
+	out = append(out, f.bottom.out...)
 	for i, l := range out {
-		out[i] = padTo(l, inner)
+		out[i] = padTo(l, f.inner)
 	}
 	return st.Dialog.Render(strings.Join(out, "\n"))
 }

@@ -29,6 +29,7 @@ func manyArgsModel(t *testing.T, w, h int) *Model {
 	tool, _ := s.Tool("bulk_send")
 	c := m.newCall(tool, args)
 	m.pending, m.mode = &pendingCall{call: c, decision: s.Decide(c)}, modeConfirm
+	m.prepareFrame() // as the Update that opens the dialog does
 	return m
 }
 

@@ -20,39 +20,61 @@ type helpSection struct {
 	notes []string
 }
 
-// helpOverlay is the overlay's scroll position.
-type helpOverlay struct{ top int }
+// helpOverlay is the overlay's lines and where they are scrolled to. They
+// are drawn when it opens, and again when the width, the theme or the mode
+// (whose section comes first) changes.
+type helpOverlay struct {
+	body  pane
+	drawn helpKey
+}
+
+// helpKey is what the overlay's lines were drawn for.
+type helpKey struct {
+	width, theme int
+	here         mode
+}
+
+// helpPage is how far a page key scrolls the overlay.
+const helpPage = 10
 
 // Update scrolls the overlay.
 func (h *helpOverlay) Update(msg tea.Msg, keys *KeyMap) {
-	km, ok := msg.(tea.KeyPressMsg)
-	if !ok {
-		return
+	if km, ok := msg.(tea.KeyPressMsg); ok {
+		h.body.Scroll(km, keys)
 	}
-	switch {
-	case key.Matches(km, keys.PageUp):
-		h.top -= 10
-	case key.Matches(km, keys.PageDown):
-		h.top += 10
-	case key.Matches(km, keys.Top):
-		h.top = 0
-	case key.Matches(km, keys.Bottom):
-		h.top = 1 << 30
-	case key.Matches(km, keys.ScrollUp):
-		h.top--
-	case key.Matches(km, keys.ScrollDown):
-		h.top++
+}
+
+// layoutHelp draws the overlay's lines when they were drawn for another
+// width, theme or mode, and sizes it for the body (frame.go).
+func (m *Model) layoutHelp() {
+	m.helpView.layout(m.helpKey(), m.helpSections, m.st, m.bodyHeight())
+}
+
+func (m *Model) helpKey() helpKey {
+	return helpKey{width: max(m.width, 1), theme: m.st.theme, here: m.mode}
+}
+
+func (h *helpOverlay) layout(k helpKey, sections func() []helpSection, st *Styles, height int) {
+	if h.drawn != k || h.body.Lines() == nil {
+		h.body.SetLines(helpLines(sections(), st, k.width))
+		h.drawn = k
 	}
-	h.top = max(h.top, 0) // the end is clamped when drawn, where the height is known
+	h.body.SetSize(k.width, max(height-1, 0)) // the title takes a line
+	h.body.page = helpPage
 }
 
 // renderHelp draws the overlay in height lines: a title, then the sections.
-func (m *Model) renderHelp(h *helpOverlay, height int) string {
-	return renderHelpOverlay(h, m.helpSections(), m.st, m.keys, m.width, height)
+// Lines drawn for another size or mode are drawn again here, and not kept.
+func (m *Model) renderHelp(height int) string {
+	h := m.helpView
+	if k := m.helpKey(); h.drawn != k || h.body.Height() != max(height-1, 0) {
+		h.layout(k, m.helpSections, m.st, height)
+	}
+	return renderHelpOverlay(&h, m.st, m.keys, m.width, height)
 }
 
-func renderHelpOverlay(h *helpOverlay, sections []helpSection, st *Styles, keys *KeyMap, width, height int) string {
-	width = max(width, 1)
+// helpLines are the sections drawn for width cells.
+func helpLines(sections []helpSection, st *Styles, width int) []string {
 	keyW := 0
 	for _, s := range sections {
 		for _, b := range s.keys {
@@ -60,7 +82,7 @@ func renderHelpOverlay(h *helpOverlay, sections []helpSection, st *Styles, keys 
 		}
 	}
 	keyW = min(keyW, 16)
-	w := &lines{width: width}
+	w := &lines{width: max(width, 1)}
 	for i, s := range sections {
 		if i > 0 {
 			w.blank()
@@ -73,20 +95,26 @@ func renderHelpOverlay(h *helpOverlay, sections []helpSection, st *Styles, keys 
 			w.wrapIndented(n, 2, st.Muted)
 		}
 	}
-	body := max(height-1, 0)
-	h.top = min(h.top, max(len(w.out)-body, 0))
+	return w.out
+}
+
+// renderHelpOverlay draws h, laid out for height lines: a title with where
+// it is scrolled to, then the lines on screen.
+func renderHelpOverlay(h *helpOverlay, st *Styles, keys *KeyMap, width, height int) string {
+	width = max(width, 1)
+	body, total, top := h.body.Height(), h.body.Len(), h.body.Top()
 	title := st.Title.Render("Keys")
 	hint := st.Muted.Render(keys.ScrollUp.Help().Key + " " + keys.ScrollDown.Help().Key + " scroll · " +
 		keys.Close.Help().Key + " or " + keys.Help.Help().Key + " close")
-	if len(w.out) > body {
-		hint = st.Muted.Render(itoa(h.top+1)+"–"+itoa(min(h.top+body, len(w.out)))+" of "+itoa(len(w.out))+" · ") + hint
+	if total > body {
+		hint = st.Muted.Render(itoa(top+1)+"–"+itoa(min(top+body, total))+" of "+itoa(total)+" · ") + hint
 	}
 	head := title
 	if gap := width - ansi.StringWidth(title) - ansi.StringWidth(hint); gap >= 2 {
 		head += strings.Repeat(" ", gap) + hint
 	}
 	out := []string{termtext.Truncate(head, width)}
-	out = append(out, w.out[h.top:min(h.top+body, len(w.out))]...)
+	out = append(out, h.body.Visible()...)
 	return strings.Join(out, "\n")
 }
 

@@ -9,8 +9,9 @@ import (
 
 func TestHelpOverlayListsEveryKeyByView(t *testing.T) {
 	m, _ := connected(t, true, 80, 24)
-	var h helpOverlay
-	view := m.renderHelp(&h, 22)
+	send(m, "?")
+	h := &m.helpView
+	view := m.renderHelp(22)
 	assertFits(t, view, 80, 22)
 	plain := ansi.Strip(view)
 	if !strings.HasPrefix(plain, "Keys") || !strings.Contains(plain, "Tool list (here)") {
@@ -21,8 +22,8 @@ func TestHelpOverlayListsEveryKeyByView(t *testing.T) {
 	var all strings.Builder
 	all.WriteString(plain)
 	for range 200 {
-		h.Update(keyOf("down"), m.keys)
-		all.WriteString(ansi.Strip(m.renderHelp(&h, 22)))
+		send(m, "down")
+		all.WriteString(ansi.Strip(m.renderHelp(22)))
 	}
 	seen := strings.Join(strings.Fields(all.String()), " ")
 	for _, s := range m.helpSections() {
@@ -35,16 +36,18 @@ func TestHelpOverlayListsEveryKeyByView(t *testing.T) {
 			}
 		}
 	}
-	end := h.top
-	h.Update(keyOf("down"), m.keys)
-	m.renderHelp(&h, 22)
-	if h.top != end {
-		t.Errorf("scrolled past the end: %d, then %d", end, h.top)
+	end := h.body.Top()
+	if end == 0 {
+		t.Fatal("the overlay did not scroll")
 	}
-	golden(t, "help/end-80x24", m.renderHelp(&h, 22))
-	h.Update(keyOf("g"), m.keys)
-	if h.top != 0 {
-		t.Errorf("g: top %d", h.top)
+	send(m, "down")
+	if h.body.Top() != end {
+		t.Errorf("scrolled past the end: %d, then %d", end, h.body.Top())
+	}
+	golden(t, "help/end-80x24", m.renderHelp(22))
+	send(m, "g")
+	if h.body.Top() != 0 {
+		t.Errorf("g: top %d", h.body.Top())
 	}
 	// The section for where the user is comes first.
 	m.mode = modeResult
@@ -53,8 +56,8 @@ func TestHelpOverlayListsEveryKeyByView(t *testing.T) {
 	}
 	for _, size := range [][2]int{{50, 16}, {160, 48}} {
 		m.width = size[0]
-		assertFits(t, m.renderHelp(&helpOverlay{}, size[1]-2), size[0], size[1]-2)
+		assertFits(t, m.renderHelp(size[1]-2), size[0], size[1]-2)
 	}
 	m.width = 160
-	golden(t, "help/result-160x48", m.renderHelp(&helpOverlay{}, 46))
+	golden(t, "help/result-160x48", m.renderHelp(46))
 }

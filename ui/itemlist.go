@@ -91,31 +91,40 @@ func (l *itemList) Top() {
 	}
 }
 
-func (l *itemList) Bottom() {
-	if i := l.nearest(len(l.rows)-1, -1); i >= 0 {
-		l.cursor = i
+// Layout scrolls the list for height rows so the cursor is in view, its
+// heading too when it fits. Update calls it (Model.prepareFrame).
+func (l *itemList) Layout(height int) {
+	if height > 0 {
+		l.offset = l.scrollFor(height)
 	}
 }
 
-// View draws height lines of at most width cells, the cursor in view.
+// scrollFor is the first row on screen for height rows.
+func (l *itemList) scrollFor(height int) int {
+	off := l.offset
+	if l.cursor >= 0 {
+		if l.cursor < off {
+			off = l.cursor
+			if off > 0 && l.rows[off-1].heading != "" {
+				off--
+			}
+		}
+		if l.cursor >= off+height {
+			off = l.cursor - height + 1
+		}
+	}
+	return max(0, min(off, len(l.rows)-height))
+}
+
+// View draws height lines of at most width cells, from where Layout left
+// the list.
 func (l *itemList) View(st *Styles, width, height int) string {
 	if height <= 0 || width <= 0 {
 		return ""
 	}
-	if l.cursor >= 0 {
-		if l.cursor < l.offset {
-			l.offset = l.cursor
-			if l.offset > 0 && l.rows[l.offset-1].heading != "" {
-				l.offset--
-			}
-		}
-		if l.cursor >= l.offset+height {
-			l.offset = l.cursor - height + 1
-		}
-	}
-	l.offset = max(0, min(l.offset, len(l.rows)-height))
+	off := l.scrollFor(height)
 	out := make([]string, 0, height)
-	for i := l.offset; i < len(l.rows) && len(out) < height; i++ {
+	for i := off; i < len(l.rows) && len(out) < height; i++ {
 		out = append(out, l.row(st, i, width))
 	}
 	return strings.Join(out, "\n")

@@ -18,7 +18,7 @@ import (
 func (p *logPane) renderOpen() {
 	o := p.open
 	if o == nil || p.width <= 0 {
-		p.openLines = nil
+		p.openView.SetLines(nil)
 		return
 	}
 	st := p.st
@@ -81,8 +81,7 @@ func (p *logPane) renderOpen() {
 	if o.Error != "" {
 		w.wrapIndented(termtext.Line(o.Error), 2, resultStatusStyle(o.Status, st))
 	}
-	p.openLines = w.out
-	p.openTop = min(p.openTop, max(len(p.openLines)-p.bodyHeight(), 0))
+	p.openView.SetLines(w.out)
 }
 
 func replayWord(safe bool) string {

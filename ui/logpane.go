@@ -17,8 +17,9 @@ import (
 // (typed after /), and enter opens a call: its arguments as the log keeps
 // them and a summary of its result.
 //
-// Rows are drawn when the calls, the filter or the width change, never on
-// View: a long session has many calls, and the cursor only restyles its row.
+// Rows are drawn when the calls, the filter, the width or the theme change,
+// never on View: a long session has many calls, and the cursor only
+// restyles its row.
 type logPane struct {
 	st       *Styles
 	keys     *KeyMap
@@ -32,23 +33,21 @@ type logPane struct {
 
 	header []string
 	// shown are the indices into outcomes that pass the filter, oldest
-	// first; blocks[i] are shown[i]'s lines, starts[i] the first of them.
+	// first; blocks[i] are shown[i]'s lines, starts[i] the first of them in
+	// list, which holds them all.
 	shown  []int
 	blocks [][]string
 	starts []int
-	total  int // lines of all blocks
+	list   pane
 	cursor int // index into shown
-	top    int // first line on screen
 
 	filter logFilter
 	typing bool // the text filter has the keys
 	in     textinput.Model
 
-	// open is the call opened with enter, drawn in openLines; openTop is
-	// its first line on screen.
-	open      *client.Outcome
-	openLines []string
-	openTop   int
+	// open is the call opened with enter, drawn in openView.
+	open     *client.Outcome
+	openView pane
 }
 
 func newLogPane(st *Styles, keys *KeyMap) *logPane {
@@ -75,7 +74,15 @@ func (p *logPane) SetSize(width, height int) {
 		p.render()
 		p.renderOpen()
 	}
+	p.fit()
 	p.scrollToCursor()
+}
+
+// fit gives the calls, or the opened call, what the header and the filter
+// line leave.
+func (p *logPane) fit() {
+	p.list.SetSize(p.width, p.bodyHeight())
+	p.openView.SetSize(p.width, p.bodyHeight())
 }
 
 // SetEntries replaces the calls shown; logPath "" means logging is off. The
@@ -88,6 +95,12 @@ func (p *logPane) SetEntries(logPath string, outcomes []*client.Outcome) {
 		keep = p.outcomes[p.shown[p.cursor]]
 	}
 	p.logPath, p.outcomes = logPath, outcomes
+	p.renderKeeping(keep)
+}
+
+// renderKeeping draws the rows again with the cursor on keep, or on the
+// newest call when keep is nil or no longer shown.
+func (p *logPane) renderKeeping(keep *client.Outcome) {
 	p.render()
 	p.cursor = len(p.shown) - 1
 	for i, o := range p.shown {
@@ -115,11 +128,14 @@ func (p *logPane) render() {
 		entries[i] = p.outcomes[o]
 	}
 	p.header, p.blocks = logParts(p.logPath, entries, p.servers, p.width, p.st)
-	p.starts, p.total = make([]int, len(p.blocks)), 0
+	p.starts = make([]int, len(p.blocks))
+	var lines []string
 	for i, b := range p.blocks {
-		p.starts[i] = p.total
-		p.total += len(b)
+		p.starts[i] = len(lines)
+		lines = append(lines, b...)
 	}
+	p.list.SetLines(lines)
+	p.fit()
 	p.cursor = min(max(p.cursor, 0), max(len(p.shown)-1, 0))
 }
 
@@ -149,24 +165,16 @@ func (p *logPane) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	k := p.keys
-	page := max(p.bodyHeight()/2, 1)
+	if n, ok := cursorMove(km, k, max(p.bodyHeight()/2, 1), len(p.shown)); ok {
+		p.move(n)
+		return nil
+	}
 	switch {
-	case key.Matches(km, k.Up):
-		p.move(-1)
-	case key.Matches(km, k.Down):
-		p.move(1)
-	case key.Matches(km, k.PageUp):
-		p.move(-page)
-	case key.Matches(km, k.PageDown):
-		p.move(page)
-	case key.Matches(km, k.Top):
-		p.move(-len(p.shown))
-	case key.Matches(km, k.Bottom):
-		p.move(len(p.shown))
 	case key.Matches(km, k.OpenEntry):
 		if len(p.shown) > 0 {
-			p.open, p.openTop = p.outcomes[p.shown[p.cursor]], 0
+			p.open = p.outcomes[p.shown[p.cursor]]
 			p.renderOpen()
+			p.openView.ScrollTo(0)
 		}
 	case key.Matches(km, k.FilterStatus):
 		p.filter.nextStatus()
@@ -178,6 +186,7 @@ func (p *logPane) Update(msg tea.Msg) tea.Cmd {
 		p.typing = true
 		p.in.SetValue(p.filter.text)
 		p.in.CursorEnd()
+		p.fit()
 		return p.in.Focus()
 	}
 	return nil
@@ -197,6 +206,7 @@ func (p *logPane) onFilterKey(km tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(km, p.keys.AcceptFilter):
 		p.typing = false
 		p.in.Blur()
+		p.fit()
 		return nil
 	case key.Matches(km, p.keys.CancelFilter):
 		p.typing = false
@@ -217,24 +227,11 @@ func (p *logPane) onFilterKey(km tea.KeyPressMsg) tea.Cmd {
 
 func (p *logPane) onOpenKey(msg tea.Msg) {
 	if km, ok := msg.(tea.KeyPressMsg); ok && key.Matches(km, p.keys.Close) {
-		p.open, p.openLines = nil, nil
+		p.open = nil
+		p.openView.SetLines(nil)
 		return
 	}
-	room := p.bodyHeight()
-	switch km, _ := msg.(tea.KeyPressMsg); {
-	case key.Matches(km, p.keys.PageUp):
-		p.openTop -= room
-	case key.Matches(km, p.keys.PageDown):
-		p.openTop += room
-	case key.Matches(km, p.keys.ScrollUp):
-		p.openTop--
-	case key.Matches(km, p.keys.ScrollDown):
-		p.openTop++
-	}
-	if wheel, ok := msg.(tea.MouseWheelMsg); ok {
-		p.openTop += map[tea.MouseButton]int{tea.MouseWheelUp: -1, tea.MouseWheelDown: 1}[wheel.Button]
-	}
-	p.openTop = min(max(p.openTop, 0), max(len(p.openLines)-room, 0))
+	p.openView.Scroll(msg, p.keys)
 }
 
 // refilter applies a changed filter, keeping the cursor on its call when
@@ -244,15 +241,7 @@ func (p *logPane) refilter() {
 	if len(p.shown) > 0 {
 		keep = p.outcomes[p.shown[p.cursor]]
 	}
-	p.render()
-	p.cursor = len(p.shown) - 1
-	for i, o := range p.shown {
-		if p.outcomes[o] == keep {
-			p.cursor = i
-		}
-	}
-	p.cursor = max(p.cursor, 0)
-	p.scrollToCursor()
+	p.renderKeeping(keep)
 }
 
 func (p *logPane) move(n int) {
@@ -263,28 +252,20 @@ func (p *logPane) move(n int) {
 // bodyHeight is what the header and the filter line leave for the calls.
 func (p *logPane) bodyHeight() int {
 	h := p.height - len(p.header)
-	if p.filterLine() != "" {
-		h--
+	if p.typing || p.filter.active() {
+		h-- // the filter line
 	}
 	return max(h, 0)
 }
 
 // scrollToCursor keeps the cursor's call, both its lines, on screen.
 func (p *logPane) scrollToCursor() {
-	room := p.bodyHeight()
-	if len(p.blocks) == 0 || room == 0 {
-		p.top = 0
+	if len(p.blocks) == 0 || p.list.Height() == 0 {
+		p.list.ScrollTo(0)
 		return
 	}
 	first := p.starts[p.cursor]
-	last := first + len(p.blocks[p.cursor]) - 1
-	if last >= p.top+room {
-		p.top = last - room + 1
-	}
-	if first < p.top {
-		p.top = first
-	}
-	p.top = min(max(p.top, 0), max(p.total-room, 0))
+	p.list.Show(first, first+len(p.blocks[p.cursor])-1)
 }
 
 // View is the title, the filter when there is one, and as many calls as
@@ -297,12 +278,10 @@ func (p *logPane) View() string {
 	if f := p.filterLine(); f != "" {
 		out = append(out, f)
 	}
-	room := p.bodyHeight()
 	if p.open != nil {
-		end := min(p.openTop+room, len(p.openLines))
-		out = append(out, p.openLines[min(p.openTop, end):end]...)
+		out = append(out, p.openView.Visible()...)
 	} else {
-		out = append(out, p.rows(room)...)
+		out = append(out, p.rows()...)
 	}
 	if len(out) > p.height {
 		out = out[:p.height]
@@ -311,7 +290,7 @@ func (p *logPane) View() string {
 }
 
 // rows are the lines of the calls on screen, the cursor's call picked out.
-func (p *logPane) rows(room int) []string {
+func (p *logPane) rows() []string {
 	if len(p.blocks) == 0 {
 		what := "no calls yet"
 		if len(p.outcomes) > 0 {
@@ -319,23 +298,20 @@ func (p *logPane) rows(room int) []string {
 		}
 		return []string{paneFit(p.st.Muted.Render(what), p.width)}
 	}
-	var out []string
-	for i := range p.blocks {
-		for j, l := range p.blocks[i] {
-			n := p.starts[i] + j
-			if n < p.top || n >= p.top+room {
-				continue
+	vis := p.list.Visible()
+	out := make([]string, len(vis))
+	first := p.starts[p.cursor]
+	for i, l := range vis {
+		j := p.list.Top() + i - first // the line's place in the cursor's call
+		if j >= 0 && j < len(p.blocks[p.cursor]) {
+			// The row's gutter is two spaces; the cursor takes the first.
+			plain := ansi.Strip(l)
+			if j == 0 {
+				plain = "›" + plain[1:]
 			}
-			if i == p.cursor {
-				// The row's gutter is two spaces; the cursor takes the first.
-				plain := ansi.Strip(l)
-				if j == 0 {
-					plain = "›" + plain[1:]
-				}
-				l = p.st.RowSelected.Render(panePad(plain, p.width))
-			}
-			out = append(out, l)
+			l = p.st.RowSelected.Render(panePad(plain, p.width))
 		}
+		out[i] = l
 	}
 	return out
 }

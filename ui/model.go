@@ -96,9 +96,11 @@ type Model struct {
 	logOutcomes []*client.Outcome
 	logPane     *logPane
 	helpView    helpOverlay
-	help        help.Model
-	spinner     spinner.Model
-	bar         progress.Model
+	// detail is the tools view's detail, drawn by Update (frame.go).
+	detail  detailCache
+	help    help.Model
+	spinner spinner.Model
+	bar     progress.Model
 }
 
 // New builds the model. ctx bounds every server exchange it starts.

@@ -4,42 +4,11 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/viewport"
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
-// Helpers shared by the result view and the panes.
-
-// paneScroll applies the scrolling keys (line, page, top, bottom) and the
-// mouse wheel to vp, and reports whether msg was one of them.
-func paneScroll(vp *viewport.Model, keys *KeyMap, msg tea.Msg) bool {
-	switch msg := msg.(type) {
-	case tea.KeyPressMsg:
-		switch {
-		case key.Matches(msg, keys.PageUp):
-			vp.PageUp()
-		case key.Matches(msg, keys.PageDown):
-			vp.PageDown()
-		case key.Matches(msg, keys.Top):
-			vp.GotoTop()
-		case key.Matches(msg, keys.Bottom):
-			vp.GotoBottom()
-		case key.Matches(msg, keys.ScrollUp):
-			vp.ScrollUp(1)
-		case key.Matches(msg, keys.ScrollDown):
-			vp.ScrollDown(1)
-		default:
-			return false
-		}
-		return true
-	case tea.MouseWheelMsg:
-		*vp, _ = vp.Update(msg)
-		return true
-	}
-	return false
-}
+// Text helpers shared by the panes (pane.go) and what draws their lines:
+// wrapping, cutting and padding to cells, never to bytes.
 
 // paneWrap wraps s (which may be styled, but holds no newline) to width cells,
 // breaking long words, and guarantees no line is wider.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
@@ -18,42 +17,37 @@ type promptView struct {
 	keys *KeyMap
 	id   int         // the prompts/get request it waits for
 	form *stringForm // the arguments, for editing again
-	vp   viewport.Model
+	body pane
 
 	done   bool
 	result *client.PromptResult
 	err    error
-	width  int
 }
 
 func newPromptView(f *stringForm, id int, st *Styles, keys *KeyMap) *promptView {
-	return &promptView{st: st, keys: keys, id: id, form: f, vp: viewport.New()}
+	return &promptView{st: st, keys: keys, id: id, form: f}
 }
 
 func (v *promptView) SetResult(r *client.PromptResult, err error) {
 	v.done, v.result, v.err = true, r, err
 	v.render()
-	v.vp.GotoTop()
+	v.body.ScrollTo(0)
 }
 
 func (v *promptView) SetSize(width, height int) {
-	v.vp.SetHeight(max(height, 0))
-	if width != v.width {
-		v.width = width
-		v.vp.SetWidth(max(width, 0))
+	if v.body.SetSize(width, height) {
 		v.render()
 	}
 }
 
 func (v *promptView) render() {
-	if v.width <= 0 || !v.done {
-		return
+	if w := v.body.Width(); w > 0 && v.done {
+		v.body.SetLines(promptLines(v.form.prompt, v.form.Values(), v.result, v.err, w, v.st))
 	}
-	v.vp.SetContentLines(promptLines(v.form.prompt, v.form.Values(), v.result, v.err, v.width, v.st))
 }
 
 func (v *promptView) Update(msg tea.Msg) tea.Cmd {
-	paneScroll(&v.vp, v.keys, msg)
+	v.body.Scroll(msg, v.keys)
 	return nil
 }
 
@@ -61,7 +55,7 @@ func (v *promptView) View(spin string) string {
 	if !v.done {
 		return fmt.Sprintf("\n  %s getting %s…", spin, termtext.Line(v.form.prompt.Name))
 	}
-	return v.vp.View()
+	return v.body.View()
 }
 
 // promptLines draws the prompt's result.

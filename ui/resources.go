@@ -104,24 +104,11 @@ func (m *Model) onResourcesKey(msg tea.KeyPressMsg) tea.Cmd {
 
 // moveList applies the list movement keys; it reports whether msg was one.
 func moveList(l *itemList, k *KeyMap, msg tea.KeyPressMsg, page int) bool {
-	page = max(page, 1)
-	switch {
-	case key.Matches(msg, k.Up):
-		l.Move(-1)
-	case key.Matches(msg, k.Down):
-		l.Move(1)
-	case key.Matches(msg, k.PageUp):
-		l.Move(-page)
-	case key.Matches(msg, k.PageDown):
-		l.Move(page)
-	case key.Matches(msg, k.Top):
-		l.Top()
-	case key.Matches(msg, k.Bottom):
-		l.Bottom()
-	default:
-		return false
+	n, ok := cursorMove(msg, k, max(page, 1), len(l.rows))
+	if ok {
+		l.Move(n)
 	}
-	return true
+	return ok
 }
 
 func (m *Model) renderResources(h int) string {

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
@@ -19,7 +18,7 @@ import (
 type resourceView struct {
 	st   *Styles
 	keys *KeyMap
-	vp   viewport.Model
+	body pane
 
 	id    int // the read in flight, or the last one
 	title string
@@ -33,11 +32,10 @@ type resourceView struct {
 	// rereads counts reads made because the server said the resource changed.
 	rereads   int
 	following bool // subscribed to its updates
-	width     int
 }
 
 func newResourceView(title, uri, mimeType string, form *stringForm, id int, st *Styles, keys *KeyMap) *resourceView {
-	return &resourceView{st: st, keys: keys, vp: viewport.New(), id: id, title: title, uri: uri, mime: mimeType, form: form}
+	return &resourceView{st: st, keys: keys, id: id, title: title, uri: uri, mime: mimeType, form: form}
 }
 
 // SetContents takes a read's answer; a re-read keeps the scroll position.
@@ -46,28 +44,24 @@ func (v *resourceView) SetContents(c []client.ResourceContent, err error) {
 	v.done, v.contents, v.err = true, c, err
 	v.render()
 	if first {
-		v.vp.GotoTop()
+		v.body.ScrollTo(0)
 	}
 }
 
 func (v *resourceView) SetSize(width, height int) {
-	v.vp.SetHeight(max(height, 0))
-	if width != v.width {
-		v.width = width
-		v.vp.SetWidth(max(width, 0))
+	if v.body.SetSize(width, height) {
 		v.render()
 	}
 }
 
 func (v *resourceView) render() {
-	if v.width <= 0 || !v.done {
-		return
+	if w := v.body.Width(); w > 0 && v.done {
+		v.body.SetLines(resourceLines(v, w, v.st))
 	}
-	v.vp.SetContentLines(resourceLines(v, v.width, v.st))
 }
 
 func (v *resourceView) Update(msg tea.Msg) tea.Cmd {
-	paneScroll(&v.vp, v.keys, msg)
+	v.body.Scroll(msg, v.keys)
 	return nil
 }
 
@@ -75,7 +69,7 @@ func (v *resourceView) View(spin string) string {
 	if !v.done {
 		return fmt.Sprintf("\n  %s reading %s…", spin, termtext.Line(v.uri))
 	}
-	return v.vp.View()
+	return v.body.View()
 }
 
 // saveable is what w writes: the first blob, else the first text.

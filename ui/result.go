@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -247,14 +246,15 @@ func resultOr(s, def string) string {
 	return s
 }
 
-// resultView shows one outcome in a scrolling viewport: as mcpsh reads it,
-// or (v) as the JSON --json prints. It copies (c) what it shows and saves
-// (w) a result's images and blobs. The outcome is drawn when it is set, the
-// width changes or the view is toggled, never on View: results can be large.
+// resultView shows one outcome in a scrolling pane: as mcpsh reads it, or
+// (v) as the JSON --json prints. It copies (c) what it shows and saves (w) a
+// result's images and blobs. The outcome is drawn when it is set, the width
+// or the theme changes or the view is toggled, never on View: results can
+// be large.
 type resultView struct {
 	st      *Styles
 	keys    *KeyMap
-	vp      viewport.Model
+	body    pane
 	outcome *client.Outcome
 	width   int
 	height  int
@@ -271,16 +271,15 @@ type resultView struct {
 }
 
 func newResultView(st *Styles, keys *KeyMap) *resultView {
-	return &resultView{st: st, keys: keys, vp: viewport.New()}
+	return &resultView{st: st, keys: keys}
 }
 
 // SetSize sets the view's size in cells.
 func (r *resultView) SetSize(width, height int) {
-	r.height = height
+	changed := width != r.width
+	r.width, r.height = width, height
 	r.fitViewport()
-	if width != r.width {
-		r.width = width
-		r.vp.SetWidth(max(0, width))
+	if changed {
 		if r.save != nil {
 			r.save.in.SetWidth(max(width-len(r.save.in.Prompt)-2, 8))
 		}
@@ -288,7 +287,7 @@ func (r *resultView) SetSize(width, height int) {
 	}
 }
 
-// fitViewport gives the viewport what the note and the save prompt leave.
+// fitViewport gives the body what the note and the save prompt leave.
 func (r *resultView) fitViewport() {
 	h := r.height
 	if r.note != "" {
@@ -297,7 +296,7 @@ func (r *resultView) fitViewport() {
 	if r.save != nil {
 		h -= saveLinesN
 	}
-	r.vp.SetHeight(max(0, h))
+	r.body.SetSize(max(0, r.width), h)
 }
 
 // SetOutcome shows o from its top, as mcpsh reads it.
@@ -305,17 +304,18 @@ func (r *resultView) SetOutcome(o *client.Outcome) {
 	r.outcome, r.raw, r.rawJSON, r.note, r.save = o, false, "", "", nil
 	r.fitViewport()
 	r.render()
-	r.vp.GotoTop()
+	r.body.ScrollTo(0)
 }
 
+// render draws the outcome for the width, in the current theme.
 func (r *resultView) render() {
 	switch {
 	case r.outcome == nil || r.width <= 0:
-		r.vp.SetContentLines(nil)
+		r.body.SetLines(nil)
 	case r.raw:
-		r.vp.SetContentLines(rawLines(r.rawText(), r.width, r.st))
+		r.body.SetLines(rawLines(r.rawText(), r.width, r.st))
 	default:
-		r.vp.SetContentLines(resultLines(r.outcome, r.width, r.st))
+		r.body.SetLines(resultLines(r.outcome, r.width, r.st))
 	}
 }
 
@@ -362,14 +362,14 @@ func (r *resultView) Update(msg tea.Msg) tea.Cmd {
 	case key.Matches(km, r.keys.RawJSON):
 		r.raw = !r.raw
 		r.render()
-		r.vp.GotoTop()
+		r.body.ScrollTo(0)
 		return nil
 	case key.Matches(km, r.keys.Copy):
 		return r.copy()
 	case key.Matches(km, r.keys.Save):
 		return r.openSave()
 	}
-	paneScroll(&r.vp, r.keys, msg)
+	r.body.Scroll(msg, r.keys)
 	return nil
 }
 
@@ -381,7 +381,7 @@ func (r *resultView) setNote(s string) {
 
 // View is at most the view's height in lines.
 func (r *resultView) View() string {
-	out := r.vp.View()
+	out := r.body.View()
 	if r.note != "" {
 		out += "\n" + r.st.Warning.Render(termtext.Truncate(r.note, max(r.width, 1)))
 	}

@@ -416,11 +416,11 @@ func TestResultViewScrolls(t *testing.T) {
 	}
 	press('j', "j")
 	press(tea.KeyPgDown, "")
-	if !strings.Contains(first(), "") || v.vp.YOffset() != 7 {
-		t.Errorf("j and pgdown moved to %d, want 7", v.vp.YOffset())
+	if !strings.Contains(first(), "") || v.body.Top() != 7 {
+		t.Errorf("j and pgdown moved to %d, want 7", v.body.Top())
 	}
 	press(tea.KeyEnd, "")
-	if !v.vp.AtBottom() {
+	if v.body.Top() != v.body.maxTop() {
 		t.Error("end did not go to the bottom")
 	}
 	press(tea.KeyHome, "")

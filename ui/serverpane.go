@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/mcpsh/mcpsh/client"
@@ -60,87 +59,107 @@ type serverLine struct {
 // list changes. It keeps the last serverPaneMax lines and follows the newest
 // unless the user has scrolled up.
 //
-// Lines are drawn once, when they arrive (and again only when the width
-// changes), and View slices out the visible ones. A bubbles viewport is not
-// used here: it measures every line each time it is given content, and
-// Bubble Tea draws after every message, so a chatty server would cost
-// O(lines) per line it writes.
+// Lines are drawn once, when they arrive (and again only when the width or
+// the theme changes), into a pane that follows the newest; View slices out
+// the visible ones. Bubble Tea draws after every message, so a chatty
+// server costs O(1) per line it writes, not O(lines).
 type serverPane struct {
 	st     *Styles
 	keys   *KeyMap
 	width  int
 	height int
 
-	// instructions are the server's, shown above its output; intro is them
-	// drawn for the width.
+	// instructions are the server's, drawn above its output as the body's
+	// first introN lines.
 	instructions string
-	intro        []string
+	introN       int
 
-	lines    []serverLine
-	rendered []string // the drawn lines of lines, in order
-	dropped  int      // lines dropped from the front so far
-	off      int      // index of the top visible line in intro, then rendered
-	follow   bool     // keep the newest line in view
+	lines   []serverLine
+	dropped int  // lines dropped from the front so far
+	body    pane // the instructions, then lines, drawn
 }
 
 func newServerPane(st *Styles, keys *KeyMap) *serverPane {
-	return &serverPane{st: st, keys: keys, follow: true}
+	return &serverPane{st: st, keys: keys, body: newTailPane()}
 }
 
 // SetInstructions shows the server's instructions (from the handshake) at
 // the top of the pane, before anything it says.
 func (p *serverPane) SetInstructions(text string) {
 	p.instructions = text
-	p.drawIntro()
-	p.clamp()
+	intro := p.drawIntro()
+	p.body.SetLines(append(intro, p.body.Lines()[p.introN:]...))
+	p.introN = len(intro)
 }
 
 // serverIntroMax caps the instructions drawn: they are the server's, and
 // the pane is for its output.
 const serverIntroMax = 200
 
-func (p *serverPane) drawIntro() {
-	p.intro = nil
+func (p *serverPane) drawIntro() []string {
 	text := strings.TrimSpace(p.instructions)
 	if text == "" || p.width <= 0 {
-		return
+		return nil
 	}
 	if len(text) > serverTextMax {
 		text = text[:paneRuneStart(text, serverTextMax)] + " …"
 	}
-	p.intro = append(p.intro, p.st.Label.Render("Instructions"))
+	intro := []string{p.st.Label.Render("Instructions")}
 	for _, l := range wrapCapped(termtext.Sanitize(text), p.width, serverIntroMax) {
-		p.intro = append(p.intro, p.st.Row.Render(l))
+		intro = append(intro, p.st.Row.Render(l))
 	}
-	p.intro = append(p.intro, p.st.Muted.Render(strings.Repeat("─", p.width)))
+	return append(intro, p.st.Muted.Render(strings.Repeat("─", p.width)))
 }
 
 // SetSize sets the pane's size in cells.
 func (p *serverPane) SetSize(width, height int) {
 	p.height = height
-	if width != p.width {
-		// Keep the top visible line in view across the re-wrap.
-		inIntro, introOff := p.off < len(p.intro), p.off
-		top := p.lineAt(p.off - len(p.intro))
-		p.width = width
-		p.drawIntro()
-		p.rendered = make([]string, 0, len(p.lines))
-		p.off = 0
-		for i := range p.lines {
-			if i == top {
-				p.off = len(p.intro) + len(p.rendered)
-			}
-			p.draw(&p.lines[i])
-		}
-		if inIntro {
-			p.off = min(introOff, len(p.intro))
-		}
+	if width == p.width {
+		p.fit()
+		return
 	}
-	p.clamp()
+	off := p.body.Top()
+	p.width = width
+	p.fit()
+	p.redraw(off)
 }
 
-// lineAt is the index in lines of the line drawn at rendered[r]; 0 for a
-// line of the instructions (r < 0).
+// redraw draws every line again, for a new width or theme, keeping the line
+// that was at off on top.
+func (p *serverPane) redraw(off int) {
+	inIntro := off < p.introN
+	top := p.lineAt(off - p.introN)
+	out := p.drawIntro()
+	introN, at := len(out), 0
+	for i := range p.lines {
+		if i == top {
+			at = len(out)
+		}
+		out = append(out, p.draw(&p.lines[i])...)
+	}
+	if inIntro {
+		at = min(off, introN)
+	}
+	p.introN = introN
+	p.body.SetLines(out)
+	p.body.ScrollTo(at)
+}
+
+// restyle draws the lines again in a new theme.
+func (p *serverPane) restyle() { p.redraw(p.body.Top()) }
+
+// fit gives the body what the header leaves: the title, and the line
+// about dropped lines once there are any.
+func (p *serverPane) fit() {
+	header := 1
+	if p.dropped > 0 {
+		header++
+	}
+	p.body.SetSize(p.width, max(0, p.height-header))
+}
+
+// lineAt is the index in lines of the line drawn at line r of the output;
+// 0 for a line of the instructions (r < 0).
 func (p *serverPane) lineAt(r int) int {
 	r = max(r, 0)
 	for i, l := range p.lines {
@@ -214,7 +233,6 @@ func (p *serverPane) Append(e client.Event) {
 		line.text = paneExpandTabs(s)
 		p.push(line)
 	}
-	p.clamp()
 }
 
 func serverLevelTone(level string) serverTone {
@@ -232,25 +250,26 @@ func serverLevelTone(level string) serverTone {
 // push keeps l, drawn, and drops the oldest line past the limit. A view
 // scrolled up keeps showing the same text while lines above it go.
 func (p *serverPane) push(l serverLine) {
-	p.draw(&l)
+	p.body.Append(p.draw(&l)...)
 	p.lines = append(p.lines, l)
 	for len(p.lines) > serverPaneMax {
 		n := p.lines[0].n
 		p.lines[0] = serverLine{}
 		p.lines = p.lines[1:]
-		clear(p.rendered[:n])
-		p.rendered = p.rendered[n:]
-		p.dropped++
-		p.off = max(min(p.off, len(p.intro)), p.off-n)
+		p.body.Cut(p.introN, n)
+		if p.dropped++; p.dropped == 1 {
+			p.fit() // the header now says lines were dropped
+		}
 	}
 }
 
-// draw wraps l to the pane's width and appends the result to rendered.
-func (p *serverPane) draw(l *serverLine) {
+// draw wraps l to the pane's width, and counts its lines in l.n.
+func (p *serverPane) draw(l *serverLine) []string {
 	l.n = 0
 	if p.width <= 0 {
-		return // drawn when the pane gets a size
+		return nil // drawn when the pane gets a size
 	}
+	var out []string
 	style := l.tone.style(p.st)
 	textW := p.width - serverPrefixW
 	if textW < 16 {
@@ -260,10 +279,10 @@ func (p *serverPane) draw(l *serverLine) {
 			s = l.time + " " + l.tag + " " + s
 		}
 		for _, sub := range paneWrap(s, p.width) {
-			p.rendered = append(p.rendered, style.Render(sub))
-			l.n++
+			out = append(out, style.Render(sub))
 		}
-		return
+		l.n = len(out)
+		return out
 	}
 	indent := strings.Repeat(" ", serverPrefixW)
 	for i, sub := range paneWrap(l.text, textW) {
@@ -271,9 +290,10 @@ func (p *serverPane) draw(l *serverLine) {
 		if i == 0 && l.time != "" {
 			prefix = p.st.Muted.Render(l.time) + " " + l.tagTone.style(p.st).Render(panePad(l.tag, serverTagW)) + " "
 		}
-		p.rendered = append(p.rendered, prefix+style.Render(sub))
-		l.n++
+		out = append(out, prefix+style.Render(sub))
 	}
+	l.n = len(out)
+	return out
 }
 
 // header is the title, and the notice of dropped lines once there are any.
@@ -285,70 +305,11 @@ func (p *serverPane) header() []string {
 	return h
 }
 
-// bodyHeight is how many lines of text fit under the header.
-func (p *serverPane) bodyHeight() int { return max(0, p.height-len(p.header())) }
-
-func (p *serverPane) maxOff() int { return max(0, p.total()-p.bodyHeight()) }
-
-// total is the number of lines that scroll: the instructions, then the output.
-func (p *serverPane) total() int { return len(p.intro) + len(p.rendered) }
-
-// drawn is line i of the scrolling text.
-func (p *serverPane) drawn(i int) string {
-	if i < len(p.intro) {
-		return p.intro[i]
-	}
-	return p.rendered[i-len(p.intro)]
-}
-
-// clamp keeps the scroll position in range, at the bottom when following.
-func (p *serverPane) clamp() {
-	if p.follow {
-		p.off = p.maxOff()
-		return
-	}
-	p.off = min(max(0, p.off), p.maxOff())
-}
-
 // Update scrolls: by line, page, to the top or bottom, or by the mouse wheel.
 // Scrolling up stops following new lines; reaching the bottom again follows
 // them.
 func (p *serverPane) Update(msg tea.Msg) tea.Cmd {
-	page := max(1, p.bodyHeight())
-	to := p.off
-	switch msg := msg.(type) {
-	case tea.KeyPressMsg:
-		k := p.keys
-		switch {
-		case key.Matches(msg, k.PageUp):
-			to -= page
-		case key.Matches(msg, k.PageDown):
-			to += page
-		case key.Matches(msg, k.Top):
-			to = 0
-		case key.Matches(msg, k.Bottom):
-			to = p.maxOff()
-		case key.Matches(msg, k.ScrollUp):
-			to--
-		case key.Matches(msg, k.ScrollDown):
-			to++
-		default:
-			return nil
-		}
-	case tea.MouseWheelMsg:
-		switch msg.Button {
-		case tea.MouseWheelUp:
-			to -= 3
-		case tea.MouseWheelDown:
-			to += 3
-		default:
-			return nil
-		}
-	default:
-		return nil
-	}
-	p.off = min(max(0, to), p.maxOff())
-	p.follow = p.off >= p.maxOff()
+	p.body.Scroll(msg, p.keys)
 	return nil
 }
 
@@ -358,16 +319,13 @@ func (p *serverPane) View() string {
 		return ""
 	}
 	out := p.header()
-	if len(p.lines) == 0 && len(p.intro) == 0 {
+	if len(p.lines) == 0 && p.introN == 0 {
 		out = append(out, paneFit(p.st.Muted.Render("nothing from the server yet"), p.width))
 	}
 	if len(out) >= p.height {
 		return strings.Join(out[:p.height], "\n")
 	}
-	p.clamp()
-	for i := p.off; i < min(p.total(), p.off+p.bodyHeight()); i++ {
-		out = append(out, p.drawn(i))
-	}
+	out = append(out, p.body.Visible()...)
 	for len(out) < p.height {
 		out = append(out, "")
 	}

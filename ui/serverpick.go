@@ -96,7 +96,6 @@ func (m *Model) renderPick(h int) string {
 	if len(matches) == 0 {
 		w.add(st.Muted.Render("no server's name contains " + termtext.Line(m.pick.in.Value())))
 	}
-	m.pick.cursor = min(m.pick.cursor, max(len(matches)-1, 0))
 	nameW := 4
 	for _, i := range matches {
 		nameW = max(nameW, min(ansi.StringWidth(termtext.Line(m.servers[i].name())), barNameMax))
@@ -114,6 +113,9 @@ func (m *Model) renderPick(h int) string {
 		where := s.spec.Where
 		if where == "" && s.target != nil {
 			where = s.target.Via()
+		}
+		if s.spec.Origin != "" {
+			where += " · " + s.spec.Origin
 		}
 		line := cursor + padTo(termtext.Truncate(termtext.Line(s.name()), nameW), nameW) + "  " + m.stateText(s, detailLong) +
 			"  " + st.Muted.Render(termtext.Line(where))

@@ -313,12 +313,17 @@ func (f *stringForm) suggestionLines(pad string) []string {
 	return out
 }
 
-// View draws the form in at most height lines, the focused field in view.
-func (f *stringForm) View() string {
-	if f.width <= 0 || f.height <= 0 {
-		return ""
+// Layout scrolls the form so the focused field, its suggestions included,
+// is in view. Update calls it (Model.prepareFrame); View draws from there.
+func (f *stringForm) Layout() {
+	if f.width > 0 && f.height > 0 {
+		_, _, f.offset = f.frame()
 	}
-	var head []string
+}
+
+// frame is the form's lines above the fields, every field's lines, and the
+// first of those on screen.
+func (f *stringForm) frame() (head, body []string, off int) {
 	if f.err != "" {
 		head = append(head, f.st.Error.Render(termtext.Truncate("✗ "+f.err, f.width)))
 	}
@@ -327,13 +332,23 @@ func (f *stringForm) View() string {
 	}
 	body, start, end := f.blocks()
 	room := max(f.height-len(head)-1, 1)
-	if end-start > room || start < f.offset {
-		f.offset = start
-	} else if end > f.offset+room {
-		f.offset = end - room
+	off = f.offset
+	if end-start > room || start < off {
+		off = start
+	} else if end > off+room {
+		off = end - room
 	}
-	f.offset = max(min(f.offset, len(body)-room), 0)
-	body = body[f.offset:min(len(body), f.offset+room)]
+	return head, body, max(min(off, len(body)-room), 0)
+}
+
+// View draws the form in at most height lines, the focused field in view.
+func (f *stringForm) View() string {
+	if f.width <= 0 || f.height <= 0 {
+		return ""
+	}
+	head, body, off := f.frame()
+	room := max(f.height-len(head)-1, 1)
+	body = body[off:min(len(body), off+room)]
 	hint := "the server does not offer completion"
 	if f.complete {
 		hint = "the server suggests values as you type"

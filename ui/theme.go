@@ -11,9 +11,10 @@ import (
 // dark theme. Under NO_COLOR nothing changes: there are no colours.
 //
 // The Styles are replaced in place, so every component holding the pointer
-// draws with the new ones; what copied a style, or drew its lines ahead, is
-// told here. Commands never read the shared Styles: they take a copy when
-// they are made (auditCmd), so the swap cannot race with them.
+// draws with the new ones; what copied a style, or drew its lines ahead (the
+// panes, which draw when their content changes, never on View), is told
+// here. Commands never read the shared Styles: they take a copy when they
+// are made (auditCmd), so the swap cannot race with them.
 func (m *Model) setBackground(dark bool) tea.Cmd {
 	if m.st.NoColor {
 		return nil
@@ -24,8 +25,15 @@ func (m *Model) setBackground(dark bool) tea.Cmd {
 	st := m.st
 	for _, s := range m.servers {
 		s.filterIn.SetStyles(inputStyles(st))
-		s.traffic.filterIn.SetStyles(inputStyles(st))
+		s.traffic.restyle()
 		s.result.render()
+		s.serverPane.restyle()
+		if s.reader != nil {
+			s.reader.render()
+		}
+		if s.promptOut != nil {
+			s.promptOut.render()
+		}
 	}
 	m.help.Styles.ShortKey, m.help.Styles.ShortDesc = st.Key, st.KeyDesc
 	m.help.Styles.FullKey, m.help.Styles.FullDesc = st.Key, st.KeyDesc

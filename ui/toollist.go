@@ -276,6 +276,35 @@ func (l *toolList) Move(n int) {
 func (l *toolList) Top()    { l.cursor = l.firstTool(0, 1) }
 func (l *toolList) Bottom() { l.cursor = l.firstTool(len(l.rows)-1, -1) }
 
+// Layout scrolls the list for a pane of width×height cells so the cursor is
+// in view. Update calls it (Model.prepareFrame) after anything that moves
+// the cursor, the rows or the pane; View draws from where it left the list.
+func (l *toolList) Layout(width, height int) {
+	if height > 0 && width > 0 {
+		l.offset, _, _ = l.frame(width, height)
+	}
+}
+
+// frame is what View draws in height rows: the first row, how many rows
+// there are room for, and the legend under them.
+func (l *toolList) frame(width, height int) (off, body int, legend []string) {
+	// The legend explains the marks on screen, so it is worked out from the
+	// rows that would show with a one-line legend; on the rare pane where
+	// it then needs two, one row fewer shows.
+	body = height - 1
+	if body < 1 {
+		body = height
+	}
+	legend = l.legend(l.seenMarks(l.scrollFor(body), body), width)
+	if len(legend) > 1 && height-len(legend) >= 1 {
+		body = height - len(legend)
+	}
+	if body == height {
+		legend = nil
+	}
+	return l.scrollFor(body), body, legend
+}
+
 // View renders height lines of at most width cells.
 func (l *toolList) View(st *Styles, width, height int) string {
 	if height <= 0 || width <= 0 {
@@ -284,24 +313,10 @@ func (l *toolList) View(st *Styles, width, height int) string {
 	if l.visible == 0 && !l.query.empty() {
 		return strings.Join(fitLines(strings.Join(l.noMatch(st, width), "\n"), width, height), "\n")
 	}
-	// The legend explains the marks on screen, so it is worked out from the
-	// rows that would show with a one-line legend; on the rare pane where
-	// it then needs two, one row fewer shows.
-	body := height - 1
-	if body < 1 {
-		body = height
-	}
-	legend := l.legend(l.seenMarks(l.scrollFor(body), body), width)
-	if len(legend) > 1 && height-len(legend) >= 1 {
-		body = height - len(legend)
-	}
-	if body == height {
-		legend = nil
-	}
-	l.offset = l.scrollFor(body)
+	off, body, legend := l.frame(width, height)
 	var b strings.Builder
 	n := 0
-	for i := l.offset; i < len(l.rows) && n < body; i++ {
+	for i := off; i < len(l.rows) && n < body; i++ {
 		if n > 0 {
 			b.WriteByte('\n')
 		}

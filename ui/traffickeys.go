@@ -32,7 +32,6 @@ func (m *Model) onTrafficKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, true
 	}
 	if o := p.open; o != nil {
-		page := max(p.height-2, 1)
 		switch {
 		case key.Matches(msg, k.Close):
 			p.open = nil
@@ -40,24 +39,15 @@ func (m *Model) onTrafficKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			cmd, note := p.copyCmd()
 			m.status = note
 			return cmd, true
-		case key.Matches(msg, k.PageUp):
-			o.scroll(-page, p.height-1)
-		case key.Matches(msg, k.PageDown):
-			o.scroll(page, p.height-1)
-		case key.Matches(msg, k.Top):
-			o.top = 0
-		case key.Matches(msg, k.Bottom):
-			o.scroll(len(o.lines), p.height-1)
-		case key.Matches(msg, k.ScrollUp):
-			o.scroll(-1, p.height-1)
-		case key.Matches(msg, k.ScrollDown):
-			o.scroll(1, p.height-1)
-		default:
+		case !o.body.Scroll(msg, k):
 			return nil, false
 		}
 		return nil, true
 	}
-	page := max(p.rowsHeight()-1, 1)
+	if n, ok := cursorMove(msg, k, max(p.rowsHeight()-1, 1), len(p.shown)); ok {
+		p.move(n)
+		return nil, true
+	}
 	switch {
 	case key.Matches(msg, k.Close) && p.filter != "":
 		p.filterIn.SetValue("")
@@ -72,18 +62,6 @@ func (m *Model) onTrafficKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		cmd, note := p.copyCmd()
 		m.status = note
 		return cmd, true
-	case key.Matches(msg, k.Up):
-		p.move(-1)
-	case key.Matches(msg, k.Down):
-		p.move(1)
-	case key.Matches(msg, k.PageUp):
-		p.move(-page)
-	case key.Matches(msg, k.PageDown):
-		p.move(page)
-	case key.Matches(msg, k.Top):
-		p.move(-len(p.shown))
-	case key.Matches(msg, k.Bottom):
-		p.move(len(p.shown))
 	default:
 		return nil, false
 	}

@@ -33,10 +33,11 @@ type trafficPane struct {
 	filtering bool
 	filter    string // lower-cased
 	// shown are the numbers of the messages that pass the filter; cursor
-	// indexes it, offset is the first row on screen.
+	// indexes it, and rows is the window over them. Rows are drawn on View,
+	// only those on screen: messages arrive faster than frames.
 	shown  []int
 	cursor int
-	offset int
+	rows   pane
 	follow bool
 
 	open *trafficOpen
@@ -48,10 +49,9 @@ type trafficPane struct {
 // the pane's width.
 type trafficOpen struct {
 	entry trafficEntry
-	text  []byte   // what c copies
-	lines []string // text, made safe and wrapped
+	text  []byte // what c copies
+	body  pane   // text, made safe, wrapped and styled
 	width int
-	top   int
 }
 
 func newTrafficPane(st *Styles, keys *KeyMap, b *inbox) *trafficPane {
@@ -60,6 +60,15 @@ func newTrafficPane(st *Styles, keys *KeyMap, b *inbox) *trafficPane {
 	p.filterIn.Prompt = "/ "
 	p.filterIn.Placeholder = "filter by method"
 	return p
+}
+
+// restyle follows a new theme: the filter's input, and the opened message,
+// drawn ahead. The rows are drawn on View.
+func (p *trafficPane) restyle() {
+	p.filterIn.SetStyles(inputStyles(p.st))
+	if p.open != nil {
+		p.open.draw(p.st)
+	}
 }
 
 // Len is how many messages the pane keeps.
@@ -90,7 +99,7 @@ func (p *trafficPane) add(entries []trafficEntry, dropped int64) {
 		}
 		p.shown = p.shown[gone:]
 		p.cursor = max(p.cursor-gone, 0)
-		p.offset = max(p.offset-gone, 0)
+		p.rows.Cut(0, gone)
 	}
 	p.clamp()
 }
@@ -128,8 +137,8 @@ func (p *trafficPane) selected() (trafficEntry, bool) {
 func (p *trafficPane) SetSize(width, height int) {
 	p.width, p.height = width, height
 	p.filterIn.SetWidth(max(width-4, 10))
-	if o := p.open; o != nil && o.width != width {
-		o.draw(width)
+	if o := p.open; o != nil {
+		o.setSize(width, height, p.st)
 	}
 	p.clamp()
 }
@@ -143,19 +152,16 @@ func (p *trafficPane) rowsHeight() int {
 	return max(h, 1)
 }
 
+// clamp sizes the window for the header, which the filter line makes a
+// line longer, and keeps the cursor in it (on the newest when following).
 func (p *trafficPane) clamp() {
 	if p.follow {
 		p.cursor = len(p.shown) - 1
 	}
 	p.cursor = min(max(p.cursor, 0), max(len(p.shown)-1, 0))
-	h := p.rowsHeight()
-	if p.cursor < p.offset {
-		p.offset = p.cursor
-	}
-	if p.cursor >= p.offset+h {
-		p.offset = p.cursor - h + 1
-	}
-	p.offset = min(max(p.offset, 0), max(len(p.shown)-h, 0))
+	p.rows.SetSize(p.width, p.rowsHeight())
+	p.rows.SetRows(len(p.shown))
+	p.rows.Show(p.cursor, p.cursor)
 }
 
 // move moves the cursor by n rows; at the last row the pane follows again.
@@ -172,7 +178,7 @@ func (p *trafficPane) openSelected() bool {
 		return false
 	}
 	o := &trafficOpen{entry: e, text: prettyMessage(e)}
-	o.draw(p.width)
+	o.setSize(p.width, p.height, p.st)
 	p.open = o
 	return true
 }
@@ -192,12 +198,27 @@ func prettyMessage(e trafficEntry) []byte {
 	return termtext.EscapeJSON(b.Bytes())
 }
 
-func (o *trafficOpen) draw(width int) {
-	o.width = width
-	o.lines = o.lines[:0]
-	for _, l := range strings.Split(termtext.Sanitize(string(o.text)), "\n") {
-		o.lines = append(o.lines, paneWrap(paneExpandTabs(l), max(width, 1))...)
+// setSize draws the message for the width, when it changed, and sizes its
+// body for what the heading leaves: a page moves a line less than that, so
+// the last line of one page is the first of the next.
+func (o *trafficOpen) setSize(width, height int, st *Styles) {
+	if o.width != width || o.body.Lines() == nil {
+		o.width = width
+		o.draw(st)
 	}
+	o.body.SetSize(width, max(height-1, 0))
+	o.body.page = max(height-2, 1)
+}
+
+// draw wraps the message for the width, in st's colours.
+func (o *trafficOpen) draw(st *Styles) {
+	var lines []string
+	for _, l := range strings.Split(termtext.Sanitize(string(o.text)), "\n") {
+		for _, sub := range paneWrap(paneExpandTabs(l), max(o.width, 1)) {
+			lines = append(lines, st.Row.Render(sub))
+		}
+	}
+	o.body.SetLines(lines)
 }
 
 // copyCmd copies the opened message, or the one under the cursor, to the
@@ -330,8 +351,8 @@ func (p *trafficPane) View(server string) string {
 		}
 		out = append(out, st.Muted.Render(msg))
 	}
-	h := p.rowsHeight()
-	for i := p.offset; i < min(len(p.shown), p.offset+h); i++ {
+	from, to := p.rows.Window()
+	for i := from; i < to; i++ {
 		out = append(out, p.row(p.entries[p.shown[i]-p.base], i == p.cursor))
 	}
 	return strings.Join(fitLines(strings.Join(out, "\n"), p.width, p.height), "\n")
@@ -352,16 +373,6 @@ func (p *trafficPane) viewOpen() string {
 	if e.LatencyMS > 0 {
 		info += " · answered in " + formatMS(e.LatencyMS)
 	}
-	out := []string{paneFit(head+"  "+st.Muted.Render(info), p.width)}
-	h := max(p.height-1, 0)
-	o.top = min(max(o.top, 0), max(len(o.lines)-h, 0))
-	for i := o.top; i < min(len(o.lines), o.top+h); i++ {
-		out = append(out, st.Row.Render(o.lines[i]))
-	}
+	out := append([]string{paneFit(head+"  "+st.Muted.Render(info), p.width)}, o.body.Visible()...)
 	return strings.Join(fitLines(strings.Join(out, "\n"), p.width, p.height), "\n")
-}
-
-// scroll moves the opened message by n lines.
-func (o *trafficOpen) scroll(n, h int) {
-	o.top = min(max(o.top+n, 0), max(len(o.lines)-h, 0))
 }

@@ -14,12 +14,14 @@ import (
 // Update handles one message. It does no I/O: anything that talks to a
 // server is returned as a command. The root handles the screen, the keys and
 // the inbox; an answer for a server goes to that server (workspaceroute.go),
-// and anything else to the one on screen.
+// and anything else to the one on screen. It ends by laying out the next
+// frame (frame.go), so View only reads.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.route(msg)
 	if follow := m.followAsks(); follow != nil {
 		cmd = tea.Batch(cmd, follow)
 	}
+	m.prepareFrame()
 	return m, cmd
 }
 

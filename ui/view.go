@@ -258,7 +258,7 @@ func (m *Model) body(h int) string {
 	}
 	switch m.overlay {
 	case overlayHelp:
-		return m.renderHelp(&m.helpView, h)
+		return m.renderHelp(h)
 	case overlayTraffic:
 		return m.traffic.View(m.name())
 	case overlayServers:
@@ -337,27 +337,22 @@ func (m *Model) dialogHeight() int {
 // renderTools is the tools view: the list by class, the selected tool's detail.
 func (m *Model) renderTools(h int) string {
 	lw := m.listWidth()
-	top := ""
+	var left []string
 	if m.filtering || m.filterIn.Value() != "" {
-		top = m.filterIn.View()
+		top := m.filterIn.View()
 		if !m.filtering {
 			top = m.st.Filter.Render("/ "+termtext.Line(m.filterIn.Value())) + m.st.Muted.Render(fmt.Sprintf("  %d of %d", m.list.Visible(), len(m.list.tools)))
 		}
-	}
-	listH := h
-	var left []string
-	if top != "" {
 		left = append(left, termtext.Truncate(top, lw))
-		listH--
 	}
-	left = append(left, strings.Split(m.list.View(m.st, lw, listH), "\n")...)
-	if m.detailWidth() == 0 {
+	left = append(left, strings.Split(m.list.View(m.st, lw, m.toolListHeight(h)), "\n")...)
+	dw := m.detailWidth()
+	if dw == 0 {
 		return m.renderSplit(left, nil, h)
 	}
-	t := m.list.Selected()
-	detail := strings.Split(renderDetail(t, m.decision(t), m.findingsFor(t), m.detailWidth(), m.st), "\n")
-	m.detailTop = min(m.detailTop, max(len(detail)-h, 0))
-	return m.renderSplit(left, detail[m.detailTop:], h)
+	detail := m.toolDetail(m.list.Selected(), dw)
+	top := min(m.detailTop, max(len(detail)-h, 0))
+	return m.renderSplit(left, detail[top:], h)
 }
 
 func (m *Model) renderConnectFailed() string {

@@ -13,7 +13,9 @@ import (
 
 func main() {
 	// The first Ctrl-C cancels the call in flight (the server is told) and lets
-	// mcpsh record it and exit 130; a second one exits at once.
+	// mcpsh record it and exit 130; a second one exits at once. On Windows, Go
+	// delivers Ctrl-C and Ctrl-Break as os.Interrupt, and closing the console
+	// window as SIGTERM, so both platforms take this one path.
 	ctx, cancel := context.WithCancel(context.Background())
 	sig := make(chan os.Signal, 2)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)

@@ -19,6 +19,8 @@ type Report struct {
 	Tools       []*client.Tool
 	Findings    []Finding
 	Directories []Directory
+	// Probe is what audit --probe did; nil when there was none.
+	Probe *Probe
 }
 
 // New audits tools.
@@ -91,6 +93,7 @@ func (r *Report) WriteText(w io.Writer, width int, p Paint) {
 		}
 		fmt.Fprintln(w, p.dim("  hosts: "+wrapIndent(strings.Join(hosts, " · "), width, 9, 9)))
 	}
+	r.writeProbeText(w, width, p)
 	fmt.Fprintf(w, "\n%s\n", p.bold("Directory readiness"))
 	for _, d := range r.Directories {
 		fmt.Fprintf(w, "  %s: %d of %d tools ready (needs %s)\n", d.Name, d.Ready, d.Total, d.Requires)
@@ -160,6 +163,7 @@ func (r *Report) WriteMarkdown(w io.Writer) {
 		fmt.Fprintf(w, "| `%s` | %s | %s |\n", mdCode(t.Name), t.Class(), strings.Join(cells, " | "))
 	}
 	fmt.Fprintln(w)
+	r.writeProbeMarkdown(w)
 	fmt.Fprintln(w, "### Directory readiness")
 	fmt.Fprintln(w)
 	for _, d := range r.Directories {

@@ -2,15 +2,32 @@ package cli
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/audit"
 	"github.com/spf13/cobra"
 )
 
+// auditFlags are audit's own flags.
+type auditFlags struct {
+	asJSON, all, probe bool
+	format, failOn     string
+	probeTimeout       time.Duration
+}
+
+// audited is one server as audit saw it: its report, or why there is none.
+type audited struct {
+	name    string // as the user named it: configured name, URL or command
+	source  string // the config file it came from, "" for none
+	session *client.Session
+	report  *audit.Report
+	err     error
+	notes   []string // what was not done and why (not probed: untrusted)
+}
+
 func (a *app) auditCmd() *cobra.Command {
-	var asJSON, all bool
-	var format, failOn string
+	var f auditFlags
 	cmd := &cobra.Command{
 		Use:   "audit [target] [-- COMMAND ARGS...]",
 		Short: "Check a server's tool annotations, and preview how hosts will treat each tool",
@@ -27,88 +44,158 @@ mode), Cursor (Ask mode) and OpenAI Codex will do with it (run, ask, hide, or
 review its results), and how ready the tools are for the Anthropic and OpenAI
 app directories.
 
-The exit status is 1 when a finding at or above --fail-on is found, else 0, so
-the audit can gate a server's CI. --all audits every configured server, as a
-host would see them (a server that cannot be reached also makes it 1).`,
+--probe also looks at behaviour, on a trusted server only: it lists the tools
+again and calls each effectively read-only tool once per input example (a tool
+with no examples and no required arguments once with {}), through the normal
+call path (session log, retries, --probe-timeout). It reports read-only tools
+that made the server announce a change while they ran (tools/list_changed,
+resources/updated, resources/list_changed, prompts/list_changed), results that
+break the output schema, and examples the tool answers with an error. It never
+calls a tool that is not read-only, that has contradictory hints, or that a rule
+denies or asks for; examples that break the input schema are never sent.
+
+--format sarif writes SARIF 2.1.0 for code-scanning dashboards: one run, every
+server's results in it (the server is in each result's logical location and
+properties), and what could not be audited in the run's invocation.
+
+Exit status, for a CI gate:
+  0  no finding at or above --fail-on
+  5  findings at or above --fail-on (the audit ran)
+  1  the audit could not run, or not all of it: a server could not be reached,
+     or a probe call failed (transport, timeout); this outranks 5, so a gate
+     never passes a server it could not check
+  2  usage error; nothing was sent (--probe on an untrusted server, say)
+With --all the worst server decides: 1, then 5, then 0.`,
 		Example: `  mcpsh audit --demo
   mcpsh audit --json -- node dist/server.js | jq 'group_by(.rule) | map({rule: .[0].rule, n: length})'
   mcpsh audit --format markdown -s mine > audit.md
-  mcpsh audit --fail-on error --url http://127.0.0.1:8080/mcp`,
+  mcpsh audit --fail-on error --url http://127.0.0.1:8080/mcp
+  mcpsh audit --probe --format sarif -s mine > mcpsh.sarif
+  mcpsh audit --all --probe --probe-timeout 10s --fail-on error`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			rest, command := commandAfterDash(cmd, args)
 			if len(rest) > 0 {
 				return &usageError{fmt.Sprintf("audit takes no arguments before --, got %q", rest)}
 			}
-			threshold := audit.Severity(failOn)
-			if threshold.Rank() == 0 && failOn != "none" {
-				return &usageError{fmt.Sprintf("--fail-on %q: want error, warning, info or none", failOn)}
+			if err := f.check(cmd); err != nil {
+				return err
 			}
-			switch format {
-			case "text", "markdown", "json":
-			default:
-				return &usageError{fmt.Sprintf("--format %q: want text, markdown or json", format)}
-			}
-			if asJSON {
-				format = "json"
-			}
-			var reports []*audit.Report
-			var servers []string
-			unreached := false
-			if all {
-				rs, err := a.eachServer(cmd, command)
-				defer closeAll(rs)
-				if err != nil {
-					return err
-				}
-				for _, r := range rs {
-					if r.session != nil {
-						reports, servers = append(reports, auditOf(r.session)), append(servers, r.name)
-					}
-				}
-				unreached = a.reportUnreached(rs)
+			var servers []*audited
+			var err error
+			if f.all {
+				servers, err = a.auditAll(cmd, command, &f)
 			} else {
-				s, err := a.connect(cmd, command)
-				if err != nil {
-					return err
-				}
-				defer s.Close()
-				reports, servers = []*audit.Report{auditOf(s)}, []string{s.Target.Label()}
+				servers, err = a.auditOne(cmd, command, &f)
 			}
-			var findings []audit.Finding
-			for i, r := range reports {
-				switch format {
-				case "markdown":
-					r.WriteMarkdown(a.io.Out)
-				case "text":
-					if i > 0 {
-						fmt.Fprintln(a.io.Out)
+			defer func() {
+				for _, sv := range servers {
+					if sv.session != nil {
+						sv.session.Close()
 					}
-					r.WriteText(a.io.Out, a.io.Width, a.auditPaint())
 				}
-				findings = append(findings, r.Findings...)
-			}
-			if format == "json" {
-				if err := a.writeFindings(reports, servers, all); err != nil {
-					return err
+			}()
+			if err != nil {
+				if f.format == "sarif" && ExitCode(err) == ExitFailure && len(servers) == 1 {
+					// A dashboard upload wants a log even when the server was
+					// not reached: it says so in the run's invocation.
+					servers[0].err = err
+					if werr := a.writeSARIF(servers); werr != nil {
+						return werr
+					}
 				}
+				return err
 			}
-			if failOn != "none" && audit.AtOrAbove(findings, threshold) {
-				c := audit.Count(findings)
-				fmt.Fprintf(a.io.ErrOut, "mcpsh: audit found %d error(s), %d warning(s), %d info (failing at --fail-on %s)\n",
-					c[audit.Error], c[audit.Warning], c[audit.Info], failOn)
-				return &exitError{ExitFailure}
+			if err := a.writeAudit(servers, &f); err != nil {
+				return err
 			}
-			if unreached {
-				return &exitError{ExitFailure}
-			}
-			return nil
+			return a.auditExit(servers, &f)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the findings as a JSON array (same as --format json)")
-	cmd.Flags().BoolVar(&all, "all", false, "every configured server (--json adds a \"server\" field to each finding)")
-	cmd.Flags().StringVar(&format, "format", "text", "report `FORMAT`: text, markdown or json")
-	cmd.Flags().StringVar(&failOn, "fail-on", string(audit.Warning), "exit 1 when a finding is at least `SEVERITY`: error, warning, info, or none")
+	cmd.Flags().BoolVar(&f.asJSON, "json", false, "print the findings as a JSON array (same as --format json)")
+	cmd.Flags().BoolVar(&f.all, "all", false, "every configured server (--json adds a \"server\" field to each finding)")
+	cmd.Flags().StringVar(&f.format, "format", "text", "report `FORMAT`: text, markdown, json or sarif (SARIF 2.1.0)")
+	cmd.Flags().StringVar(&f.failOn, "fail-on", string(audit.Warning), "exit 5 when a finding is at least `SEVERITY`: error, warning, info, or none")
+	cmd.Flags().BoolVar(&f.probe, "probe", false, "also call each read-only tool with its input examples and report what it does (trusted servers only)")
+	cmd.Flags().DurationVar(&f.probeTimeout, "probe-timeout", 0, "give up on a probe call after `DURATION` without an answer (default: the server's timeout, else 1m)")
 	return cmd
+}
+
+// check validates the flags before anything starts.
+func (f *auditFlags) check(cmd *cobra.Command) error {
+	if threshold := audit.Severity(f.failOn); threshold.Rank() == 0 && f.failOn != "none" {
+		return &usageError{fmt.Sprintf("--fail-on %q: want error, warning, info or none", f.failOn)}
+	}
+	switch f.format {
+	case "text", "markdown", "json", "sarif":
+	default:
+		return &usageError{fmt.Sprintf("--format %q: want text, markdown, json or sarif", f.format)}
+	}
+	if f.asJSON {
+		f.format = "json"
+	}
+	if cmd.Flags().Changed("probe-timeout") && !f.probe {
+		return &usageError{"--probe-timeout needs --probe"}
+	}
+	if f.probeTimeout < 0 {
+		return &usageError{fmt.Sprintf("--probe-timeout %s: want a positive duration", f.probeTimeout)}
+	}
+	return nil
+}
+
+// writeAudit prints the reports in the chosen format.
+func (a *app) writeAudit(servers []*audited, f *auditFlags) error {
+	switch f.format {
+	case "json":
+		return a.writeFindings(servers, f.all)
+	case "sarif":
+		return a.writeSARIF(servers)
+	}
+	first := true
+	for _, sv := range servers {
+		if sv.report == nil {
+			continue
+		}
+		if f.format == "markdown" {
+			sv.report.WriteMarkdown(a.io.Out)
+			continue
+		}
+		if !first {
+			fmt.Fprintln(a.io.Out)
+		}
+		first = false
+		sv.report.WriteText(a.io.Out, a.io.Width, a.auditPaint())
+	}
+	return nil
+}
+
+// auditExit says on stderr what decides the exit status, and returns it:
+// could not run (1) outranks findings (5).
+func (a *app) auditExit(servers []*audited, f *auditFlags) error {
+	var findings []audit.Finding
+	incomplete := false
+	for _, sv := range servers {
+		if sv.err != nil {
+			incomplete = true
+		}
+		if sv.report != nil {
+			findings = append(findings, sv.report.Findings...)
+			incomplete = incomplete || sv.report.Probe.Incomplete()
+		}
+	}
+	found := f.failOn != "none" && audit.AtOrAbove(findings, audit.Severity(f.failOn))
+	if found {
+		c := audit.Count(findings)
+		fmt.Fprintf(a.io.ErrOut, "mcpsh: audit found %d error(s), %d warning(s), %d info (failing at --fail-on %s)\n",
+			c[audit.Error], c[audit.Warning], c[audit.Info], f.failOn)
+	}
+	switch {
+	case incomplete:
+		fmt.Fprintln(a.io.ErrOut, "mcpsh: the audit is incomplete (see above): exit 1")
+		return &exitError{ExitFailure}
+	case found:
+		return &exitError{ExitFindings}
+	}
+	return nil
 }
 
 func (a *app) auditPaint() audit.Paint {
@@ -128,8 +215,8 @@ func (a *app) auditPaint() audit.Paint {
 	}
 }
 
-// auditOf audits a session's tools under the server's own name.
-func auditOf(s *client.Session) *audit.Report {
+// auditOf audits tools of a session under the server's own name.
+func auditOf(s *client.Session, tools []*client.Tool) *audit.Report {
 	info := s.Server()
 	name := info.Name
 	if name == "" {
@@ -137,7 +224,7 @@ func auditOf(s *client.Session) *audit.Report {
 	} else if info.Version != "" {
 		name += " " + info.Version
 	}
-	return audit.New(name, s.Target.Via(), s.Target.Trust, s.Tools())
+	return audit.New(name, s.Target.Via(), s.Target.Trust, tools)
 }
 
 // serverFinding is a finding of `audit --all --json`: with its server.
@@ -148,19 +235,35 @@ type serverFinding struct {
 
 // writeFindings prints the findings as one JSON array; with --all each names
 // its configured server.
-func (a *app) writeFindings(reports []*audit.Report, servers []string, all bool) error {
+func (a *app) writeFindings(servers []*audited, all bool) error {
 	if !all {
-		findings := reports[0].Findings
+		findings := servers[0].report.Findings
 		if findings == nil {
 			findings = []audit.Finding{}
 		}
 		return writeJSON(a.io.Out, findings)
 	}
 	out := []serverFinding{}
-	for i, r := range reports {
-		for _, f := range r.Findings {
-			out = append(out, serverFinding{Server: servers[i], Finding: f})
+	for _, sv := range servers {
+		if sv.report == nil {
+			continue
+		}
+		for _, f := range sv.report.Findings {
+			out = append(out, serverFinding{Server: sv.name, Finding: f})
 		}
 	}
 	return writeJSON(a.io.Out, out)
+}
+
+// writeSARIF prints the audit as one SARIF 2.1.0 log.
+func (a *app) writeSARIF(servers []*audited) error {
+	in := make([]audit.SARIFServer, 0, len(servers))
+	for _, sv := range servers {
+		s := audit.SARIFServer{Name: sv.name, Source: sv.source, Report: sv.report, Notes: sv.notes}
+		if sv.err != nil {
+			s.Err = sv.err.Error()
+		}
+		in = append(in, s)
+	}
+	return audit.WriteSARIF(a.io.Out, Version, in)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/config"
+	"github.com/mcpsh/mcpsh/internal/paths"
 	"github.com/mcpsh/mcpsh/internal/redact"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 )
@@ -143,15 +144,13 @@ func (a *app) tokenStore() (client.TokenStore, error) {
 	return client.NewTokenStore(dir), nil
 }
 
-// tokensDir is $XDG_STATE_HOME/mcpsh/tokens (~/.local/state/mcpsh/tokens),
-// beside the session logs.
+// tokensDir is tokens in mcpsh's state folder, beside the session logs:
+// $XDG_STATE_HOME/mcpsh/tokens (~/.local/state/mcpsh/tokens;
+// %LOCALAPPDATA%\mcpsh\tokens on Windows).
 func tokensDir(getenv func(string) (string, bool)) (string, error) {
-	if d, ok := getenv("XDG_STATE_HOME"); ok && filepath.IsAbs(d) {
-		return filepath.Join(d, "mcpsh", "tokens"), nil
+	dir, err := paths.StateDir(getenv)
+	if err != nil {
+		return "", fmt.Errorf("cannot place the token files: %w", err)
 	}
-	home, ok := getenv("HOME")
-	if !ok || !filepath.IsAbs(home) {
-		return "", fmt.Errorf("cannot place the token files: neither XDG_STATE_HOME nor HOME is an absolute path")
-	}
-	return filepath.Join(home, ".local", "state", "mcpsh", "tokens"), nil
+	return filepath.Join(dir, "tokens"), nil
 }

@@ -10,6 +10,7 @@ import (
 
 // doCall makes one batch call with its progress and retries shown on stderr.
 func (a *app) doCall(cmd *cobra.Command, s *client.Session, c *client.Call) (*client.Outcome, error) {
+	a.raiseHeapFloor()
 	prog := a.newProgress(termtext.Line(c.Tool.Name))
 	a.progress.Store(prog)
 	c.OnProgress = prog.update

@@ -11,10 +11,11 @@ import (
 // Exit codes, documented in `mcpsh --help` and the README. Scripts depend on them.
 const (
 	ExitOK          = 0   // everything worked
-	ExitFailure     = 1   // connect, transport or protocol failure
+	ExitFailure     = 1   // connect, transport or protocol failure; for audit: it could not run, or not all of it
 	ExitUsage       = 2   // usage or invalid arguments; nothing was sent
 	ExitToolError   = 3   // the tool ran and returned isError
 	ExitRefused     = 4   // refused by policy: needs confirmation, denied, or --read-only
+	ExitFindings    = 5   // audit ran and found something at or above --fail-on (apart from 1, so a CI gate tells the two apart)
 	ExitInterrupted = 130 // interrupted (Ctrl-C)
 )
 

@@ -6,7 +6,6 @@ import (
 
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
-	"github.com/mcpsh/mcpsh/policy"
 	"github.com/mcpsh/mcpsh/ui"
 	"github.com/spf13/cobra"
 )
@@ -44,16 +43,7 @@ func (a *app) interactive(cmd *cobra.Command, args []string, f *callFlags) error
 			t := targetOf(cfg.Servers[0])
 			opts.Target = &t
 		default:
-			for _, s := range cfg.Servers {
-				c := ui.Choice{Name: s.Name, Transport: string(s.Transport), Where: where(s), Target: targetOf(s)}
-				if err := s.Validate(); err != nil {
-					c.Problem = err.Error()
-				}
-				if a.target.untrusted {
-					c.Target.Trust = policy.Untrusted
-				}
-				opts.Choices = append(opts.Choices, c)
-			}
+			opts.Choices = a.choices(cfg) // target.go
 		}
 	}
 

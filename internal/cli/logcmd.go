@@ -2,144 +2,203 @@ package cli
 
 import (
 	"fmt"
-	"strings"
+	"time"
 
-	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/sessionlog"
-	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/spf13/cobra"
 )
 
+// logQuery is what `mcpsh log` was asked for.
+type logQuery struct {
+	filter   sessionlog.Filter
+	session  string
+	since    string
+	follow   bool
+	json     bool
+	asScript bool
+}
+
 func (a *app) logCmd() *cobra.Command {
-	var f sessionlog.Filter
-	var asJSON bool
+	var q logQuery
 	cmd := &cobra.Command{
 		Use:   "log [FILE]",
-		Short: "Show the calls of a session log",
-		Long: `Show the calls recorded in a session log: the latest session's, or FILE.
+		Short: "Show the calls recorded in the session logs",
+		Long: `Show the calls recorded in the session logs: every session in the state
+folder, newest first, grouped by session; or one session (--session ID, or
+latest); or FILE (a --log file, or openworld.jsonl).
 
 Every call mcpsh makes (run, refused, failed or cancelled) is one JSON line,
-written and synced to disk before mcpsh moves on. Open-world calls (tools that
-may reach outside systems, and every call to an untrusted server) are marked.
-Arguments are redacted by default (--log-args when calling).
-With --json, the matching entries are printed as JSON lines.`,
+written before mcpsh moves on. Open-world calls (tools that may reach outside
+systems, and every call to an untrusted server) are marked ◆, and are also
+kept in openworld.jsonl next to the sessions folder. Arguments are redacted by
+default (--log-args when calling).
+
+The filters combine: --since 2h (or 7d, or an RFC 3339 time), -s/--server NAME,
+--tool GLOB, --status STATUS, --open-world. With --json, the matching entries
+are printed as JSON lines, each naming its session. --follow keeps printing
+entries as they are written, by any session, new ones included, until Ctrl-C;
+with --since it starts with what was logged since then, with --session or FILE
+with the whole session.`,
 		Example: `  mcpsh log
-  mcpsh log --open-world
-  mcpsh log --status failed --tool 'delete_*'
-  mcpsh log ~/.local/state/mcpsh/sessions/20261122T061417.123Z-4242.jsonl --json | jq .attempts`,
+  mcpsh log --open-world --since 7d
+  mcpsh log --session latest --status failed --tool 'delete_*'
+  mcpsh log -s fs --since 2h --json | jq .attempts
+  mcpsh log --follow --open-world
+  mcpsh log --session latest --as-script > check.txt`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if f.Status != "" {
-				if err := sessionlog.ValidStatus(f.Status); err != nil {
-					return &usageError{err.Error()}
-				}
-			}
-			if f.Tool != "" {
-				if err := sessionlog.ValidTool(f.Tool); err != nil {
-					return &usageError{err.Error()}
-				}
-			}
-			path, err := a.logToRead(args)
-			if err != nil {
+			q.filter.Server = a.target.server // -s is the root's flag: the server to show
+			if err := a.checkLogQuery(&q, args); err != nil {
 				return err
 			}
-			entries, warnings, err := sessionlog.ReadFile(path)
+			file := a.logs.path
+			if len(args) == 1 {
+				file = args[0]
+			}
+			if file != "" {
+				return a.showLogFile(cmd, file, q)
+			}
+			dir, err := sessionlog.SessionsDir(a.getenv)
 			if err != nil {
 				return &usageError{err.Error()}
 			}
-			for _, w := range warnings {
-				fmt.Fprintf(a.io.ErrOut, "mcpsh: warning: %s: %s\n", path, w)
-			}
-			shown := 0
-			for _, e := range entries {
-				if !f.Match(e) {
-					continue
-				}
-				shown++
-				if asJSON {
-					if err := writeJSONLine(a.io.Out, e); err != nil {
-						return err
-					}
-					continue
-				}
-				if shown == 1 {
-					fmt.Fprintf(a.io.Out, "%s\n%s · %s\n\n", palette{a.io.Color}.dim(path), termtext.Line(e.Server), termtext.Line(e.Via))
-				}
-				a.printLogEntry(e)
-			}
-			if !asJSON {
-				fmt.Fprintf(a.io.ErrOut, "%s of %d\n", plural(shown, "call"), len(entries))
-			}
-			return nil
+			return a.showSessions(cmd, dir, q)
 		},
 	}
-	cmd.Flags().BoolVar(&f.OpenWorld, "open-world", false, "only open-world calls")
-	cmd.Flags().StringVar(&f.Tool, "tool", "", "only tools whose name matches `GLOB`")
-	cmd.Flags().StringVar(&f.Status, "status", "", "only calls that ended with `STATUS`: ok, tool_error, failed, refused, cancelled")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the matching entries as JSON lines")
+	fl := cmd.Flags()
+	fl.StringVar(&q.session, "session", "", "only the session `ID` (a file name without .jsonl), or latest")
+	fl.StringVar(&q.since, "since", "", "only calls made since `WHEN`: a duration back from now (90m, 2h, 7d) or an RFC 3339 time")
+	fl.BoolVar(&q.filter.OpenWorld, "open-world", false, "only open-world calls")
+	fl.StringVar(&q.filter.Tool, "tool", "", "only tools whose name matches `GLOB`")
+	fl.StringVar(&q.filter.Status, "status", "", "only calls that ended with `STATUS`: ok, tool_error, failed, refused, cancelled")
+	fl.BoolVarP(&q.follow, "follow", "f", false, "keep printing entries as they are written, until Ctrl-C")
+	fl.BoolVar(&q.json, "json", false, "print the matching entries as JSON lines, each with its session")
+	fl.BoolVar(&q.asScript, "as-script", false, "print one session (--session, default latest) as a run script whose expectations are the outcomes logged")
 	return cmd
 }
 
-func (a *app) logToRead(args []string) (string, error) {
-	if len(args) == 1 {
-		return args[0], nil
+// checkLogQuery turns the flags into a filter, or says which one is wrong.
+func (a *app) checkLogQuery(q *logQuery, args []string) error {
+	f := &q.filter
+	checks := []struct {
+		set   bool
+		check func() error
+	}{
+		{f.Status != "", func() error { return sessionlog.ValidStatus(f.Status) }},
+		{f.Tool != "", func() error { return sessionlog.ValidTool(f.Tool) }},
+		{f.Server != "", func() error { return sessionlog.ValidServer(f.Server) }},
 	}
-	if a.logs.path != "" {
-		return a.logs.path, nil
+	for _, c := range checks {
+		if c.set {
+			if err := c.check(); err != nil {
+				return &usageError{err.Error()}
+			}
+		}
 	}
-	dir, err := sessionlog.SessionsDir(a.getenv)
-	if err != nil {
-		return "", &usageError{err.Error()}
+	if q.since != "" {
+		t, err := sessionlog.ParseSince(q.since, time.Now())
+		if err != nil {
+			return &usageError{err.Error()}
+		}
+		f.Since = t
 	}
-	p, err := sessionlog.Latest(dir)
-	if err != nil {
-		return "", &usageError{err.Error()}
+	switch {
+	case len(args) == 1 && q.session != "":
+		return &usageError{"give a log FILE or --session ID, not both"}
+	case q.asScript && (q.follow || q.json):
+		return &usageError{"--as-script prints a script: it goes with neither --follow nor --json"}
 	}
-	return p, nil
+	return nil
 }
 
-// printLogEntry prints one call: time, status, tool, class, attempts, duration,
-// who approved, and the open-world mark; the reason or error on a second line.
-func (a *app) printLogEntry(e sessionlog.Entry) {
-	p := palette{a.io.Color}
-	status := string(e.Status)
-	switch e.Status {
-	case client.StatusOK:
-		status = p.green(pad(status, 10))
-	case client.StatusToolError, client.StatusRefused:
-		status = p.yellow(pad(status, 10))
-	default:
-		status = p.red(pad(status, 10))
-	}
-	mark := "  "
-	if e.OpenWorld {
-		mark = p.wrap("35", "◆ ")
-	}
-	who := ""
-	if e.ApprovedBy != "" {
-		who = " · approved by " + string(e.ApprovedBy)
-	}
-	fmt.Fprintf(a.io.Out, "%s %s %s%s %s · %s · %s · %.0fms%s\n",
-		e.Time.Local().Format("15:04:05"), status, mark, termtext.Line(e.Tool),
-		p.dim(termtext.Line(e.Title)), p.class(e.Class, string(e.Class)), plural(len(e.Attempts), "attempt"), e.DurationMS, who)
-	var notes []string
-	if e.OpenWorld {
-		notes = append(notes, "open-world")
-	}
-	for _, at := range e.Attempts {
-		if at.Failure == "" {
-			continue
+// showLogFile shows or follows one log file.
+func (a *app) showLogFile(cmd *cobra.Command, file string, q logQuery) error {
+	if q.follow {
+		fl, err := sessionlog.FollowFile(file, q.filter, true)
+		if err != nil {
+			return &usageError{err.Error()}
 		}
-		n := fmt.Sprintf("attempt %d: %s", at.N, at.Failure)
-		if at.WaitMS > 0 {
-			n += fmt.Sprintf(", waited %.1fs", at.WaitMS/1000)
+		return a.followLog(cmd, fl, "log "+file, q)
+	}
+	entries, warnings, err := sessionlog.ReadFile(file)
+	if err != nil {
+		return &usageError{err.Error()}
+	}
+	r := sessionlog.SessionRead{Session: sessionlog.Session{ID: sessionlog.IDOf(file), Path: file}, Total: len(entries), Warnings: warnings}
+	for _, e := range entries {
+		if q.filter.Match(e) {
+			r.Entries = append(r.Entries, e)
 		}
-		notes = append(notes, n)
 	}
-	if len(notes) > 0 {
-		fmt.Fprintf(a.io.Out, "         %s\n", p.dim(strings.Join(notes, "; ")))
+	return a.printSessions(func(yield func(sessionlog.SessionRead) bool) { yield(r) }, q)
+}
+
+// showSessions shows or follows the sessions in dir that the query selects.
+func (a *app) showSessions(cmd *cobra.Command, dir string, q logQuery) error {
+	sessions, err := sessionlog.Sessions(dir)
+	if err != nil {
+		return &usageError{fmt.Sprintf("reading the session logs: %v", err)}
 	}
-	if e.Error != "" {
-		fmt.Fprintf(a.io.Out, "         %s\n", termtext.Line(e.Error))
+	if q.session != "" || q.asScript {
+		id := q.session
+		if id == "" {
+			id = "latest"
+		}
+		s, err := sessionlog.Find(sessions, dir, id)
+		if err != nil {
+			return &usageError{err.Error()}
+		}
+		if q.follow {
+			fl, err := sessionlog.FollowFile(s.Path, q.filter, true)
+			if err != nil {
+				return &usageError{err.Error()}
+			}
+			return a.followLog(cmd, fl, "session "+s.ID, q)
+		}
+		sessions = []sessionlog.Session{s}
 	}
+	if q.follow {
+		fl, err := sessionlog.FollowDir(dir, q.filter, q.filter.Since)
+		if err != nil {
+			return &usageError{fmt.Sprintf("reading the session logs: %v", err)}
+		}
+		return a.followLog(cmd, fl, fmt.Sprintf("%s in %s", plural(fl.Files(), "session log"), dir), q)
+	}
+	if len(sessions) == 0 {
+		return &usageError{fmt.Sprintf("no session logs in %s yet: calls made with mcpsh are logged there", dir)}
+	}
+	return a.printSessions(sessionlog.Scan(sessions, q.filter), q)
+}
+
+// printSessions prints what the sessions hold that matched: grouped under a
+// heading per session for people, JSON lines with --json, or a run script.
+func (a *app) printSessions(reads func(func(sessionlog.SessionRead) bool), q logQuery) error {
+	pr := &logPrinter{a: a, json: q.json}
+	total, sessions := 0, 0
+	var err error
+	reads(func(r sessionlog.SessionRead) bool {
+		if r.Err != nil {
+			a.warn(fmt.Sprintf("%s: %v", r.Path, r.Err))
+		}
+		for _, w := range r.Warnings {
+			a.warn(r.Path + ": " + w)
+		}
+		total += r.Total
+		sessions++
+		if q.asScript {
+			err = writeAsScript(a.io.Out, r.ID, r.Entries)
+			return false
+		}
+		for _, e := range r.Entries {
+			if err = pr.print(e); err != nil {
+				return false
+			}
+		}
+		return true
+	})
+	if err != nil || q.json || q.asScript {
+		return err
+	}
+	fmt.Fprintf(a.io.ErrOut, "%s of %d in %s\n", plural(pr.shown, "call"), total, plural(sessions, "session"))
+	return nil
 }

@@ -17,9 +17,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// Version is set at build time with -ldflags "-X github.com/mcpsh/mcpsh/internal/cli.Version=…".
-var Version = "dev"
-
 // app is the state one invocation of mcpsh shares between its commands.
 type app struct {
 	io         *iostreams.IOStreams
@@ -51,6 +48,9 @@ type app struct {
 	several bool
 	// stdin reads the answers to confirmations asked on the terminal.
 	stdin *bufio.Reader
+	// traceHook, when set, also hears each session's messages in wire order
+	// (audit --probe puts notifications on the call they arrived during).
+	traceHook func(client.Target, func(client.TraceEntry)) func(client.TraceEntry)
 }
 
 // warn prints a warning on stderr, above a call's status line if one is drawn.
@@ -70,7 +70,8 @@ first (and are refused in scripts unless --yes), and every call is recorded.
 
 Name a server with one of:
   --demo               the embedded demo server (start here)
-  -s NAME              a server from your config file (see: mcpsh servers)
+  -s NAME              a configured server: mcpsh's, or Claude's, Cursor's, VS
+                       Code's... (see: mcpsh servers; -s cursor:NAME picks a host's)
   --url URL            a streamable HTTP server (--header 'K: V' to add headers)
   --sse URL            a legacy HTTP+SSE server
   -- COMMAND ARGS...   a stdio server mcpsh starts (and stops) itself
@@ -87,6 +88,7 @@ Exit codes:
   2    usage or invalid arguments (nothing was sent)
   3    the tool returned an error (isError)
   4    refused by policy: confirmation needed, denied by a rule, or --read-only
+  5    audit: findings at or above --fail-on (1: the audit could not run in full)
   130  interrupted
 For run, the worst outcome wins: 130, then 1, then 4, then 3.`
 
@@ -131,7 +133,7 @@ func (a *app) rootCmd() *cobra.Command {
 		Use:           "mcpsh",
 		Short:         "A terminal client for MCP servers that honours tool annotations",
 		Long:          rootHelp,
-		Version:       Version,
+		Version:       currentVersion().String(),
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		Args:          cobra.ArbitraryArgs,
@@ -139,6 +141,7 @@ func (a *app) rootCmd() *cobra.Command {
 			return a.interactive(cmd, args, &rootCall)
 		},
 	}
+	root.SetVersionTemplate("{{.Version}}")
 	rootCall.register(root.Flags())
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
 	root.PersistentFlags().StringVar(&a.configPath, "config", "", "read servers from `FILE` (default $MCPSH_CONFIG, then $XDG_CONFIG_HOME/mcpsh/config.json)")
@@ -185,6 +188,9 @@ func (a *app) open(ctx context.Context, t client.Target, roots []client.Root) (*
 	o := a.clientOptionsFor(t)
 	a.batchFeatures(o)
 	o.Roots = roots
+	if a.traceHook != nil {
+		o.Trace = a.traceHook(t, o.Trace)
+	}
 	if a.several {
 		// With --all, say which server a warning is about.
 		name := termtext.Line(t.Label())

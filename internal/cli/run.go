@@ -27,18 +27,41 @@ func (a *app) runCmd() *cobra.Command {
   add_note title="Call Sam" content='about the "plan"'
   list_notes
 
-Every line is checked (tool names, argument types, input schemas) before the
-first call is sent: a script with a mistake runs nothing and exits 2.
+Expectations after a call check how it ended, one per line:
+
+  get_note id=2
+    expect status ok
+    expect text "Shopping list"
+  search_notes query=milk
+    expect json .matches[0].title == "Shopping list"
+    expect json .total == 1
+  pop_note
+    expect status refused
+
+status is ok, tool_error, refused or failed; text is a JSON string the text
+of the result must contain; json takes a path into structuredContent (.key,
+["any key"], [N], as in jq) and the JSON value it must have. A line whose
+first word is expect is always an expectation: call a tool named expect as
+'expect'. Indenting them is optional.
+
+Every line is checked (tool names, argument types, input schemas, the
+expectations) before the first call is sent: a script with a mistake runs
+nothing and exits 2, and so does one that still holds <FILL>, the placeholder
+mcpsh log --as-script writes for an argument the log did not keep.
 FILE "-" or no FILE reads the script from standard input.
 
 With --json, each call prints one JSON object on its own line: line, tool,
 title, class, flags, decision, reason, attempts, status, durationMs, content,
-structuredContent, isError, error. --fail-fast stops at the first call that
-does not end ok. The exit status is the worst outcome: 130 (interrupted), then
-1 (failure), then 4 (refused), then 3 (tool error), else 0.`,
-		Example: `  mcpsh run --demo calls.txt
-  printf 'list_notes\nget_note id=1\n' | mcpsh run --demo --json
-  mcpsh run --yes --fail-fast setup.txt -- npx -y @modelcontextprotocol/server-memory`,
+structuredContent, isError, error, and expectations (each with line, kind,
+path, expected, got, ok, note). A failed expectation is reported on stderr
+with its line, what was expected and what came. --fail-fast stops at the
+first call that fails an expectation or, when its status is not expected,
+does not end ok.
+
+The exit status is the worst of: 130 (interrupted), 1 (a failure, or a failed
+expectation), 4 (refused), 3 (tool error), else 0. A call whose status is
+expected, and comes, adds nothing to it: "expect status refused" turns a
+refusal into a pass.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			rest, command := commandAfterDash(cmd, args)
 			if len(rest) > 1 {
@@ -68,11 +91,11 @@ does not end ok. The exit status is the worst outcome: 130 (interrupted), then
 				sort.SliceStable(errs, func(i, j int) bool { return errs[i].(*scriptError).line < errs[j].(*scriptError).line })
 				return a.scriptErrors(errs)
 			}
-			return a.runCalls(cmd, s, calls, &f, failFast)
+			return a.runCalls(cmd, s, name, calls, &f, failFast)
 		},
 	}
 	f.register(cmd.Flags())
-	cmd.Flags().BoolVar(&failFast, "fail-fast", false, "stop at the first call that does not end ok")
+	cmd.Flags().BoolVar(&failFast, "fail-fast", false, "stop at the first call that fails an expectation or does not end ok")
 	return cmd
 }
 
@@ -100,9 +123,10 @@ func (a *app) scriptErrors(errs []error) error {
 }
 
 type scriptCall struct {
-	line int
-	tool *client.Tool
-	args map[string]any
+	line    int
+	tool    *client.Tool
+	args    map[string]any
+	expects []expectation
 }
 
 // resolveScript checks every line against the server's tools and schemas.
@@ -111,11 +135,14 @@ func resolveScript(s *client.Session, file string, lines []scriptLine) ([]script
 	var errs []error
 	for _, l := range lines {
 		tool, err := findTool(s, l.Tool)
+		if err == nil && l.Unfilled {
+			continue // its placeholders are reported; its values mean nothing yet
+		}
 		if err == nil {
 			var args map[string]any
 			if args, err = tool.ParseArgs(l.Argv); err == nil {
 				if err = tool.Validate(args); err == nil {
-					calls = append(calls, scriptCall{line: l.N, tool: tool, args: args})
+					calls = append(calls, scriptCall{line: l.N, tool: tool, args: args, expects: l.Expects})
 					continue
 				}
 			}
@@ -129,13 +156,14 @@ func resolveScript(s *client.Session, file string, lines []scriptLine) ([]script
 type runRecord struct {
 	Line int `json:"line"`
 	*client.Outcome
+	Expectations []expectResult `json:"expectations"`
 }
 
-func (a *app) runCalls(cmd *cobra.Command, s *client.Session, calls []scriptCall, f *callFlags, failFast bool) error {
+func (a *app) runCalls(cmd *cobra.Command, s *client.Session, file string, calls []scriptCall, f *callFlags, failFast bool) error {
 	p := palette{a.io.Color}
 	code := ExitOK
 	counts := map[client.Status]int{}
-	ran := 0
+	ran, checked, unmet := 0, 0, 0
 	for i, c := range calls {
 		if err := cmd.Context().Err(); err != nil {
 			code = worse(code, ExitInterrupted)
@@ -152,27 +180,54 @@ func (a *app) runCalls(cmd *cobra.Command, s *client.Session, calls []scriptCall
 		}
 		ran++
 		counts[o.Status]++
-		code = worse(code, statusCode(o.Status))
+		results := checkAll(c.expects, o)
+		failed := 0
+		for _, r := range results {
+			if !r.OK {
+				failed++
+			}
+		}
+		checked, unmet = checked+len(results), unmet+failed
+		// An expected status is the expectation's to judge; an interruption
+		// is never a pass.
+		owned := statusExpected(c.expects)
+		if !owned || o.Status == client.StatusCancelled {
+			code = worse(code, statusCode(o.Status))
+		}
+		if failed > 0 {
+			code = worse(code, ExitFailure)
+		}
 		if f.json {
-			if err := writeJSONLine(a.io.Out, runRecord{Line: c.line, Outcome: o}); err != nil {
+			if err := writeJSONLine(a.io.Out, runRecord{Line: c.line, Outcome: o, Expectations: results}); err != nil {
 				return err
 			}
-			a.reportWarnings(o)
 		} else {
-			a.printRunStep(p, c, o)
-			a.reportWarnings(o)
+			a.printRunStep(p, c, o, failed)
+		}
+		a.reportWarnings(o)
+		for j, r := range results {
+			if !r.OK {
+				fmt.Fprintf(a.io.ErrOut, "mcpsh: %s:%d: %s\n", file, r.Line, c.expects[j].failure(r, o))
+			}
 		}
 		if o.Status == client.StatusCancelled {
 			break
 		}
-		if failFast && o.Status != client.StatusOK {
+		if failFast && (failed > 0 || !owned && o.Status != client.StatusOK) {
 			if left := len(calls) - i - 1; left > 0 {
 				fmt.Fprintf(a.io.ErrOut, "mcpsh: stopped at line %d (--fail-fast): %s not run\n", c.line, plural(left, "call"))
 			}
 			break
 		}
 	}
-	fmt.Fprintln(a.io.ErrOut, "mcpsh: "+summary(ran, counts))
+	line := "mcpsh: " + summary(ran, counts)
+	switch {
+	case unmet > 0:
+		line += fmt.Sprintf("; %d of %s failed", unmet, plural(checked, "expectation"))
+	case checked > 0:
+		line += "; " + plural(checked, "expectation") + " met"
+	}
+	fmt.Fprintln(a.io.ErrOut, line)
 	if errors.Is(cmd.Context().Err(), context.Canceled) {
 		code = worse(code, ExitInterrupted)
 	}
@@ -182,7 +237,7 @@ func (a *app) runCalls(cmd *cobra.Command, s *client.Session, calls []scriptCall
 	return nil
 }
 
-func (a *app) printRunStep(p palette, c scriptCall, o *client.Outcome) {
+func (a *app) printRunStep(p palette, c scriptCall, o *client.Outcome, failed int) {
 	status := string(o.Status)
 	switch o.Status {
 	case client.StatusOK:
@@ -192,8 +247,12 @@ func (a *app) printRunStep(p palette, c scriptCall, o *client.Outcome) {
 	default:
 		status = p.red(status)
 	}
-	fmt.Fprintf(a.io.Out, "%s %s (%s) · %s · %.0fms\n", p.dim(fmt.Sprintf("[line %d]", c.line)),
-		termtext.Line(o.Title), o.Tool, status, o.DurationMS)
+	unmet := ""
+	if failed > 0 {
+		unmet = " · " + p.red(fmt.Sprintf("%d of %s failed", failed, plural(len(c.expects), "expectation")))
+	}
+	fmt.Fprintf(a.io.Out, "%s %s (%s) · %s · %.0fms%s\n", p.dim(fmt.Sprintf("[line %d]", c.line)),
+		termtext.Line(o.Title), termtext.Line(o.Tool), status, o.DurationMS, unmet)
 	switch o.Status {
 	case client.StatusOK, client.StatusToolError:
 		fmt.Fprint(a.io.Out, indent(resultText(o.Result, a.io.StdoutTTY)))

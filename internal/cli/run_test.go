@@ -2,10 +2,16 @@ package cli
 
 import (
 	"encoding/json"
+	"io"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/mcpsh/mcpsh/internal/fixture"
+	"github.com/mcpsh/mcpsh/internal/iostreams"
 )
 
 func TestRunScript(t *testing.T) {
@@ -117,5 +123,148 @@ func TestSplitWords(t *testing.T) {
 	want := []string{"a=1", "b=two words", "c=its", `d="x"`, `e=say "hi"`}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+func TestRunExpectations(t *testing.T) {
+	script := `get_note id=2
+  expect status ok
+  expect text "Shopping list"
+  expect text "Buy milk"
+search_notes query=milk
+  expect json .total == 1
+  expect json .matches[0].title == "Release checklist"
+  expect json .matches[0].id == 2
+add_note title=later
+`
+	r, srv := run(t, env{stdin: script}, "run", "--demo")
+	wantCode(t, r, ExitFailure)
+	contains(t, "stderr", r.errOut,
+		`mcpsh: <stdin>:4: expected text "Buy milk", got "#2 Shopping list\ntags: home`,
+		`mcpsh: <stdin>:7: expected json .matches[0].title == "Release checklist", got "Shopping list"`,
+		"3 calls: 3 ok; 2 of 6 expectations failed")
+	contains(t, "stdout", r.out, "[line 1] Read a note (get_note) · ok", "· 1 of 3 expectations failed", "· 1 of 3 expectations failed")
+	if strings.Contains(r.errOut, ":2:") || strings.Contains(r.errOut, ":6:") || strings.Contains(r.errOut, ":8:") {
+		t.Errorf("a met expectation was reported:\n%s", r.errOut)
+	}
+	if srv.Executions("add_note") != 1 {
+		t.Error("a failed expectation stopped the script without --fail-fast")
+	}
+
+	r, _ = run(t, env{stdin: "get_note id=2\n  expect text \"Shopping\"\n"}, "run", "--demo")
+	wantCode(t, r, ExitOK)
+	contains(t, "stderr", r.errOut, "1 call: 1 ok; 1 expectation met")
+}
+
+// An expected status that comes is a pass: it does not make the exit 3 or 4,
+// and --fail-fast goes on past it.
+func TestRunExpectedStatusExit(t *testing.T) {
+	tests := []struct {
+		script string
+		code   int
+	}{
+		{"get_note id=999\n", ExitToolError},
+		{"get_note id=999\n  expect status tool_error\n", ExitOK},
+		{"get_note id=999\n  expect status tool_error\n  expect text \"no note with id 999\"\n", ExitOK},
+		{"get_note id=999\n  expect text \"no note with id 999\"\n", ExitToolError},
+		{"pop_note\n  expect status refused\nget_note id=999\n  expect status tool_error\n", ExitOK},
+		{"pop_note\n  expect status refused\nget_note id=999\n", ExitToolError},
+		{"pop_note\n  expect status ok\n", ExitFailure},
+		{"list_notes\n  expect status tool_error\n", ExitFailure},
+		{"flaky_sync\n  expect status failed\n", ExitOK},
+	}
+	for _, tt := range tests {
+		r, _ := run(t, env{stdin: tt.script}, "run", "--demo", "--retries", "1", "--fail-fast")
+		if r.code != tt.code {
+			t.Errorf("script %q: exit %d, want %d\n%s", tt.script, r.code, tt.code, r.errOut)
+		}
+	}
+	r, srv := run(t, env{stdin: "get_note id=999\n  expect status tool_error\nadd_note title=runs\n"}, "run", "--demo", "--fail-fast")
+	wantCode(t, r, ExitOK)
+	if srv.Executions("add_note") != 1 {
+		t.Error("--fail-fast stopped at an expected tool error")
+	}
+}
+
+func TestRunExpectationsFailFast(t *testing.T) {
+	r, srv := run(t, env{stdin: "list_notes\n  expect text \"nothing like this\"\nadd_note title=never\nadd_note title=never\n"}, "run", "--demo", "--fail-fast")
+	wantCode(t, r, ExitFailure)
+	contains(t, "stderr", r.errOut, `<stdin>:2: expected text "nothing like this"`, "stopped at line 1 (--fail-fast): 2 calls not run", "1 call: 1 ok; 1 of 1 expectation failed")
+	if srv.Executions("add_note") != 0 {
+		t.Fatal("--fail-fast ran past a failed expectation")
+	}
+}
+
+func TestRunJSONExpectations(t *testing.T) {
+	script := "search_notes query=milk\n  expect status ok\n  expect json .matches[0] == {\"id\": 2}\nlist_notes\n"
+	r, _ := run(t, env{stdin: script}, "run", "--demo", "--json")
+	wantCode(t, r, ExitFailure)
+	ls := lines(r.out)
+	if len(ls) != 2 {
+		t.Fatalf("%d records:\n%s", len(ls), r.out)
+	}
+	var rec struct {
+		Expectations []map[string]any `json:"expectations"`
+	}
+	json.Unmarshal([]byte(ls[0]), &rec)
+	want := []map[string]any{
+		{"line": 2.0, "kind": "status", "expected": "ok", "got": "ok", "ok": true},
+		{"line": 3.0, "kind": "json", "path": ".matches[0]", "expected": map[string]any{"id": 2.0},
+			"got": map[string]any{"id": 2.0, "title": "Shopping list", "snippet": "Coffee beans, oat milk, rice"}, "ok": false},
+	}
+	if diff := cmp.Diff(want, rec.Expectations); diff != "" {
+		t.Errorf("expectations (-want +got):\n%s", diff)
+	}
+	if !strings.Contains(ls[1], `"expectations":[]`) {
+		t.Errorf("a call without expectations: %s", ls[1])
+	}
+}
+
+// A script that still holds <FILL> runs nothing, and says which argument on
+// which line, once each.
+func TestRunRefusesPlaceholders(t *testing.T) {
+	script := `add_note {"title": "<FILL>", "tags": ["a", "x <FILL> y"]}
+  expect status ok
+get_note id=<FILL>
+delete_note <FILL>
+add_note title=fine
+`
+	r, srv := run(t, env{stdin: script}, "run", "--demo", "--yes")
+	wantCode(t, r, ExitUsage)
+	contains(t, "stderr", r.errOut,
+		`<stdin>:1: argument "tags" is still <FILL> at .[1]: put the value to send in its place`,
+		`<stdin>:1: argument "title" is still <FILL>: put the value to send in its place`,
+		`<stdin>:3: argument "id" is still <FILL>`,
+		`<stdin>:4: the arguments are still <FILL> (the log kept none)`,
+		"4 errors in the script; nothing was sent")
+	if strings.Contains(r.errOut, "not an integer") || strings.Contains(r.errOut, "not key=value") {
+		t.Errorf("a placeholder was also checked as a value:\n%s", r.errOut)
+	}
+	if srv.Executions("add_note")+srv.Executions("get_note")+srv.Executions("delete_note") != 0 {
+		t.Fatal("a script with placeholders sent a call")
+	}
+}
+
+// A failed expectation on a hostile server's text shows it as escapes only.
+func TestRunExpectationsHostileText(t *testing.T) {
+	sc, _ := fixture.Lookup("hostile")
+	ts := httptest.NewServer((&fixture.Server{Scenario: sc, StateDir: t.TempDir(), Stderr: io.Discard}).Handler(fixture.HTTPOptions{SSE: true}))
+	defer ts.Close()
+	script := filepath.Join(t.TempDir(), "calls.mcpsh")
+	os.WriteFile(script, []byte("say\n  expect text \"quiet\"\nshout\n  expect status ok\n"), 0o600)
+	for _, json := range []bool{false, true} {
+		s, _, out, errOut := iostreams.Test()
+		s.SetTTY(true, 100)
+		args := []string{"--url", ts.URL, "--no-log", "run", script}
+		if json {
+			args = append(args, "--json")
+		}
+		if code := mainWith(t, s, args...); code != ExitFailure {
+			t.Fatalf("exit %d\n%s", code, errOut)
+		}
+		contains(t, "stderr", errOut.String(), `calls.mcpsh:2: expected text "quiet", got "hello \u001b[31m\u001b]0;pwned\u0007`, "calls.mcpsh:4: expected status ok, got tool_error")
+		if bad := terminalControl(out.String() + errOut.String()); bad != "" {
+			t.Errorf("json %v: a control near %q", json, bad)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -15,40 +16,61 @@ func (a *app) serversCmd() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "servers",
-		Short: "List the configured servers",
-		Long: `List the servers in the config file: --config FILE, else $MCPSH_CONFIG, else
-$XDG_CONFIG_HOME/mcpsh/config.json (~/.config/mcpsh/config.json).
+		Short: "List the configured servers: mcpsh's own and other hosts'",
+		Long: `List every server mcpsh can use: those of its config file (--config FILE,
+else $MCPSH_CONFIG, else $XDG_CONFIG_HOME/mcpsh/config.json), and those you
+configured in other hosts: Claude Code (.mcp.json, ~/.claude.json), Claude
+Desktop, Cursor (.cursor/mcp.json, ~/.cursor/mcp.json), VS Code
+(.vscode/mcp.json, its user mcp.json), Windsurf, Codex (~/.codex/config.toml)
+and Gemini CLI (.gemini/settings.json, ~/.gemini/settings.json). Project files
+are read from the working directory up to the repository's root. Each server
+says where it came from (host, file, key), how it is reached, and why it may
+not be usable.
 
-The file uses the "mcpServers" shape of Claude Desktop, Cursor and Claude Code,
-or VS Code's "servers" shape, plus mcpsh's own keys per server: "trust"
+When several files use a name, -s NAME takes mcpsh's own config first, then the
+project's files, then the user's; the list marks the one it takes, and
+-s HOST:NAME picks another (-s cursor:github). A server its host disabled, or a
+project's server nobody approved in its host, is held: listed, never started
+unless named. --no-discover (or "discover": false in mcpsh's config) reads
+mcpsh's own file only.
+
+mcpsh's config uses the "mcpServers" shape of Claude Desktop, Cursor and Claude
+Code, or VS Code's "servers" shape, plus mcpsh's own keys per server: "trust"
 ("trusted" or "untrusted"), "policy" ({"allow": [...], "confirm": [...],
 "deny": [...]} of tool-name globs; deny wins), "timeout", "retries" and
 "retryMax", and for HTTP servers the OAuth client: "clientId", "clientSecret",
-"clientMetadataUrl", "scopes" and "grant" (see mcpsh login --help). ${VAR} and
-${VAR:-default} expand from the environment. mcpsh never reads a config file
-from the working directory unless you name it.
+"clientMetadataUrl", "scopes" and "grant" (see mcpsh login --help). At the top
+level, "trust": {"cursor:*": "untrusted"} untrusts other hosts' servers by
+name, HOST:NAME or HOST:*. ${VAR} and ${VAR:-default} expand from the
+environment. Env and header values are never shown, only their names.
 
 For HTTP servers it also says whether you are logged in (mcpsh login) and
-until when; tokens themselves are never shown.`,
+until when; tokens themselves are never shown.
+
+Examples:
+  mcpsh servers
+  mcpsh servers --json | jq '.[] | select(.winner) | .ref'
+  mcpsh tools -s cursor:github`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := a.loadConfig()
-			if err != nil {
+			if _, err := a.loadConfig(); err != nil {
 				return err
 			}
-			logins := a.logins(cfg)
+			c := a.target.found
+			all := listed(c)
+			logins := a.logins(all)
 			if asJSON {
-				return writeJSON(a.io.Out, serversJSON(cfg, logins))
+				return writeJSON(a.io.Out, serversJSON(c, all, logins))
 			}
-			if len(cfg.Servers) == 0 {
-				fmt.Fprintf(a.io.ErrOut, "no servers configured in %s\n", cfg.Path)
+			if len(all) == 0 {
+				fmt.Fprintf(a.io.ErrOut, "no servers configured in %s or in other hosts' files\n", termtext.Line(c.Own.Path))
 				return nil
 			}
 			if a.io.StdoutTTY {
-				fmt.Fprintf(a.io.Out, "%s\n\n", palette{a.io.Color}.dim(cfg.Path))
+				fmt.Fprintf(a.io.Out, "%s\n\n", palette{a.io.Color}.dim(termtext.Line(c.Own.Path)))
 			}
-			for _, s := range cfg.Servers {
-				a.printServer(s, logins[s.Name])
+			for _, s := range all {
+				a.printServer(c, s, logins[s])
 			}
 			return nil
 		},
@@ -57,18 +79,49 @@ until when; tokens themselves are never shown.`,
 	return cmd
 }
 
+// listed are every server found, by name, and for one name in the order -s
+// NAME prefers them.
+func listed(c *config.Catalog) []*config.Server {
+	var out []*config.Server
+	for _, name := range c.Names() {
+		out = append(out, c.Named(name)...)
+	}
+	return out
+}
+
 // where is how the server is reached, as it may be shown: ${VAR} references
 // unexpanded and secrets redacted.
 func where(s *config.Server) string {
-	if s.Transport == config.Stdio {
+	switch s.Transport {
+	case config.Stdio:
 		return strings.Join(append([]string{s.CommandShown}, s.ArgsShown...), " ")
+	case "":
+		return "?" // an entry too malformed to say
 	}
 	return s.URLShown
 }
 
-func (a *app) printServer(s *config.Server, login *loginState) {
+// clash says how s stands among the servers of its name: "" when it is
+// alone, else which one -s NAME takes and how to pick s.
+func clash(c *config.Catalog, s *config.Server) string {
+	same := c.Named(s.Name)
+	if len(same) < 2 {
+		return ""
+	}
+	if config.Winner(same) == s {
+		return fmt.Sprintf("-s %s uses this one (%d define it)", s.Name, len(same))
+	}
+	return fmt.Sprintf("-s %s uses %s; -s %s picks this one", s.Name, config.Winner(same).Ref(), s.Ref())
+}
+
+func (a *app) printServer(c *config.Catalog, s *config.Server, login *loginState) {
 	p := palette{a.io.Color}
+	// Every field may come from a file in a repository someone cloned.
+	line := termtext.Line
 	var notes []string
+	if s.Origin.Held != "" {
+		notes = append(notes, line("held: "+s.Origin.Held))
+	}
 	if s.Trust != "trusted" {
 		notes = append(notes, string(s.Trust))
 	}
@@ -78,14 +131,23 @@ func (a *app) printServer(s *config.Server, login *loginState) {
 	if n := len(s.Rules); n > 0 {
 		notes = append(notes, plural(n, "rule"))
 	}
-	if err := s.Validate(); err != nil {
-		notes = append(notes, p.red("problem: "+err.Error()))
+	if n := clash(c, s); n != "" {
+		notes = append(notes, line(n))
 	}
+	if err := s.Validate(); err != nil {
+		notes = append(notes, p.red(line("problem: "+err.Error())))
+	}
+	origin := line(s.Origin.Describe(c.Home))
 	if !a.io.StdoutTTY {
-		fmt.Fprintf(a.io.Out, "%s\t%s\t%s\t%s\n", s.Name, s.Transport, where(s), strings.Join(notes, "; "))
+		// The columns scripts read stay NAME, TRANSPORT, WHERE, NOTES; a
+		// server from another host's file says where in its notes.
+		if s.Origin.Host != config.HostMcpsh {
+			notes = append([]string{"from " + origin}, notes...)
+		}
+		fmt.Fprintf(a.io.Out, "%s\t%s\t%s\t%s\n", line(s.Name), s.Transport, line(where(s)), strings.Join(notes, "; "))
 		return
 	}
-	fmt.Fprintf(a.io.Out, "%s  %s  %s", p.bold(s.Name), p.dim(string(s.Transport)), termtext.Line(where(s)))
+	fmt.Fprintf(a.io.Out, "%s  %s  %s  %s", p.bold(line(s.Name)), p.dim(string(s.Transport)), line(where(s)), p.dim(origin))
 	if len(notes) > 0 {
 		fmt.Fprintf(a.io.Out, "  (%s)", strings.Join(notes, "; "))
 	}
@@ -93,16 +155,36 @@ func (a *app) printServer(s *config.Server, login *loginState) {
 }
 
 type serverJSON struct {
-	Name      string              `json:"name"`
-	Transport string              `json:"transport"`
-	Command   string              `json:"command,omitempty"`
-	Args      []string            `json:"args,omitempty"`
-	URL       string              `json:"url,omitempty"`
-	Trust     string              `json:"trust"`
-	Rules     []map[string]string `json:"rules"`
-	OAuth     *oauthJSON          `json:"oauth,omitempty"`
-	Login     *loginState         `json:"login,omitempty"`
-	Problem   string              `json:"problem,omitempty"`
+	Name string `json:"name"`
+	// Ref is what -s takes to pick this one: HOST:NAME.
+	Ref       string     `json:"ref"`
+	Origin    originJSON `json:"origin"`
+	Transport string     `json:"transport"`
+	Command   string     `json:"command,omitempty"`
+	Args      []string   `json:"args,omitempty"`
+	Cwd       string     `json:"cwd,omitempty"`
+	URL       string     `json:"url,omitempty"`
+	// Env and Headers are names only: their values hold credentials.
+	Env     []string `json:"env,omitempty"`
+	Headers []string `json:"headers,omitempty"`
+	// Winner: -s NAME picks this one. AlsoIn are the other servers of the name.
+	Winner bool     `json:"winner"`
+	AlsoIn []string `json:"alsoIn,omitempty"`
+	// Held is why mcpsh starts it only when named; "" when it does not wait.
+	Held    string              `json:"held,omitempty"`
+	Trust   string              `json:"trust"`
+	Rules   []map[string]string `json:"rules"`
+	OAuth   *oauthJSON          `json:"oauth,omitempty"`
+	Login   *loginState         `json:"login,omitempty"`
+	Problem string              `json:"problem,omitempty"`
+}
+
+// originJSON is where a server came from.
+type originJSON struct {
+	Host  string `json:"host"`
+	Scope string `json:"scope"`
+	File  string `json:"file,omitempty"`
+	Key   string `json:"key"`
 }
 
 // oauthJSON is the configured OAuth client, without its secret.
@@ -117,11 +199,23 @@ type oauthJSON struct {
 // serversJSON leaves out env and header values and the client secret, which
 // hold credentials, and shows the command, args and URL as written, before
 // ${VAR} expansion.
-func serversJSON(cfg *config.File, logins map[string]*loginState) []serverJSON {
+func serversJSON(c *config.Catalog, all []*config.Server, logins map[*config.Server]*loginState) []serverJSON {
 	out := []serverJSON{}
-	for _, s := range cfg.Servers {
-		j := serverJSON{Name: s.Name, Transport: string(s.Transport), Command: s.CommandShown, Args: s.ArgsShown, URL: s.URLShown,
-			Trust: string(s.Trust), Rules: []map[string]string{}, Login: logins[s.Name]}
+	for _, s := range all {
+		j := serverJSON{Name: s.Name, Ref: s.Ref(), Transport: string(s.Transport), Command: s.CommandShown, Args: s.ArgsShown, URL: s.URLShown,
+			Env: sortedKeys(s.Env), Headers: sortedKeys(s.Headers), Held: s.Origin.Held,
+			Origin: originJSON{Host: string(s.Origin.Host), Scope: string(s.Origin.Scope), File: s.Origin.File, Key: s.Key},
+			Trust:  string(s.Trust), Rules: []map[string]string{}, Login: logins[s]}
+		if s.Transport == config.Stdio {
+			j.Cwd = s.Cwd
+		}
+		same := c.Named(s.Name)
+		j.Winner = config.Winner(same) == s
+		for _, o := range same {
+			if o != s {
+				j.AlsoIn = append(j.AlsoIn, o.Ref())
+			}
+		}
 		if o := s.OAuth; !o.IsZero() {
 			j.OAuth = &oauthJSON{ClientID: o.ClientID, ClientSecret: o.ClientSecret != "", ClientMetadataURL: o.ClientMetadataURL, Scopes: o.Scopes, Grant: o.Grant}
 		}
@@ -136,6 +230,19 @@ func serversJSON(cfg *config.File, logins map[string]*loginState) []serverJSON {
 	return out
 }
 
+// sortedKeys are a map's keys, sorted; nil for none.
+func sortedKeys(m map[string]string) []string {
+	if len(m) == 0 {
+		return nil
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
 // loginState is what `servers` says of an HTTP server's OAuth login: never
 // the token.
 type loginState struct {
@@ -148,12 +255,12 @@ type loginState struct {
 	Problem string     `json:"problem,omitempty"`
 }
 
-// logins reads the stored login of every usable HTTP server, by name.
-func (a *app) logins(cfg *config.File) map[string]*loginState {
-	out := map[string]*loginState{}
+// logins reads the stored login of every usable HTTP server.
+func (a *app) logins(servers []*config.Server) map[*config.Server]*loginState {
+	out := map[*config.Server]*loginState{}
 	var store client.TokenStore
 	var storeErr error
-	for _, s := range cfg.Servers {
+	for _, s := range servers {
 		if s.Transport != config.HTTP || s.Validate() != nil {
 			continue
 		}
@@ -161,7 +268,7 @@ func (a *app) logins(cfg *config.File) map[string]*loginState {
 			store, storeErr = a.tokenStore()
 		}
 		if storeErr != nil {
-			out[s.Name] = &loginState{Status: "unknown", Problem: storeErr.Error()}
+			out[s] = &loginState{Status: "unknown", Problem: storeErr.Error()}
 			continue
 		}
 		info, err := client.LoginStatus(store, s.URL)
@@ -185,7 +292,7 @@ func (a *app) logins(cfg *config.File) map[string]*loginState {
 			e := info.Expiry.UTC()
 			st.Expires = &e
 		}
-		out[s.Name] = st
+		out[s] = st
 	}
 	return out
 }

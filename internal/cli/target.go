@@ -3,13 +3,16 @@ package cli
 import (
 	"fmt"
 	"net/url"
+	"os"
 	"strings"
 	"time"
 
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/config"
 	"github.com/mcpsh/mcpsh/internal/demo"
+	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/mcpsh/mcpsh/ui"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -28,11 +31,16 @@ type targetFlags struct {
 	roots          []string
 	serverLog      string
 	elicit         string
+	// noDiscover reads mcpsh's own config only (--no-discover).
+	noDiscover bool
+	// found is every server from every host's file, read once per run by
+	// loadConfig; -s resolves against it.
+	found *config.Catalog
 }
 
 func (f *targetFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.demo, "demo", false, "use the embedded demo server")
-	fs.StringVarP(&f.server, "server", "s", "", "use the configured server `NAME` (see mcpsh servers)")
+	fs.StringVarP(&f.server, "server", "s", "", "use the configured server `NAME`: mcpsh's own, or one of Claude, Cursor, VS Code, Windsurf, Codex or Gemini (HOST:NAME picks a host's, as in cursor:github; see mcpsh servers)")
 	fs.StringVar(&f.url, "url", "", "reach a streamable HTTP server at `URL`")
 	fs.StringVar(&f.sse, "sse", "", "reach a legacy HTTP+SSE server at `URL`")
 	fs.StringArrayVar(&f.headers, "header", nil, "add an HTTP header `'K: V'` (repeatable; with --url or --sse)")
@@ -42,6 +50,7 @@ func (f *targetFlags) register(fs *pflag.FlagSet) {
 	fs.DurationVar(&f.connectTimeout, "connect-timeout", DefaultConnectTimeout, "give up connecting after `DURATION` (starting the server and the handshake)")
 	fs.StringArrayVar(&f.roots, "root", nil, "let the server see `DIR` as a root (repeatable; roots are declared only when given)")
 	fs.StringVar(&f.serverLog, "server-log", "", "ask the server for its log messages at `LEVEL` and above (debug, info, notice, warning, error…) and print them on stderr")
+	fs.BoolVar(&f.noDiscover, "no-discover", false, "read servers from mcpsh's own config only, not from Claude, Cursor, VS Code, Windsurf, Codex or Gemini files")
 	fs.StringVar(&f.elicit, "elicit", "decline", "answer a server's request for input in batch mode: decline, defaults (the form's defaults; decline if a required field has none), or @FILE (answers as JSON)")
 }
 
@@ -118,33 +127,84 @@ func adHocHTTP(f *targetFlags) (client.Target, error) {
 	return t, nil
 }
 
-// loadConfig reads the config file once per run; a missing default file is no error.
+// loadConfig reads mcpsh's config file once per run (a missing default file
+// is no error) and, unless --no-discover or the file's "discover": false
+// says not to, every other host's file (config.Discover). The File it
+// returns holds the servers used when none is named: for each name the one
+// that wins, none held back (a.target.found has them all). A host file that
+// cannot be read is a warning, printed here, once.
 func (a *app) loadConfig() (*config.File, error) {
 	if a.cfg != nil || a.cfgErr != nil {
 		return a.cfg, a.cfgErr
 	}
 	path, found, err := config.Find(a.configPath, a.getenv)
+	own := &config.File{Path: path}
 	switch {
 	case err != nil:
 		a.cfgErr = err
-	case !found:
-		a.cfg = &config.File{Path: path}
-	default:
-		a.cfg, a.cfgErr = config.Load(path, a.getenv)
+	case found:
+		own, a.cfgErr = config.Load(path, a.getenv)
 	}
-	return a.cfg, a.cfgErr
+	if a.cfgErr != nil {
+		return nil, a.cfgErr
+	}
+	cwd, _ := getwd()
+	c := config.Discover(config.Discovery{Own: own, Getenv: a.getenv, Dir: cwd, Off: a.target.noDiscover})
+	for _, w := range c.Warnings {
+		a.warn(w.Error() + " (its servers are left out)")
+	}
+	a.target.found = c
+	f := *own // every key of mcpsh's file, with the servers of every file
+	f.Servers = c.Active()
+	a.cfg = &f
+	return a.cfg, nil
 }
 
-func (a *app) configuredTarget(name string) (client.Target, error) {
-	cfg, err := a.loadConfig()
-	if err != nil {
+// getwd is where project files are looked for; tests replace it.
+var getwd = os.Getwd
+
+// configuredTarget resolves -s REF: NAME by precedence, or HOST:NAME.
+func (a *app) configuredTarget(ref string) (client.Target, error) {
+	if _, err := a.loadConfig(); err != nil {
 		return client.Target{}, err
 	}
-	srv, err := cfg.Lookup(name)
+	srv, others, err := a.target.found.Resolve(ref)
+	if srv == nil {
+		return client.Target{}, err
+	}
+	a.sayWhich(ref, srv, others)
 	if err != nil {
 		return client.Target{}, err
 	}
 	return targetOf(srv), nil
+}
+
+// sayWhich tells on stderr which server -s REF got when it had a choice, or
+// when it starts a server only because it was named.
+func (a *app) sayWhich(ref string, s *config.Server, others []*config.Server) {
+	home := a.target.found.Home
+	var b strings.Builder
+	fmt.Fprintf(&b, "mcpsh: -s %s: ", ref)
+	switch {
+	case len(others) > 0:
+		var also []string
+		hint := ""
+		for _, o := range others {
+			also = append(also, o.Origin.Describe(home))
+			if hint == "" && o.Origin.Host != s.Origin.Host {
+				hint = fmt.Sprintf("; -s %s picks %s's", o.Ref(), o.Origin.Host)
+			}
+		}
+		fmt.Fprintf(&b, "using %s; also defined by %s%s", s.Origin.Describe(home), strings.Join(also, ", "), hint)
+		if s.Origin.Held != "" {
+			fmt.Fprintf(&b, " (this one is held: %s)", s.Origin.Held)
+		}
+	case s.Origin.Held != "":
+		fmt.Fprintf(&b, "using %s, held (%s): starting it because you named it", s.Origin.Describe(home), s.Origin.Held)
+	default:
+		return
+	}
+	fmt.Fprintln(a.io.ErrOut, termtext.Line(b.String()))
 }
 
 func (a *app) onlyConfiguredTarget() (client.Target, error) {
@@ -165,6 +225,39 @@ func (a *app) onlyConfiguredTarget() (client.Target, error) {
 	}
 	return client.Target{}, &usageError{fmt.Sprintf("no server given and %d are configured (%s): %s",
 		len(names), strings.Join(names, ", "), how)}
+}
+
+// choices are the workspace's servers: the ones used when none is named,
+// each with where it came from, then the project's servers waiting for an
+// approval, shown unusable with how to open one (a server its host turned
+// off is left out).
+func (a *app) choices(cfg *config.File) []ui.Choice {
+	home := a.target.found.Home
+	var out []ui.Choice
+	active := map[string]bool{}
+	for _, s := range cfg.Servers {
+		active[s.Name] = true
+		c := ui.Choice{Name: s.Name, Transport: string(s.Transport), Where: where(s), Origin: s.Origin.Describe(home), Target: targetOf(s)}
+		if err := s.Validate(); err != nil {
+			c.Problem = err.Error()
+		}
+		if a.target.untrusted {
+			c.Target.Trust = policy.Untrusted
+		}
+		out = append(out, c)
+	}
+	for _, s := range listed(a.target.found) {
+		if !s.Origin.Unapproved() {
+			continue
+		}
+		name := s.Name
+		if active[name] {
+			name = s.Ref()
+		}
+		out = append(out, ui.Choice{Name: name, Transport: string(s.Transport), Where: where(s), Origin: s.Origin.Describe(home),
+			Problem: fmt.Sprintf("held: %s; open it alone with mcpsh -s %s", s.Origin.Held, s.Ref())})
+	}
+	return out
 }
 
 func targetOf(s *config.Server) client.Target {
@@ -191,7 +284,7 @@ func targetOf(s *config.Server) client.Target {
 const DefaultConnectTimeout = 30 * time.Second
 
 func (a *app) clientOptions() *client.Options {
-	o := &client.Options{ProtocolVersion: a.target.protocol, Version: Version, Recorder: a.recorder, OnWarning: a.warn,
+	o := &client.Options{ProtocolVersion: a.target.protocol, Version: Version, Recorder: a.recorder, BeforeSend: a.beforeSend, OnWarning: a.warn,
 		Roots: a.roots}
 	if a.trace != nil {
 		o.Trace = a.trace.write

@@ -26,7 +26,7 @@ func auditJSON(t *testing.T, o opts, code int, target ...string) []finding {
 func TestAuditFindsWhatIsPlanted(t *testing.T) {
 	planted := filepath.Join(repoRoot, "internal", "audit", "testdata", "planted.json")
 	target := []string{"--", fixtureBin, planted}
-	fs := auditJSON(t, opts{}, 1, target...)
+	fs := auditJSON(t, opts{}, 5, target...)
 	byRule := map[string][]string{}
 	for _, f := range fs {
 		byRule[f.Rule] = append(byRule[f.Rule], f.Tool)
@@ -60,7 +60,7 @@ func TestAuditFindsWhatIsPlanted(t *testing.T) {
 }
 
 func TestAuditOfTheDemo(t *testing.T) {
-	fs := auditJSON(t, opts{}, 1, "--demo")
+	fs := auditJSON(t, opts{}, 5, "--demo")
 	var got []string
 	for _, f := range fs {
 		got = append(got, f.Tool+":"+f.Rule)

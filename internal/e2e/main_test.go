@@ -47,7 +47,9 @@ func buildAndRun(m *testing.M) int {
 	baselineBin = filepath.Join(dir, "baseline")
 	fixtureBin = filepath.Join(dir, "fixtureserver")
 	for bin, pkg := range map[string]string{mcpshBin: "./cmd/mcpsh", baselineBin: "./internal/e2e/baseline", fixtureBin: "./internal/e2e/fixtureserver"} {
-		cmd := exec.Command("go", "build", "-o", bin, pkg)
+		// -buildvcs=auto: the binary names the checkout's commit (--version)
+		// even where GOFLAGS turns stamping off.
+		cmd := exec.Command("go", "build", "-buildvcs=auto", "-o", bin, pkg)
 		cmd.Dir = repoRoot
 		if out, err := cmd.CombinedOutput(); err != nil {
 			fmt.Fprintf(os.Stderr, "building %s: %v\n%s", pkg, err, out)

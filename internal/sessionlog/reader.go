@@ -8,12 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"sort"
 	"strings"
-
-	"github.com/mcpsh/mcpsh/client"
-	"github.com/mcpsh/mcpsh/policy"
 )
 
 // Read parses a log. A line that is not a whole entry (the last line of a log
@@ -25,19 +20,10 @@ func Read(r io.Reader) ([]Entry, []string, error) {
 	for n := 1; ; n++ {
 		line, err := br.ReadBytes('\n')
 		complete := len(line) > 0 && line[len(line)-1] == '\n'
-		if len(bytes.TrimSpace(line)) > 0 {
-			var e Entry
-			// Without its newline, a line cut inside a string ends early rather
-			// than holding a bad character, so cutShort can tell.
-			if jerr := json.Unmarshal(bytes.TrimRight(line, "\r\n"), &e); jerr != nil {
-				if !complete || cutShort(jerr) {
-					warnings = append(warnings, fmt.Sprintf("line %d is cut short (mcpsh stopped while writing it?): skipped", n))
-				} else {
-					warnings = append(warnings, fmt.Sprintf("line %d is not a log entry: skipped (%v)", n, jerr))
-				}
-			} else {
-				entries = append(entries, e)
-			}
+		if e, warning, ok := parseLine(n, line, complete); ok {
+			entries = append(entries, e)
+		} else if warning != "" {
+			warnings = append(warnings, warning)
 		}
 		if err == io.EOF {
 			return entries, warnings, nil
@@ -48,6 +34,23 @@ func Read(r io.Reader) ([]Entry, []string, error) {
 	}
 }
 
+// parseLine reads line n of a log. ok is false for a blank line (no warning)
+// and for one that is not an entry (a warning saying why).
+func parseLine(n int, line []byte, complete bool) (e Entry, warning string, ok bool) {
+	if len(bytes.TrimSpace(line)) == 0 {
+		return e, "", false
+	}
+	// Without its newline, a line cut inside a string ends early rather
+	// than holding a bad character, so cutShort can tell.
+	if err := json.Unmarshal(bytes.TrimRight(line, "\r\n"), &e); err != nil {
+		if !complete || cutShort(err) {
+			return e, fmt.Sprintf("line %d is cut short (mcpsh stopped while writing it?): skipped", n), false
+		}
+		return e, fmt.Sprintf("line %d is not a log entry: skipped (%v)", n, err), false
+	}
+	return e, "", true
+}
+
 // cutShort reports a line that ends before its entry does. A torn line that
 // the next writer ended with a newline, so as not to glue its own entry to it,
 // is complete as a line but still cut short.
@@ -56,62 +59,20 @@ func cutShort(err error) bool {
 	return errors.As(err, &se) && strings.HasPrefix(se.Error(), "unexpected end")
 }
 
-// ReadFile reads the log at path.
+// ReadFile reads the log at path. Entries that do not name their session (those
+// of a session's own file) are given the file's: its name without .jsonl.
 func ReadFile(p string) ([]Entry, []string, error) {
 	f, err := os.Open(p)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer f.Close()
-	return Read(f)
-}
-
-// Latest returns the newest session log in dir.
-func Latest(dir string) (string, error) {
-	names, err := filepath.Glob(filepath.Join(dir, "*.jsonl"))
-	if err != nil {
-		return "", err
+	entries, warnings, err := Read(f)
+	id := IDOf(p)
+	for i := range entries {
+		if entries[i].Session == "" {
+			entries[i].Session = id
+		}
 	}
-	if len(names) == 0 {
-		return "", fmt.Errorf("no session logs in %s yet: calls made with mcpsh are logged there", dir)
-	}
-	sort.Strings(names) // names start with the session's start time
-	return names[len(names)-1], nil
-}
-
-// Filter selects entries for `mcpsh log`.
-type Filter struct {
-	OpenWorld bool   // only calls flagged open-world
-	Tool      string // glob on the tool name, as in policy rules
-	Status    string // exact status
-}
-
-// Match reports whether e passes the filter.
-func (f Filter) Match(e Entry) bool {
-	if f.OpenWorld && !e.OpenWorld {
-		return false
-	}
-	// The rules' glob, not path.Match: a star must cross the "/" of "fs/delete_file",
-	// and --tool should select what a rule with the same pattern would.
-	if f.Tool != "" && !policy.MatchGlob(f.Tool, e.Tool) {
-		return false
-	}
-	return f.Status == "" || string(e.Status) == f.Status
-}
-
-// ValidStatus checks a --status value.
-func ValidStatus(s string) error {
-	switch client.Status(s) {
-	case client.StatusOK, client.StatusToolError, client.StatusFailed, client.StatusRefused, client.StatusCancelled:
-		return nil
-	}
-	return fmt.Errorf("--status %q: want one of ok, tool_error, failed, refused, cancelled", s)
-}
-
-// ValidTool checks a --tool glob.
-func ValidTool(glob string) error {
-	if err := policy.ValidatePattern(glob); err != nil {
-		return fmt.Errorf("--tool: %v", err)
-	}
-	return nil
+	return entries, warnings, err
 }

@@ -23,7 +23,7 @@ func outcome(tool string, status client.Status, openWorld bool) *client.Outcome 
 	}
 }
 
-func TestWriterCreatesPrivateFilesAndSyncsEachCall(t *testing.T) {
+func TestWriterCreatesPrivateFilesAndWritesEachCall(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "state", "mcpsh", "sessions")
 	p := DefaultPath(dir, time.Date(2026, 11, 22, 6, 0, 0, 0, time.UTC), 42)
 	if filepath.Base(p) != "20261122T060000.000Z-42.jsonl" {
@@ -36,7 +36,7 @@ func TestWriterCreatesPrivateFilesAndSyncsEachCall(t *testing.T) {
 	if err := w.Record(outcome("add_note", client.StatusOK, false)); err != nil {
 		t.Fatal(err)
 	}
-	// Read while the writer is still open: the line is on disk already.
+	// Read while the writer is still open: the line is in the file already.
 	b, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)
@@ -126,7 +126,9 @@ func TestSessionsDir(t *testing.T) {
 	}
 }
 
-// BenchmarkRecord measures what the per-call sync costs:
+// BenchmarkRecord measures what recording a call costs, now that syncs are
+// grouped (SyncEvery); BenchmarkRecordSyncEach pays a sync per call, as the
+// log did before, for comparison:
 //
 //	go test ./internal/sessionlog -run '^$' -bench Record
 func BenchmarkRecord(b *testing.B) {
@@ -136,6 +138,21 @@ func BenchmarkRecord(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if err := w.Record(o); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkRecordSyncEach(b *testing.B) {
+	w := New(filepath.Join(b.TempDir(), "bench.jsonl"), ArgsRedact)
+	defer w.Close()
+	o := outcome("add_note", client.StatusOK, false)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := w.Record(o); err != nil {
+			b.Fatal(err)
+		}
+		if err := w.Sync(); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,15 +1,16 @@
 // Package sessionlog keeps mcpsh's record of every call: one JSON line per call,
-// appended and synced to disk before mcpsh moves on, so a crash or kill -9
-// loses nothing that had finished. Arguments are redacted by default.
+// written to the file before mcpsh moves on, so a crash or kill -9 loses nothing
+// that had finished, and synced to disk in groups (sync.go). Arguments are
+// redacted by default.
 package sessionlog
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
-	"time"
 
 	"github.com/mcpsh/mcpsh/client"
 )
@@ -19,6 +20,10 @@ import (
 type Entry struct {
 	client.Outcome
 	Args json.RawMessage `json:"args,omitempty"`
+	// Session is the ID of the session the call belongs to. A session's own
+	// file leaves it out (the file's name is the ID); the open-world log and
+	// `mcpsh log --json` carry it.
+	Session string `json:"session,omitempty"`
 }
 
 // Writer appends entries to one log file. It opens the file on the first
@@ -32,11 +37,27 @@ type Writer struct {
 	// torn is set when the file we opened ends inside a line, left by a writer
 	// that was killed while writing: the next entry must start a line of its own.
 	torn bool
+
+	syncer // when the written lines reach the disk (sync.go)
+
+	// openWorld, when set, also receives every open-world entry, marked with
+	// session (AlsoOpenWorld).
+	openWorld *Writer
+	session   string
 }
 
 // New returns a writer for path; nothing is created until the first Record.
 func New(path string, mode ArgsMode) *Writer {
-	return &Writer{path: path, mode: mode}
+	w := &Writer{path: path, mode: mode}
+	w.syncer.init()
+	return w
+}
+
+// AlsoOpenWorld has every open-world call recorded by w appended to ow as
+// well, with session naming the session it belongs to. Sync and Close act on
+// both.
+func (w *Writer) AlsoOpenWorld(ow *Writer, session string) {
+	w.openWorld, w.session = ow, session
 }
 
 // Path is the log file's path.
@@ -87,7 +108,9 @@ func endsInsideLine(f *os.File) (bool, error) {
 	return last[0] != '\n', nil
 }
 
-// Record appends one call and syncs it to disk before returning.
+// Record appends one call. The line is written to the file before Record
+// returns, so it survives mcpsh being killed; it reaches the disk within
+// SyncEvery, at the next Sync, or at Close, whichever comes first.
 func (w *Writer) Record(o *client.Outcome) error {
 	e := Entry{Outcome: *o}
 	e.Content, e.StructuredContent = nil, nil
@@ -103,53 +126,69 @@ func (w *Writer) Record(o *client.Outcome) error {
 	if err != nil {
 		return fmt.Errorf("encoding the log entry: %w", err)
 	}
-	line = append(line, '\n')
+	err = w.append(line)
+	if o.OpenWorld && w.openWorld != nil {
+		e.Session = w.session
+		if line, jerr := json.Marshal(e); jerr == nil {
+			if owErr := w.openWorld.append(line); owErr != nil {
+				err = errors.Join(err, fmt.Errorf("open-world log %s: %w", w.openWorld.path, owErr))
+			}
+		}
+	}
+	return err
+}
+
+// append writes one entry as one line, and has it synced within SyncEvery.
+func (w *Writer) append(line []byte) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if err := w.open(); err != nil {
 		return err
 	}
+	buf := make([]byte, 0, len(line)+2)
 	if w.torn {
-		line = append([]byte{'\n'}, line...)
+		buf = append(buf, '\n')
 	}
-	// One write of a whole line: a crash can cut only the last line short.
-	if _, err := w.f.Write(line); err != nil {
+	buf = append(append(buf, line...), '\n')
+	// One write of a whole line: a crash can cut only the last line short,
+	// and writers appending to the same file (the open-world log) do not
+	// interleave within a line.
+	if _, err := w.f.Write(buf); err != nil {
 		return fmt.Errorf("writing the session log: %w", err)
 	}
 	w.torn = false
-	if err := w.f.Sync(); err != nil {
-		return fmt.Errorf("syncing the session log: %w", err)
-	}
-	return nil
+	return w.written()
 }
 
-// Close closes the file, if it was opened.
+// Close syncs what is not on disk yet and closes the file, if it was opened,
+// and the open-world log's.
 func (w *Writer) Close() error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.f == nil {
-		return nil
+	err := w.close()
+	if w.openWorld != nil {
+		err = errors.Join(err, w.openWorld.close())
 	}
-	err := w.f.Close()
-	w.f = nil
 	return err
 }
 
-// SessionsDir is where session logs go: $XDG_STATE_HOME/mcpsh/sessions, with
-// XDG_STATE_HOME defaulting to ~/.local/state.
-func SessionsDir(getenv func(string) (string, bool)) (string, error) {
-	if d, ok := getenv("XDG_STATE_HOME"); ok && filepath.IsAbs(d) {
-		return filepath.Join(d, "mcpsh", "sessions"), nil
+func (w *Writer) close() error {
+	w.syncMu.Lock()
+	defer w.syncMu.Unlock()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.stopTimer()
+	if w.f == nil {
+		return nil
 	}
-	home, ok := getenv("HOME")
-	if !ok || !filepath.IsAbs(home) {
-		return "", fmt.Errorf("cannot place the session log: neither XDG_STATE_HOME nor HOME is an absolute path (use --log FILE or --no-log)")
+	err := w.takeSyncErr()
+	if w.dirty {
+		w.dirty = false
+		if serr := w.syncFile(w.f); serr != nil {
+			err = errors.Join(err, fmt.Errorf("syncing the session log: %w", serr))
+		}
 	}
-	return filepath.Join(home, ".local", "state", "mcpsh", "sessions"), nil
-}
-
-// DefaultPath names a new session's log: the start time first, so names sort
-// in time order, and the process ID, so two sessions never share a file.
-func DefaultPath(dir string, now time.Time, pid int) string {
-	return filepath.Join(dir, fmt.Sprintf("%s-%d.jsonl", now.UTC().Format("20060102T150405.000Z"), pid))
+	err = errors.Join(err, w.f.Close())
+	w.f = nil
+	// A Record after Close opens the file again rather than writing to a
+	// closed one.
+	return err
 }

@@ -1,0 +1,79 @@
+package config
+
+import (
+	"strings"
+
+	"github.com/mcpsh/mcpsh/policy"
+)
+
+// ownKeys are the top-level keys of mcpsh's own file about the other hosts'
+// files: "discover" (false reads none of them) and "trust", which untrusts
+// servers by name, by HOST:NAME or by HOST:* ({"cursor:*": "untrusted"}).
+// A duplicate of either is an error, as for servers.
+var ownKeys = map[string]bool{"discover": true, "trust": true}
+
+// own reads the file's top-level "discover" and "trust" into f.
+func (p *parser) own(f *File, top []member) error {
+	for _, m := range top {
+		if !ownKeys[m.name] || kind(m.value) == "null" {
+			continue
+		}
+		switch m.name {
+		case "discover":
+			if k := kind(m.value); k != "a boolean" {
+				return p.errf("discover", "want true or false, got %s", k)
+			}
+			f.NoDiscover = strings.TrimSpace(string(m.value)) == "false"
+		case "trust":
+			ms, err := p.object("trust", m.value, nil)
+			if err != nil {
+				return err
+			}
+			for _, tm := range ms {
+				key := "trust." + tm.name
+				v, err := p.str(key, tm.value)
+				if err != nil {
+					return err
+				}
+				t, err := policy.ParseTrust(v)
+				switch {
+				case err != nil:
+					return p.errf(key, "%v", err)
+				case t != policy.Untrusted:
+					// Trust in hints is the host's to give; mcpsh's file may only take it away.
+					return p.errf(key, `only "untrusted" can be set here: mcpsh's config can make a server stricter, never more lenient`)
+				case tm.name == "" || strings.HasSuffix(tm.name, ":"):
+					return p.errf(key, `want a server's NAME, HOST:NAME or HOST:*`)
+				}
+				f.Untrust = append(f.Untrust, tm.name)
+			}
+		}
+	}
+	return nil
+}
+
+// untrusts reports whether the pattern, from "trust", matches s: its name,
+// its HOST:NAME, or HOST:* for every server of that host.
+func untrusts(pattern string, s *Server) bool {
+	if h, name, ok := strings.Cut(pattern, ":"); ok {
+		if host, known := ParseHost(h); known {
+			sh := s.Origin.Host
+			if sh == "" {
+				sh = HostMcpsh
+			}
+			return sh == host && (name == "*" || name == s.Name)
+		}
+	}
+	return pattern == s.Name
+}
+
+// applyUntrust makes every server a pattern matches untrusted.
+func applyUntrust(patterns []string, servers []*Server) {
+	for _, s := range servers {
+		for _, pat := range patterns {
+			if untrusts(pat, s) {
+				s.Trust = policy.Untrusted
+			}
+		}
+	}
+}

@@ -1,0 +1,8 @@
+//go:build !unix
+
+package cli
+
+import "testing"
+
+// cpuMeter is not available here; the wall time is all there is.
+func cpuMeter(*testing.B) func() { return func() {} }

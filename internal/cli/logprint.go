@@ -1,0 +1,87 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/sessionlog"
+	"github.com/mcpsh/mcpsh/internal/termtext"
+)
+
+// logPrinter prints entries, a heading before each session's first one.
+type logPrinter struct {
+	a       *app
+	json    bool
+	shown   int
+	session string
+	server  string
+}
+
+func (p *logPrinter) print(e sessionlog.Entry) error {
+	p.shown++
+	if p.json {
+		return writeJSONLine(p.a.io.Out, e)
+	}
+	out, pal := p.a.io.Out, palette{p.a.io.Color}
+	where := termtext.Line(e.Server) + " · " + termtext.Line(e.Via)
+	switch {
+	case e.Session != p.session:
+		if p.session != "" {
+			fmt.Fprintln(out)
+		}
+		fmt.Fprintf(out, "%s %s · %s\n", pal.dim("session"), pal.bold(termtext.Line(e.Session)), where)
+	case e.Server+"\x00"+e.Via != p.server:
+		// One interactive session can call several servers.
+		fmt.Fprintf(out, "%s %s\n", pal.dim("server"), where)
+	}
+	p.session, p.server = e.Session, e.Server+"\x00"+e.Via
+	p.a.printLogEntry(e)
+	return nil
+}
+
+// printLogEntry prints one call: time, status, tool, class, attempts, duration,
+// who approved, and the open-world mark; the reason or error on a second line.
+func (a *app) printLogEntry(e sessionlog.Entry) {
+	p := palette{a.io.Color}
+	status := string(e.Status)
+	switch e.Status {
+	case client.StatusOK:
+		status = p.green(pad(status, 10))
+	case client.StatusToolError, client.StatusRefused:
+		status = p.yellow(pad(status, 10))
+	default:
+		status = p.red(pad(status, 10))
+	}
+	mark := "  "
+	if e.OpenWorld {
+		mark = p.wrap("35", "◆ ")
+	}
+	who := ""
+	if e.ApprovedBy != "" {
+		who = " · approved by " + string(e.ApprovedBy)
+	}
+	fmt.Fprintf(a.io.Out, "%s %s %s%s %s · %s · %s · %.0fms%s\n",
+		e.Time.Local().Format("15:04:05"), status, mark, termtext.Line(e.Tool),
+		p.dim(termtext.Line(e.Title)), p.class(e.Class, string(e.Class)), plural(len(e.Attempts), "attempt"), e.DurationMS, who)
+	var notes []string
+	if e.OpenWorld {
+		notes = append(notes, "open-world")
+	}
+	for _, at := range e.Attempts {
+		if at.Failure == "" {
+			continue
+		}
+		n := fmt.Sprintf("attempt %d: %s", at.N, at.Failure)
+		if at.WaitMS > 0 {
+			n += fmt.Sprintf(", waited %.1fs", at.WaitMS/1000)
+		}
+		notes = append(notes, n)
+	}
+	if len(notes) > 0 {
+		fmt.Fprintf(a.io.Out, "         %s\n", p.dim(strings.Join(notes, "; ")))
+	}
+	if e.Error != "" {
+		fmt.Fprintf(a.io.Out, "         %s\n", termtext.Line(e.Error))
+	}
+}

@@ -1,0 +1,335 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/demo"
+	"github.com/mcpsh/mcpsh/policy"
+)
+
+// View is pure (frame.go): on every screen, drawing writes nothing the model
+// holds, and drawing twice draws the same. Each screen is reached through
+// Update, left in a state where an impure View would have something to fix
+// up (a detail scrolled past its end, a pane resized under its scroll
+// position, a help overlay scrolled down as far as keys go).
+func TestViewIsPure(t *testing.T) {
+	for _, c := range pureScreens() {
+		t.Run(c.name, func(t *testing.T) {
+			m := c.open(t)
+			if m.mode != c.mode || m.overlay != c.overlay || (m.dialog != nil) != c.dialog {
+				t.Fatalf("the screen was not reached: mode %v, overlay %v, dialog %v", m.mode, m.overlay, m.dialog != nil)
+			}
+			before := stateOf(m)
+			first := m.render()
+			v := m.View()
+			second := m.render()
+			after := stateOf(m)
+			if first != second || v.Content != first {
+				t.Errorf("drawing twice drew different screens:\n%s\n---\n%s", first, second)
+			}
+			if diff := stateDiff(before, after); diff != "" {
+				t.Errorf("View wrote to the model:\n%s", diff)
+			}
+		})
+	}
+}
+
+type pureScreen struct {
+	name    string
+	mode    mode
+	overlay overlay
+	dialog  bool
+	open    func(t *testing.T) *Model
+}
+
+func pureScreens() []pureScreen {
+	demoAt := func(t *testing.T, keys ...string) *Model {
+		m, _ := connected(t, true, 100, 30)
+		send(m, keys...)
+		return m
+	}
+	features := func(t *testing.T, keys ...string) *Model {
+		m, _ := connectedFeatures(t, 100, 30)
+		send(m, keys...)
+		return m
+	}
+	j := func(n int, k string) []string { return slices.Repeat([]string{k}, n) }
+	return []pureScreen{
+		{"connecting", modeConnecting, overlayNone, false, func(t *testing.T) *Model {
+			target := &client.Target{Name: "demo", Kind: client.KindInProcess, InProcess: demo.New().MCP(), Trust: policy.Trusted}
+			m := New(context.Background(), Options{Target: target, NoColor: true, Now: func() time.Time { return fixedNow }})
+			m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+			return m
+		}},
+		{"connect failed", modeConnectFailed, overlayNone, false, func(t *testing.T) *Model {
+			target := &client.Target{Name: "demo", Kind: client.KindInProcess, InProcess: demo.New().MCP(), Trust: policy.Trusted}
+			m := New(context.Background(), Options{Target: target, NoColor: true, Now: func() time.Time { return fixedNow }})
+			m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+			m.connReq = m.nextID()
+			m.Update(connectedMsg{id: m.connReq, err: errors.New("the server went away")})
+			return m
+		}},
+		// The cursor far down the list, the detail scrolled past its end.
+		{"browse", modeBrowse, overlayNone, false, func(t *testing.T) *Model { return demoAt(t, append(j(12, "j"), j(60, "J")...)...) }},
+		{"browse narrow", modeBrowse, overlayNone, false, func(t *testing.T) *Model {
+			m := demoAt(t, "G")
+			m.Update(tea.WindowSizeMsg{Width: 50, Height: 12})
+			return m
+		}},
+		{"filter", modeBrowse, overlayNone, false, func(t *testing.T) *Model { return demoAt(t, "/", "n", "o", "t", "e") }},
+		{"filter no match", modeBrowse, overlayNone, false, func(t *testing.T) *Model { return demoAt(t, "/", "z", "z", "z") }},
+		{"form", modeForm, overlayNone, false, func(t *testing.T) *Model { return demoAt(t, "/", "a", "d", "d", "enter", "enter") }},
+		{"confirm", modeConfirm, overlayNone, false, func(t *testing.T) *Model {
+			m := demoAt(t, append([]string{"/"}, strings.Split("delete", "")...)...)
+			send(m, "enter", "enter", "1", "ctrl+r")
+			send(m, j(40, "down")...)
+			m.Update(tea.WindowSizeMsg{Width: 100, Height: 16})
+			return m
+		}},
+		{"running", modeRunning, overlayNone, false, func(t *testing.T) *Model { return demoAt(t, "/", "l", "i", "s", "t", "enter", "enter", "ctrl+r") }},
+		{"result", modeResult, overlayNone, false, func(t *testing.T) *Model {
+			m := demoAt(t)
+			m.result.SetOutcome(&client.Outcome{Tool: "echo", Status: client.StatusOK, Result: &client.Result{Content: []client.Block{{Type: "text", Text: strings.Repeat("a line of the result\n", 80)}}}})
+			m.mode = modeResult
+			send(m, "G")
+			m.Update(tea.WindowSizeMsg{Width: 100, Height: 50})
+			return m
+		}},
+		{"help", modeBrowse, overlayHelp, false, func(t *testing.T) *Model { return demoAt(t, append([]string{"?"}, j(300, "down")...)...) }},
+		{"log", modeBrowse, overlayLog, false, func(t *testing.T) *Model {
+			m := demoAt(t)
+			var outs []*client.Outcome
+			for i := range 40 {
+				outs = append(outs, &client.Outcome{Tool: fmt.Sprintf("tool_%d", i), Status: client.StatusFailed, Error: "it broke", Time: fixedNow})
+			}
+			m.logOutcomes = outs
+			m.logPane.SetEntries("/state/s.jsonl", outs)
+			send(m, "L", "k", "k", "/", "t")
+			return m
+		}},
+		{"log open", modeBrowse, overlayLog, false, func(t *testing.T) *Model {
+			m := demoAt(t)
+			o := &client.Outcome{Tool: "echo", Status: client.StatusOK, Time: fixedNow, Args: map[string]any{"text": strings.Repeat("long ", 200)}}
+			m.logPane.SetEntries("/state/s.jsonl", []*client.Outcome{o})
+			send(m, "L", "enter")
+			send(m, j(100, "down")...)
+			m.Update(tea.WindowSizeMsg{Width: 100, Height: 60})
+			return m
+		}},
+		{"server", modeBrowse, overlayServer, false, func(t *testing.T) *Model {
+			m := demoAt(t)
+			for i := range 100 {
+				m.serverPane.Append(client.Event{Kind: client.EventStderr, Time: fixedNow, Text: fmt.Sprintf("line %d", i)})
+			}
+			send(m, "S", "k", "k", "k")
+			m.Update(tea.WindowSizeMsg{Width: 100, Height: 60})
+			return m
+		}},
+		{"audit", modeBrowse, overlayAudit, false, func(t *testing.T) *Model {
+			m, _ := openAudited(t, 100, 12)
+			send(m, "G")
+			m.Update(tea.WindowSizeMsg{Width: 100, Height: 40})
+			return m
+		}},
+		{"traffic", modeBrowse, overlayTraffic, false, func(t *testing.T) *Model {
+			m := demoAt(t)
+			m.Update(trafficMsg{entries: pureTraffic(60)})
+			send(m, "T", "k", "k")
+			return m
+		}},
+		{"traffic open", modeBrowse, overlayTraffic, false, func(t *testing.T) *Model {
+			m := demoAt(t)
+			m.Update(trafficMsg{entries: pureTraffic(3)})
+			send(m, "T", "enter", "G")
+			m.Update(tea.WindowSizeMsg{Width: 100, Height: 80})
+			return m
+		}},
+		{"servers", modeConnecting, overlayServers, false, func(t *testing.T) *Model {
+			m := New(context.Background(), Options{NoColor: true, Now: func() time.Time { return fixedNow },
+				Choices: []Choice{demoChoice("alpha", demo.New(), policy.Trusted), demoChoice("beta", demo.New(), policy.Trusted)}})
+			m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+			send(m, "W", "down", "down")
+			return m
+		}},
+		{"resources", modeBrowse, overlayNone, false, func(t *testing.T) *Model { return features(t, "r", "G") }},
+		{"prompts", modeBrowse, overlayNone, false, func(t *testing.T) *Model { return features(t, "p") }},
+		{"args", modeArgs, overlayNone, false, func(t *testing.T) *Model { return features(t, "p", "enter", "A") }},
+		{"resource", modeResource, overlayNone, false, func(t *testing.T) *Model {
+			m := features(t, "r")
+			selectItem(t, &m.resources.list, "r info://readme.md")
+			read(t, m)
+			send(m, "G")
+			m.Update(tea.WindowSizeMsg{Width: 100, Height: 70})
+			return m
+		}},
+		{"prompt", modePrompt, overlayNone, false, func(t *testing.T) *Model {
+			m := features(t, "p", "enter", "A", "ctrl+r")
+			m.Update(getPromptCmd(context.Background(), m.promptOut.id, m.session, m.strForm.prompt, m.strForm.Values())())
+			return m
+		}},
+		{"login", modeLogin, overlayNone, false, func(t *testing.T) *Model {
+			m := demoAt(t)
+			m.mode = modeLogin
+			m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+			return m
+		}},
+		{"elicit", modeBrowse, overlayNone, true, func(t *testing.T) *Model { m := demoAt(t); m.Update(askMsg{ask: formAsk()}); return m }},
+		{"elicit url", modeBrowse, overlayNone, true, func(t *testing.T) *Model {
+			m := demoAt(t)
+			m.Update(askMsg{ask: urlAsk("https://example.com/a")})
+			return m
+		}},
+		{"sample", modeBrowse, overlayNone, true, func(t *testing.T) *Model { m := demoAt(t); m.Update(askMsg{ask: sampleAsk()}); return m }},
+	}
+}
+
+// pureTraffic is n messages on the wire, each long enough to wrap when opened.
+func pureTraffic(n int) []trafficEntry {
+	var out []trafficEntry
+	for i := range n {
+		msg, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": map[string]any{"lines": slices.Repeat([]string{"x"}, 60)}})
+		out = append(out, trafficEntry{TraceEntry: client.TraceEntry{Time: fixedNow, Dir: "out", Kind: "request", Method: "tools/call", ID: fmt.Sprint(i), Message: msg, Size: len(msg)}})
+	}
+	return out
+}
+
+// stateOf is every value the model holds, as "path = value" lines: it
+// follows pointers to this package's types, and reads other packages'
+// values in place but not behind their pointers (a session's internals, a
+// bubble's private caches, run on their own). The feeds and the inbox,
+// which other goroutines write, are left out.
+func stateOf(m *Model) map[string]string {
+	w := &stateWalker{out: map[string]string{}, seen: map[stateRef]string{}}
+	w.walk("m", reflect.ValueOf(m))
+	return w.out
+}
+
+type stateRef struct {
+	p uintptr
+	t reflect.Type
+}
+
+type stateWalker struct {
+	out  map[string]string
+	seen map[stateRef]string
+}
+
+var (
+	viewPkg      = reflect.TypeFor[Model]().PkgPath()
+	stateSkipped = map[reflect.Type]bool{reflect.TypeFor[trafficFeed](): true, reflect.TypeFor[inbox](): true}
+)
+
+func (w *stateWalker) walk(path string, v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Invalid:
+		w.out[path] = "invalid"
+	case reflect.Bool:
+		w.out[path] = fmt.Sprint(v.Bool())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		w.out[path] = fmt.Sprint(v.Int())
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		w.out[path] = fmt.Sprint(v.Uint())
+	case reflect.Float32, reflect.Float64:
+		w.out[path] = fmt.Sprint(v.Float())
+	case reflect.Complex64, reflect.Complex128:
+		w.out[path] = fmt.Sprint(v.Complex())
+	case reflect.String:
+		w.out[path] = fmt.Sprintf("%q", v.String())
+	case reflect.Func, reflect.Chan, reflect.UnsafePointer:
+		w.out[path] = fmt.Sprintf("%#x", v.Pointer())
+	case reflect.Pointer:
+		t := v.Type().Elem()
+		switch {
+		case v.IsNil():
+			w.out[path] = "nil"
+		case t.PkgPath() != viewPkg || stateSkipped[t]:
+			w.out[path] = fmt.Sprintf("%#x", v.Pointer())
+		default:
+			ref := stateRef{v.Pointer(), t}
+			if first, ok := w.seen[ref]; ok {
+				w.out[path] = "→ " + first
+				return
+			}
+			w.seen[ref] = path
+			w.walk(path, v.Elem())
+		}
+	case reflect.Interface:
+		if v.IsNil() {
+			w.out[path] = "nil"
+			return
+		}
+		w.walk(path+"("+v.Elem().Type().String()+")", v.Elem())
+	case reflect.Struct:
+		if p := v.Type().PkgPath(); p == "sync" || p == "sync/atomic" {
+			return
+		}
+		for i := range v.NumField() {
+			w.walk(path+"."+v.Type().Field(i).Name, v.Field(i))
+		}
+	case reflect.Slice:
+		if v.IsNil() {
+			w.out[path] = "nil"
+			return
+		}
+		fallthrough
+	case reflect.Array:
+		w.out[path+".len"] = fmt.Sprint(v.Len())
+		for i := range v.Len() {
+			w.walk(fmt.Sprintf("%s[%d]", path, i), v.Index(i))
+		}
+	case reflect.Map:
+		if v.IsNil() {
+			w.out[path] = "nil"
+			return
+		}
+		w.out[path+".len"] = fmt.Sprint(v.Len())
+		iter := v.MapRange()
+		for iter.Next() {
+			k := iter.Key()
+			var ks string
+			switch k.Kind() {
+			case reflect.String:
+				ks = fmt.Sprintf("%q", k.String())
+			case reflect.Pointer:
+				ks = fmt.Sprintf("%#x", k.Pointer())
+			default:
+				ks = fmt.Sprint(k)
+			}
+			w.walk(path+"["+ks+"]", iter.Value())
+		}
+	default:
+		w.out[path] = "?" + v.Kind().String()
+	}
+}
+
+// stateDiff says which paths differ, at most a dozen.
+func stateDiff(before, after map[string]string) string {
+	var diffs []string
+	for p, v := range before {
+		if a, ok := after[p]; !ok {
+			diffs = append(diffs, p+": "+v+" → (gone)")
+		} else if a != v {
+			diffs = append(diffs, p+": "+v+" → "+a)
+		}
+	}
+	for p, a := range after {
+		if _, ok := before[p]; !ok {
+			diffs = append(diffs, p+": (new) → "+a)
+		}
+	}
+	slices.Sort(diffs)
+	if len(diffs) > 12 {
+		diffs = append(diffs[:12], fmt.Sprintf("… and %d more", len(diffs)-12))
+	}
+	return strings.Join(diffs, "\n")
+}
