@@ -85,7 +85,7 @@ func (s *Session) execute(ctx context.Context, c *Call, tool *Tool, d policy.Dec
 		}
 		t0 := s.now()
 		conn := s.current()
-		res, err, wire := s.attempt(ctx, conn, c, tool, timeout, maxDur)
+		res, wire, err := s.attempt(ctx, conn, c, tool, timeout, maxDur)
 		a := Attempt{N: n, DurationMS: ms(s.now().Sub(t0))}
 		if err == nil {
 			o.Attempts = append(o.Attempts, a)
@@ -280,7 +280,7 @@ func (e *TimeoutError) Is(target error) bool { return target == context.Deadline
 
 // attempt sends the call once, with fresh params (the SDK mutates them), and
 // reads the result the wire tap kept.
-func (s *Session) attempt(ctx context.Context, conn *connection, c *Call, tool *Tool, timeout, maxDur time.Duration) (*Result, error, callWire) {
+func (s *Session) attempt(ctx context.Context, conn *connection, c *Call, tool *Tool, timeout, maxDur time.Duration) (*Result, callWire, error) {
 	token := "mcpsh-" + strconv.FormatInt(s.seq.Add(1), 10)
 	actx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -335,18 +335,18 @@ func (s *Session) attempt(ctx context.Context, conn *connection, c *Call, tool *
 		if errors.As(context.Cause(actx), &te) && ctx.Err() == nil {
 			told := *te
 			told.Told = wire.cancelTold
-			return nil, &told, wire
+			return nil, wire, &told
 		}
-		return nil, err, wire
+		return nil, wire, err
 	}
 	if !captured {
-		return nil, unreadable(fmt.Errorf("the answer to %s never reached mcpsh's reader", termtext.Line(tool.Name))), wire
+		return nil, wire, unreadable(fmt.Errorf("the answer to %s never reached mcpsh's reader", termtext.Line(tool.Name)))
 	}
 	res, err := parseResult(raw)
 	if err != nil {
-		return nil, unreadable(err), wire
+		return nil, wire, unreadable(err)
 	}
-	return res, nil, wire
+	return res, wire, nil
 }
 
 // unreadable is an answer mcpsh could not read. The server did answer, so the

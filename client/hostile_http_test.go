@@ -68,6 +68,11 @@ func TestForgottenHTTPSessionStartsANewOne(t *testing.T) {
 	if o, _ := s.Do(context.Background(), &Call{Tool: mustTool(t, s, "write"), Mode: policy.Batch}); o.Status != StatusOK {
 		t.Errorf("the next call on the new session: %s %s", o.Status, o.Error)
 	}
+	// The forgotten session's 404 came before the tool ran: only the call on
+	// the new session executed.
+	if n := fixture.CountIn(state, "executions", "write"); n != 1 {
+		t.Errorf("write ran %d times, want 1", n)
+	}
 }
 
 func TestAnswerOnAResumedStreamIsRead(t *testing.T) {

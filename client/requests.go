@@ -116,6 +116,7 @@ const humanModel = "human (mcpsh)"
 func (s *Session) capabilities() *mcp.ClientCapabilities {
 	caps := &mcp.ClientCapabilities{}
 	if len(s.opts.Roots) > 0 {
+		//lint:ignore SA1019 SEP-2577 deprecates roots, sampling and logging; servers use them through the deprecation window, so mcpsh keeps serving them
 		caps.RootsV2 = &mcp.RootCapabilities{}
 	}
 	if s.opts.Elicit != nil {
@@ -168,6 +169,8 @@ func (s *Session) elicitHandler(ctx context.Context, req *mcp.ElicitRequest) (*m
 }
 
 // sampleHandler hands a sampling request to the person.
+//
+//lint:ignore SA1019 SEP-2577 deprecates roots, sampling and logging; servers use them through the deprecation window, so mcpsh keeps serving them
 func (s *Session) sampleHandler(ctx context.Context, req *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
 	p := req.Params
 	r := &SampleRequest{Server: s.serverName(), SystemPrompt: p.SystemPrompt, MaxTokens: p.MaxTokens,
@@ -194,6 +197,7 @@ func (s *Session) sampleHandler(ctx context.Context, req *mcp.CreateMessageReque
 		return nil, &jsonrpc.Error{Code: -1, Message: "User rejected sampling request"}
 	}
 	s.emit(Event{Kind: EventRequest, Text: "the server asked for a completion (sampling): answered"})
+	//lint:ignore SA1019 SEP-2577 deprecates roots, sampling and logging; servers use them through the deprecation window, so mcpsh keeps serving them
 	return &mcp.CreateMessageResult{Content: &mcp.TextContent{Text: res.Text}, Model: humanModel, Role: "assistant", StopReason: "endTurn"}, nil
 }
 

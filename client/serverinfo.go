@@ -56,6 +56,7 @@ func (s *Session) Server() ServerInfo {
 		c.Prompts = caps.Prompts != nil
 		c.PromptsListChanged = caps.Prompts != nil && caps.Prompts.ListChanged
 		c.Completions = caps.Completions != nil
+		//lint:ignore SA1019 SEP-2577 deprecates roots, sampling and logging; servers use them through the deprecation window, so mcpsh keeps serving them
 		c.Logging = caps.Logging != nil
 		c.Experimental = keys(caps.Experimental)
 		c.Extensions = keys(caps.Extensions)

@@ -164,6 +164,7 @@ func Connect(ctx context.Context, t Target, opts *Options) (*Session, error) {
 	}
 	s.client = mcp.NewClient(&mcp.Implementation{Name: "mcpsh", Version: version}, s.clientOptions(t))
 	for _, r := range s.opts.Roots {
+		//lint:ignore SA1019 SEP-2577 deprecates roots, sampling and logging; servers use them through the deprecation window, so mcpsh keeps serving them
 		s.client.AddRoots(&mcp.Root{URI: r.URI, Name: r.Name})
 	}
 	c, err := s.dialFirst(ctx)
@@ -201,6 +202,7 @@ func (s *Session) clientOptions(t Target) *mcp.ClientOptions {
 		ResourceUpdatedHandler: func(_ context.Context, r *mcp.ResourceUpdatedNotificationRequest) {
 			s.emit(Event{Kind: EventResourceUpdated, Text: r.Params.URI})
 		},
+		//lint:ignore SA1019 SEP-2577 deprecates roots, sampling and logging; servers use them through the deprecation window, so mcpsh keeps serving them
 		LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) {
 			s.emit(Event{Kind: EventLog, Level: string(r.Params.Level), Logger: r.Params.Logger, Text: t.Redact(logText(r.Params.Data))})
 		},
@@ -218,6 +220,7 @@ func (s *Session) clientOptions(t Target) *mcp.ClientOptions {
 		}
 	}
 	if s.opts.Sample != nil {
+		//lint:ignore SA1019 SEP-2577 deprecates roots, sampling and logging; servers use them through the deprecation window, so mcpsh keeps serving them
 		o.CreateMessageHandler = s.sampleHandler
 	}
 	return o
@@ -368,6 +371,7 @@ func (s *Session) current() *connection {
 // SetLogLevel asks the server to send log messages at level and above. go-sdk
 // servers send none until a client asks.
 func (s *Session) SetLogLevel(ctx context.Context, level string) error {
+	//lint:ignore SA1019 SEP-2577 deprecates roots, sampling and logging; servers use them through the deprecation window, so mcpsh keeps serving them
 	return s.current().cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: mcp.LoggingLevel(level)})
 }
 

@@ -21,9 +21,6 @@ type Log struct {
 	MaxSize int64
 }
 
-// logKeys are the keys "log" may hold.
-var logKeys = map[string]bool{"maxAge": true, "maxSize": true}
-
 // log reads the top-level "log" key from the file's members.
 func (p *parser) log(top []member) (Log, error) {
 	var l Log

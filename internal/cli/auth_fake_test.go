@@ -231,12 +231,6 @@ func (f *fakeOAuth) token(w http.ResponseWriter, r *http.Request, form url.Value
 	fakeJSON(w, http.StatusOK, resp)
 }
 
-// issueRefresh makes the server know a refresh token, as if issued earlier.
-func (f *fakeOAuth) issueRefresh(rt string, scopes ...string) {
-	f.mu.Lock()
-	f.refresh[rt] = scopes
-	f.mu.Unlock()
-}
 
 // fakeSeen is what the servers noted.
 type fakeSeen struct {

@@ -20,6 +20,7 @@ import "sync"
 // multiplying it as GOGC does, so a session with a large live heap grows by
 // no more than that. A GOGC or GOMEMLIMIT the user set wins.
 var (
+	//lint:ignore U1000 only kept alive: being reachable is its whole job
 	heapFloor     []byte
 	heapFloorOnce sync.Once
 )

@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
@@ -113,7 +112,3 @@ func describeBlob(c client.ResourceContent) string {
 	return fmt.Sprintf("[blob %s, %s, %s]", termtext.Line(c.URI), termtext.Line(mime), client.HumanBytes(len(c.Blob)))
 }
 
-// plainText reports whether a content's text may go to a terminal as text.
-func plainText(c client.ResourceContent) bool {
-	return !c.IsBlob || strings.HasPrefix(c.MIMEType, "text/")
-}

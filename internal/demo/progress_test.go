@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 the demo shows SEP-2577's deprecated logging, which servers still send through the deprecation window
+
 package demo
 
 import (

@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 the demo shows SEP-2577's deprecated logging, which servers still send through the deprecation window
+
 // Package demo is the MCP server mcpsh opens with --demo (in process) and
 // serves with serve-demo (over stdio or streamable HTTP).
 //

@@ -93,7 +93,7 @@ func TestTUIEverydayFlowsAt80x24(t *testing.T) {
 	x.keys("k", "k")
 	x.waitFor("› Delete a no")
 	x.keys("1")
-	s = x.waitFor("Run a destructive tool?", `"id": 2`) // its example, not the form's empty field
+	x.waitFor("Run a destructive tool?", `"id": 2`) // its example, not the form's empty field
 	x.keys("n")
 	x.waitWithout("Run a destructive tool?")
 	x.keys("Escape")
@@ -144,7 +144,7 @@ func TestTUIEverydayFlowsAt80x24(t *testing.T) {
 
 	// The log pane: o keeps open-world calls (echo), enter opens one.
 	x.keys("L")
-	s = x.waitFor("Session log", "pop_note", "echo")
+	x.waitFor("Session log", "pop_note", "echo")
 	x.keys("o")
 	s = x.waitWithout("pop_note")
 	if !strings.Contains(s, "echo") {
