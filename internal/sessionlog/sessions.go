@@ -3,6 +3,7 @@ package sessionlog
 import (
 	"errors"
 	"fmt"
+	"github.com/mcpsh/mcpsh/internal/paths"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,17 +13,15 @@ import (
 	"time"
 )
 
-// SessionsDir is where session logs go: $XDG_STATE_HOME/mcpsh/sessions, with
-// XDG_STATE_HOME defaulting to ~/.local/state.
+// SessionsDir is where session logs go: sessions in mcpsh's state folder
+// ($XDG_STATE_HOME/mcpsh, ~/.local/state/mcpsh, %LOCALAPPDATA%\mcpsh on
+// Windows: internal/paths).
 func SessionsDir(getenv func(string) (string, bool)) (string, error) {
-	if d, ok := getenv("XDG_STATE_HOME"); ok && filepath.IsAbs(d) {
-		return filepath.Join(d, "mcpsh", "sessions"), nil
+	dir, err := paths.StateDir(getenv)
+	if err != nil {
+		return "", fmt.Errorf("cannot place the session log: %w (use --log FILE or --no-log)", err)
 	}
-	home, ok := getenv("HOME")
-	if !ok || !filepath.IsAbs(home) {
-		return "", fmt.Errorf("cannot place the session log: neither XDG_STATE_HOME nor HOME is an absolute path (use --log FILE or --no-log)")
-	}
-	return filepath.Join(home, ".local", "state", "mcpsh", "sessions"), nil
+	return filepath.Join(dir, "sessions"), nil
 }
 
 // OpenWorldPath is the open-world log that goes with a sessions folder: next
