@@ -226,3 +226,35 @@ func TestReconnectWaitsForAServerThatIsComingBack(t *testing.T) {
 		t.Errorf("no reconnect attempt was refused, so the test proves nothing: %q", warnings)
 	}
 }
+
+// go-sdk's legacy SSE reader stops at 16 MiB unless told otherwise, which
+// ended the session on an answer mcpsh's own 32 MiB limit allows: an answer
+// of 20 MiB must come through, and the session with it.
+func TestLegacySSEAnswerUpToTheLimitComesThrough(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "big", Version: "1"}, nil)
+	type sizeIn struct {
+		MiB int `json:"mib"`
+	}
+	mcp.AddTool(srv, &mcp.Tool{Name: "big", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
+		func(_ context.Context, _ *mcp.CallToolRequest, in sizeIn) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Repeat("a", in.MiB<<20)}}}, nil, nil
+		})
+	ts := httptest.NewServer(mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+	defer ts.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s, err := Connect(ctx, Target{Kind: KindSSE, URL: ts.URL, Trust: policy.Trusted}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.ListTools(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, mib := range []int{20, 1} {
+		o, _ := s.Do(ctx, &Call{Tool: mustTool(t, s, "big"), Args: map[string]any{"mib": mib}, Mode: policy.Batch, Timeout: 20 * time.Second})
+		if o.Status != StatusOK || o.ResultSize < mib<<20 {
+			t.Fatalf("a %d MiB answer: %s (%s), %d bytes", mib, o.Status, o.Error, o.ResultSize)
+		}
+	}
+}

@@ -259,8 +259,9 @@ func (s *Session) dial(ctx context.Context) (*connection, error) {
 		transport = &tappedTransport{inner: stdio, tap: c.tap}
 	case KindHTTP:
 		st := &mcp.StreamableClientTransport{
-			Endpoint:   s.Target.URL,
-			HTTPClient: &http.Client{Transport: newHTTPTap(s.Target.URL, s.Target.Headers, c.tap)},
+			Endpoint:     s.Target.URL,
+			HTTPClient:   &http.Client{Transport: newHTTPTap(s.Target.URL, s.Target.Headers, c.tap)},
+			MaxEventSize: maxEventBytes,
 		}
 		if h := s.oauthHandler(); h != nil {
 			st.OAuthHandler = h
@@ -268,8 +269,9 @@ func (s *Session) dial(ctx context.Context) (*connection, error) {
 		transport = st
 	case KindSSE:
 		transport = &tappedTransport{tap: c.tap, inner: &mcp.SSEClientTransport{
-			Endpoint:   s.Target.URL,
-			HTTPClient: &http.Client{Transport: newHTTPTap(s.Target.URL, s.Target.Headers, nil)},
+			Endpoint:     s.Target.URL,
+			HTTPClient:   &http.Client{Transport: newHTTPTap(s.Target.URL, s.Target.Headers, nil)},
+			MaxEventSize: maxEventBytes,
 		}}
 	case KindInProcess:
 		ct, st := mcp.NewInMemoryTransports()

@@ -60,6 +60,13 @@ func originOf(u *url.URL) string {
 // make mcpsh buffer without limit.
 const maxAnswerBytes = 32 << 20
 
+// maxEventBytes is what go-sdk's SSE readers may buffer for one event: set,
+// because their default (16 MiB) is below maxAnswerBytes and ended the
+// session on an answer mcpsh allows, and because v1.8.0's streamable client
+// reads 0 as "no limit" where its docs say 16 MiB. The tap cuts lines at
+// maxAnswerBytes before go-sdk sees them.
+const maxEventBytes = maxAnswerBytes + 64<<10
+
 var errAnswerTooLarge = errors.New("the server's answer was larger than 32 MiB, mcpsh's limit")
 
 func (h *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
