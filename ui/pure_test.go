@@ -161,6 +161,13 @@ func pureScreens() []pureScreen {
 			send(m, "W", "down", "down")
 			return m
 		}},
+		{"servers wide", modeConnecting, overlayNone, false, func(t *testing.T) *Model {
+			m := New(context.Background(), Options{NoColor: true, Now: func() time.Time { return fixedNow },
+				Choices: []Choice{demoChoice("alpha", demo.New(), policy.Trusted), demoChoice("beta", demo.New(), policy.Trusted)}})
+			m.Update(tea.WindowSizeMsg{Width: 200, Height: 30}) // the server sidebar
+			send(m, "]")
+			return m
+		}},
 		{"resources", modeBrowse, overlayNone, false, func(t *testing.T) *Model { return features(t, "r", "G") }},
 		{"prompts", modeBrowse, overlayNone, false, func(t *testing.T) *Model { return features(t, "p") }},
 		{"args", modeArgs, overlayNone, false, func(t *testing.T) *Model { return features(t, "p", "enter", "A") }},

@@ -231,7 +231,6 @@ func (f *fakeOAuth) token(w http.ResponseWriter, r *http.Request, form url.Value
 	fakeJSON(w, http.StatusOK, resp)
 }
 
-
 // fakeSeen is what the servers noted.
 type fakeSeen struct {
 	ASHeaders     []http.Header

@@ -111,4 +111,3 @@ func describeBlob(c client.ResourceContent) string {
 	}
 	return fmt.Sprintf("[blob %s, %s, %s]", termtext.Line(c.URI), termtext.Line(mime), client.HumanBytes(len(c.Blob)))
 }
-
