@@ -250,7 +250,7 @@ func waitInbox(b *inbox) tea.Cmd {
 		case a := <-b.asks:
 			return askMsg{ask: a}
 		case n := <-b.notices:
-			return noticeMsg{text: n.text, srv: n.srv}
+			return noticeMsg(n)
 		case <-b.done:
 			return nil
 		case <-b.ctxDone:

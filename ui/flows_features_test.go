@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 these tests play a server that still uses SEP-2577's deprecated sampling, which mcpsh serves through the deprecation window
+
 package ui
 
 import (

@@ -103,8 +103,8 @@ func TestTrafficPane(t *testing.T) {
 	if cmd == nil {
 		t.Fatal("c copied nothing")
 	}
-	msg := tagMsg(nil, nil)
-	if msg = cmd(); reflect.TypeOf(msg).String() != "tea.setClipboardMsg" {
+	msg := cmd()
+	if reflect.TypeOf(msg).String() != "tea.setClipboardMsg" {
 		t.Fatalf("c: %T, not tea.SetClipboard", msg)
 	}
 	if text := reflect.ValueOf(msg).String(); !strings.Contains(text, `"jsonrpc": "2.0"`) || !strings.Contains(text, "\n  ") {
