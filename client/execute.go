@@ -318,7 +318,7 @@ func (s *Session) attempt(ctx context.Context, conn *connection, c *Call, tool *
 	}
 	params := &mcp.CallToolParams{Name: tool.Name, Arguments: args}
 	params.SetProgressToken(token)
-	_, err := conn.cs.CallTool(withCallToken(actx, token), params)
+	_, err := conn.cs.CallTool(withCallTool(withCallToken(actx, token), tool), params)
 	told := false
 	if err != nil && actx.Err() != nil {
 		// The SDK sends notifications/cancelled from a goroutine once CallTool

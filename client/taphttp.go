@@ -91,6 +91,10 @@ func (h *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 			note = h.tap.outgoing(req.Context(), m)
 			if r, ok := m.(*jsonrpc.Request); ok && r.IsCall() {
 				callID = idKey(r.ID)
+				if r.Method == "tools/call" {
+					// go-sdk, handed empty listings, knows no tool to take them from.
+					addParamHeaders(req.Context(), req.Header, r.Params)
+				}
 			}
 		}
 	}
