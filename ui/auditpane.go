@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/internal/audit"
+	"github.com/mcpsh/mcpsh/internal/termtext"
 )
 
 // auditPane shows the audit of the whole server (key A): every finding grouped
@@ -82,7 +83,7 @@ func renderAudit(r *audit.Report, width int, st *Styles) auditLines {
 	})
 	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
 	for i, l := range lines {
-		lines[i] = paneFit(l, width)
+		lines[i] = termtext.Truncate(l, width)
 	}
 	return auditLines{width: width, theme: st.theme, lines: lines}
 }

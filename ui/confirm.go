@@ -165,7 +165,7 @@ func renderConfirmIn(p *pendingCall, server string, width, height int, st *Style
 	out = append(out, shown...)
 	out = append(out, f.bottom.out...)
 	for i, l := range out {
-		out[i] = padTo(l, f.inner)
+		out[i] = termtext.Pad(l, f.inner)
 	}
 	return st.Dialog.Render(strings.Join(out, "\n"))
 }

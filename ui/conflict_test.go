@@ -6,13 +6,14 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/theme"
 	"github.com/mcpsh/mcpsh/policy"
 )
 
 func TestConflictIsMarkedInTheListAndExplainedInTheDetail(t *testing.T) {
 	scan := &client.Tool{Name: "scan", Title: "scan", Hints: policy.Hints{ReadOnly: policy.True, Destructive: policy.True, OpenWorld: policy.False}}
 	read := &client.Tool{Name: "read", Title: "read", Hints: policy.Hints{ReadOnly: policy.True, OpenWorld: policy.False}}
-	st := NewStyles(DefaultTheme(), true)
+	st := NewStyles(theme.Dark(), true)
 	var l toolList
 	l.SetTools([]*client.Tool{scan, read})
 	for _, width := range []int{80, 40, 34} {

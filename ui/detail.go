@@ -140,7 +140,7 @@ func schemaSummary(w *lines, raw json.RawMessage, st *Styles, none string) {
 		if len(rules) > 0 {
 			text += " " + st.Muted.Render(strings.Join(rules, "; "))
 		}
-		w.hanging(padTo(termtext.Truncate(name, nameW), nameW+1), text, st.Row)
+		w.hanging(termtext.Pad(termtext.Truncate(name, nameW), nameW+1), text, st.Row)
 		if d := termtext.Line(f.Description); d != "" {
 			w.wrapIndented(d, 2, st.Muted)
 		}
@@ -225,13 +225,6 @@ func (l *lines) wrapIndented(text string, indent int, style lipgloss.Style) {
 	for _, line := range strings.Split(ansi.Wrap(text, max(l.width-indent, 10), " "), "\n") {
 		l.add(pad + style.Render(line))
 	}
-}
-
-func padTo(s string, w int) string {
-	if n := ansi.StringWidth(s); n < w {
-		return s + strings.Repeat(" ", w-n)
-	}
-	return s
 }
 
 func plural(n int) string {

@@ -25,8 +25,10 @@ func hintTable(w *lines, t *client.Tool, st *Styles) {
 		}
 		declW = max(declW, ansi.StringWidth(declared[i]))
 	}
-	head := padTo("hint", labelW) + padTo("declared", declW+2)
-	w.add(st.Label.Render(head + "in effect"))
+	cols := func(label, declared string) string {
+		return termtext.Row("", termtext.Cell{Text: label, Width: labelW}, termtext.Cell{Text: declared, Width: declW + 2})
+	}
+	w.add(st.Label.Render(cols("hint", "declared") + "in effect"))
 	eff := t.Effective()
 	value := map[policy.Field]bool{
 		policy.FieldReadOnly: eff.ReadOnly, policy.FieldDestructive: eff.Destructive,
@@ -44,7 +46,7 @@ func hintTable(w *lines, t *client.Tool, st *Styles) {
 			effect, style, implied = effect+" (spec default)", st.MarkImplied, true
 		}
 		label := strings.TrimSuffix(string(f), "Hint")
-		w.hanging(padTo(label, labelW)+padTo(declared[i], declW+2), effect, style)
+		w.hanging(cols(label, declared[i]), effect, style)
 	}
 	if t.Hints.Conflict() {
 		w.wrap(markConflict+" conflict: readOnlyHint and destructiveHint are both true; mcpsh takes the stricter reading "+

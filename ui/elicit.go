@@ -96,7 +96,7 @@ func wrapCapped(text string, width, n int) []string {
 	}
 	if len(out) > n && n > 0 {
 		out = out[:n]
-		out[n-1] = paneFit(out[n-1]+" …", width)
+		out[n-1] = termtext.Truncate(out[n-1]+" …", width)
 	}
 	return out
 }

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/google/go-cmp/cmp"
+	"github.com/mcpsh/mcpsh/internal/theme"
 )
 
 const searchToolJSON = `{
@@ -66,7 +67,7 @@ func formType(f *argForm, s string) {
 
 func newTestForm(t *testing.T, toolJSON string, width, height int) *argForm {
 	t.Helper()
-	f := newArgForm(testTool(t, toolJSON), NewStyles(DefaultTheme(), true), DefaultKeyMap())
+	f := newArgForm(testTool(t, toolJSON), NewStyles(theme.Dark(), true), DefaultKeyMap())
 	f.SetSize(width, height)
 	return f
 }

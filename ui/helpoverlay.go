@@ -89,7 +89,7 @@ func helpLines(sections []helpSection, st *Styles, width int) []string {
 		}
 		w.add(st.Label.Render(s.title))
 		for _, b := range s.keys {
-			w.hanging(st.Key.Render(padTo(b.Help().Key, keyW))+"  ", b.Help().Desc, st.KeyDesc)
+			w.hanging(st.Key.Render(termtext.Pad(b.Help().Key, keyW))+"  ", b.Help().Desc, st.KeyDesc)
 		}
 		for _, n := range s.notes {
 			w.wrapIndented(n, 2, st.Muted)

@@ -153,7 +153,7 @@ func (l *itemList) row(st *Styles, i, width int) string {
 	}
 	line := cursor + text
 	if markW > 0 {
-		line = padTo(line, width-markW) + " " + st.Mark.Render(r.mark)
+		line = termtext.Pad(line, width-markW) + " " + st.Mark.Render(r.mark)
 	}
 	return line
 }

@@ -50,7 +50,7 @@ func (p *logPane) renderOpen() {
 	}
 	for _, f := range [][2]string{{"server", server}, {"decision", decision}, {"reason", o.Reason}, {"class", string(o.Class) + replayWord(o.ReplaySafe)}} {
 		if f[1] != "" {
-			w.hanging(padTo(f[0], 10), termtext.Line(f[1]), st.Row)
+			w.hanging(termtext.Pad(f[0], 10), termtext.Line(f[1]), st.Row)
 		}
 	}
 	if o.OpenWorld {

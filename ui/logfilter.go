@@ -70,5 +70,5 @@ func (p *logPane) filterLine() string {
 		}
 	}
 	parts = append(parts, p.st.Muted.Render(fmt.Sprintf("%d of %d calls", len(p.shown), count)))
-	return paneFit(strings.Join(parts, p.st.Muted.Render(" · ")), max(p.width, 1))
+	return termtext.Truncate(strings.Join(parts, p.st.Muted.Render(" · ")), max(p.width, 1))
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/sessionlog"
+	"github.com/mcpsh/mcpsh/internal/termtext"
 )
 
 // logPane lists every call of this session, oldest first (key L): the same
@@ -296,7 +297,7 @@ func (p *logPane) rows() []string {
 		if len(p.outcomes) > 0 {
 			what = "no call matches the filter"
 		}
-		return []string{paneFit(p.st.Muted.Render(what), p.width)}
+		return []string{termtext.Truncate(p.st.Muted.Render(what), p.width)}
 	}
 	vis := p.list.Visible()
 	out := make([]string, len(vis))
@@ -309,7 +310,7 @@ func (p *logPane) rows() []string {
 			if j == 0 {
 				plain = "›" + plain[1:]
 			}
-			l = p.st.RowSelected.Render(panePad(plain, p.width))
+			l = p.st.RowSelected.Render(termtext.Pad(plain, p.width))
 		}
 		out[i] = l
 	}

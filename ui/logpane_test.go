@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/theme"
 )
 
 // logOutcomes are a session's calls: ok, open-world, failed after retries,
@@ -98,7 +99,7 @@ func TestLogPaneHostileAndWidths(t *testing.T) {
 		plain := renderLogEntries(path, entries, w, plainStyles())
 		assertNoEscapes(t, fmt.Sprint("log ", w), plain)
 		assertWidth(t, fmt.Sprint("log ", w), plain, w)
-		colour := renderLogEntries(path, entries, w, NewStyles(DefaultTheme(), false))
+		colour := renderLogEntries(path, entries, w, NewStyles(theme.Dark(), false))
 		assertTerminalSafe(t, fmt.Sprint("log colour ", w), colour)
 		assertWidth(t, fmt.Sprint("log colour ", w), colour, w)
 	}

@@ -18,7 +18,7 @@ func renderLogEntries(logPath string, outcomes []*client.Outcome, width int, st 
 		out = append(out, b...)
 	}
 	if len(blocks) == 0 {
-		out = append(out, paneFit(st.Muted.Render("no calls yet"), max(width, 1)))
+		out = append(out, termtext.Truncate(st.Muted.Render("no calls yet"), max(width, 1)))
 	}
 	return strings.Join(out, "\n")
 }
@@ -48,7 +48,7 @@ func logParts(logPath string, outcomes []*client.Outcome, servers bool, width in
 	if line := title + "  " + path; ansi.StringWidth(line) <= width {
 		header = []string{line}
 	} else {
-		header = []string{paneFit(title, width), paneFitLeft(path, width)}
+		header = []string{termtext.Truncate(title, width), termtext.TruncateLeft(path, width)}
 	}
 
 	type row struct {
@@ -126,36 +126,30 @@ func logParts(logPath string, outcomes []*client.Outcome, servers bool, width in
 			}
 			mark = st.MarkOpenWorld.Render(mark)
 		}
-		var b strings.Builder
-		b.WriteString(gutter)
-		b.WriteString(st.Muted.Render(o.Time.Format("15:04:05")))
-		b.WriteString(gap)
-		b.WriteString(resultStatusStyle(o.Status, st).Render(panePad(resultStatusWord(o.Status), logStatusW)))
-		b.WriteString(gap)
-		b.WriteString(mark)
-		b.WriteString(gap)
+		cells := []termtext.Cell{
+			{Text: o.Time.Format("15:04:05"), Style: draw(st.Muted)},
+			{Text: resultStatusWord(o.Status), Width: logStatusW, Style: draw(resultStatusStyle(o.Status, st))},
+			{Text: mark},
+		}
 		if serverW > 0 {
-			b.WriteString(st.Name.Render(panePad(termtext.Truncate(r.server, serverW), serverW)))
-			b.WriteString(gap)
+			cells = append(cells, termtext.Cell{Text: r.server, Width: serverW, Style: draw(st.Name)})
 		}
-		b.WriteString(st.Row.Render(panePad(termtext.Truncate(r.tool, toolW), toolW)))
+		cells = append(cells, termtext.Cell{Text: r.tool, Width: toolW, Style: draw(st.Row)})
 		if titleW > 0 {
-			b.WriteString(gap)
-			b.WriteString(st.Muted.Render(panePad(termtext.Truncate(r.title, titleW), titleW)))
+			cells = append(cells, termtext.Cell{Text: r.title, Width: titleW, Style: draw(st.Muted)})
 		}
-		b.WriteString(gap)
 		if r.dur == "" {
-			b.WriteString(r.attemptSty.Render(r.att))
+			cells = append(cells, termtext.Cell{Text: r.att, Style: draw(r.attemptSty)})
 		} else {
-			b.WriteString(r.attemptSty.Render(panePad(r.att, attW)))
-			b.WriteString(gap)
-			b.WriteString(st.Muted.Render(strings.Repeat(" ", durW-len(r.dur)) + r.dur))
+			cells = append(cells,
+				termtext.Cell{Text: r.att, Width: attW, Style: draw(r.attemptSty)},
+				termtext.Cell{Text: r.dur, Width: durW, Right: true, Style: draw(st.Muted)})
 		}
-		block := []string{paneFit(b.String(), width)}
+		block := []string{termtext.Truncate(gutter+termtext.Row(gap, cells...), width)}
 		if r.detail != "" {
 			indent := logGutterW + logTimeW + logGap
 			text := termtext.Truncate("↳ "+termtext.Line(r.detail), max(1, width-indent))
-			block = append(block, paneFit(strings.Repeat(" ", indent)+r.detailStyle.Render(text), width))
+			block = append(block, termtext.Truncate(strings.Repeat(" ", indent)+r.detailStyle.Render(text), width))
 		}
 		blocks = append(blocks, block)
 	}

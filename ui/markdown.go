@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpsh/mcpsh/internal/termtext"
 )
 
 // A small Markdown renderer for resources of type text/markdown: headings,
@@ -54,7 +55,7 @@ func renderMarkdown(src string, width int, st *Styles) []string {
 	}
 	// A quote's bars come on top of the width its text was given.
 	for i, l := range r.out {
-		r.out[i] = paneFit(l, max(width, 1))
+		r.out[i] = termtext.Truncate(l, max(width, 1))
 	}
 	return r.out
 }
@@ -276,19 +277,19 @@ func (r *mdRenderer) table(lines []string, i, width int, prefix string) int {
 			if k < len(row) {
 				c = row[k]
 			}
-			parts = append(parts, panePad(c, widths[k]))
+			parts = append(parts, termtext.Pad(c, widths[k]))
 		}
 		line := strings.Join(parts, sep)
 		if n == 0 {
 			line = r.st.Strong.Render(strings.Join(parts, " │ "))
 		}
-		r.emit(prefix, paneFit(line, width))
+		r.emit(prefix, termtext.Truncate(line, width))
 		if n == 0 {
 			var rule []string
 			for _, w := range widths {
 				rule = append(rule, strings.Repeat("─", w))
 			}
-			r.emit(prefix, r.st.Muted.Render(paneFit(strings.Join(rule, "─┼─"), width)))
+			r.emit(prefix, r.st.Muted.Render(termtext.Truncate(strings.Join(rule, "─┼─"), width)))
 		}
 	}
 	return j - 1

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpsh/mcpsh/internal/theme"
 )
 
 const markdownSample = `Title
@@ -43,7 +44,7 @@ func main() { fmt.Println("a line of code that is longer than the width of the p
 `
 
 func TestMarkdownGolden(t *testing.T) {
-	st := NewStyles(DefaultTheme(), true)
+	st := NewStyles(theme.Dark(), true)
 	for _, w := range []int{40, 80} {
 		out := renderMarkdown(markdownSample, w, st)
 		for i, l := range out {
@@ -56,7 +57,7 @@ func TestMarkdownGolden(t *testing.T) {
 }
 
 func TestMarkdownInline(t *testing.T) {
-	st := NewStyles(DefaultTheme(), true)
+	st := NewStyles(theme.Dark(), true)
 	for in, want := range map[string]string{
 		"a *b* c":                                "a b c",
 		"**x** and __y__":                        "x and y",
@@ -80,7 +81,7 @@ func TestMarkdownInline(t *testing.T) {
 }
 
 func TestMarkdownStaysInTheWidth(t *testing.T) {
-	st := NewStyles(DefaultTheme(), false)
+	st := NewStyles(theme.Dark(), false)
 	long := strings.Repeat("x", 300)
 	for _, src := range []string{long, "# " + long, "- " + long, "> " + long, "| " + long + " |\n|---|\n| a |", "```\n" + long + "\n```", "界" + strings.Repeat("界", 100)} {
 		for _, w := range []int{1, 2, 7, 33} {

@@ -7,6 +7,7 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpsh/mcpsh/internal/termtext"
 )
 
 // Inline Markdown (markdown.go draws the blocks): styled runs of text,
@@ -135,7 +136,7 @@ func (r *mdRenderer) wrapWords(words [][]mdSeg, breakAfter map[int]bool, width i
 		out = append(out, line)
 	}
 	for i, l := range out {
-		out[i] = paneFit(l, width)
+		out[i] = termtext.Truncate(l, width)
 	}
 	return out
 }

@@ -18,6 +18,7 @@ import (
 	"charm.land/bubbles/v2/progress"
 	"charm.land/bubbles/v2/spinner"
 	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/theme"
 	"github.com/mcpsh/mcpsh/policy"
 )
 
@@ -105,7 +106,7 @@ type Model struct {
 
 // New builds the model. ctx bounds every server exchange it starts.
 func New(ctx context.Context, opts Options) *Model {
-	st := NewStyles(DefaultTheme(), opts.NoColor)
+	st := NewStyles(theme.Dark(), opts.NoColor)
 	keys := DefaultKeyMap()
 	m := &Model{
 		ctx:     ctx,

@@ -5,6 +5,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/mcpsh/mcpsh/internal/termtext"
 )
 
 // pane is the scrolling body every pane shares (the audit, result, resource,
@@ -220,7 +221,7 @@ func (p *pane) Fitted() []string {
 	}
 	out := make([]string, len(vis))
 	for i, l := range vis {
-		out[i] = paneFit(l, p.width)
+		out[i] = termtext.Truncate(l, p.width)
 	}
 	return out
 }

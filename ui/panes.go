@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpsh/mcpsh/internal/termtext"
 )
 
 // Text helpers shared by the panes (pane.go) and what draws their lines:
@@ -19,35 +20,9 @@ func paneWrap(s string, width int) []string {
 	}
 	out := strings.Split(ansi.Wrap(s, width, ""), "\n")
 	for i, l := range out {
-		out[i] = paneFit(l, width)
+		out[i] = termtext.Truncate(l, width)
 	}
 	return out
-}
-
-// paneFit cuts s to width cells, with "…" when cut.
-func paneFit(s string, width int) string {
-	if ansi.StringWidth(s) <= width {
-		return s
-	}
-	return ansi.Truncate(s, max(0, width), "…")
-}
-
-// paneFitLeft cuts s to width cells from the left, keeping its end (the file
-// name of a path).
-func paneFitLeft(s string, width int) string {
-	w := ansi.StringWidth(s)
-	if w <= width {
-		return s
-	}
-	return ansi.TruncateLeft(s, w-width+1, "…")
-}
-
-// panePad pads plain text with spaces to width cells.
-func panePad(s string, width int) string {
-	if w := ansi.StringWidth(s); w < width {
-		return s + strings.Repeat(" ", width-w)
-	}
-	return s
 }
 
 // paneExpandTabs turns tabs into spaces up to the next 8-cell tab stop, so

@@ -13,12 +13,13 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/theme"
 	"github.com/mcpsh/mcpsh/policy"
 )
 
 var (
 	paneTime   = time.Date(2025, 3, 14, 9, 26, 53, 0, time.UTC)
-	monoStyles = NewStyles(DefaultTheme(), true)
+	monoStyles = NewStyles(theme.Dark(), true)
 )
 
 // plainStyles emit no escape sequences at all.
@@ -238,7 +239,7 @@ func TestResultShowsEverySection(t *testing.T) {
 }
 
 func TestResultToolErrorIsErrorStyled(t *testing.T) {
-	st := NewStyles(DefaultTheme(), false)
+	st := NewStyles(theme.Dark(), false)
 	got := renderResult(toolErrorOutcome(), 80, st)
 	want := st.Error.Render("Try a city that exists.")
 	if !strings.Contains(got, want) {
@@ -277,7 +278,7 @@ func TestResultHostileText(t *testing.T) {
 			plain := renderResult(o, w, plainStyles())
 			assertNoEscapes(t, fmt.Sprint("plain ", w), plain)
 			assertWidth(t, fmt.Sprint("plain ", w), plain, w)
-			colour := renderResult(o, w, NewStyles(DefaultTheme(), false))
+			colour := renderResult(o, w, NewStyles(theme.Dark(), false))
 			assertTerminalSafe(t, fmt.Sprint("colour ", w), colour)
 			assertWidth(t, fmt.Sprint("colour ", w), colour, w)
 			if !strings.Contains(ansi.Strip(plain), "click") && w > 20 {
@@ -290,7 +291,7 @@ func TestResultHostileText(t *testing.T) {
 func TestResultWidths(t *testing.T) {
 	for _, c := range resultCases {
 		for w := 1; w <= 140; w += 3 {
-			got := renderResult(c.o(), w, NewStyles(DefaultTheme(), false))
+			got := renderResult(c.o(), w, NewStyles(theme.Dark(), false))
 			assertWidth(t, fmt.Sprintf("%s at %d", c.name, w), got, w)
 		}
 	}

@@ -205,7 +205,7 @@ func labelled(label string, body []string, st *Styles) []string {
 	for i, l := range body {
 		head := strings.Repeat(" ", sampleLabelW)
 		if i == 0 {
-			head = st.Label.Render(panePad(label, sampleLabelW))
+			head = st.Label.Render(termtext.Pad(label, sampleLabelW))
 		}
 		out[i] = head + l
 	}

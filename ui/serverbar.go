@@ -167,10 +167,10 @@ func (m *Model) serverBar() string {
 	bar := strings.Join(entries, m.st.Muted.Render("│"))
 	for _, hint := range []string{sw + " · " + m.keys.PickServer.Help().Key + " pick", sw} {
 		if ansi.StringWidth(bar)+2+ansi.StringWidth(hint) <= w {
-			return padTo(bar, w-ansi.StringWidth(hint)) + m.st.Muted.Render(hint)
+			return termtext.Pad(bar, w-ansi.StringWidth(hint)) + m.st.Muted.Render(hint)
 		}
 	}
-	return paneFit(bar, w)
+	return termtext.Truncate(bar, w)
 }
 
 // barEntries are the bar's entries; the one on screen says at least its
@@ -251,7 +251,7 @@ func (m *Model) sidebar(h int) []string {
 		}
 		name := cursor + termtext.Truncate(termtext.Line(s.name()), w-2)
 		if i == m.cur {
-			name = st.RowSelected.Render(padTo(name, w))
+			name = st.RowSelected.Render(termtext.Pad(name, w))
 		}
 		out = append(out, name)
 		phase, reason := s.phase()
@@ -264,18 +264,18 @@ func (m *Model) sidebar(h int) []string {
 			lines := paneWrap(word+reason, w-2)
 			if len(lines) > sideReasonMax {
 				lines = lines[:sideReasonMax]
-				lines[sideReasonMax-1] = paneFit(lines[sideReasonMax-1]+"…", w-2)
+				lines[sideReasonMax-1] = termtext.Truncate(lines[sideReasonMax-1]+"…", w-2)
 			}
 			for _, l := range lines {
 				out = append(out, "  "+st.Error.Render(l))
 			}
 			continue
 		}
-		out = append(out, "  "+paneFit(m.stateText(s, detailLong), w-2))
+		out = append(out, "  "+termtext.Truncate(m.stateText(s, detailLong), w-2))
 	}
 	k := m.keys
-	out = append(out, "", st.Muted.Render(paneFit(k.PrevServer.Help().Key+" "+k.NextServer.Help().Key+" switch · "+m.keys.PickServer.Help().Key+" pick", w)),
-		st.Muted.Render(paneFit(k.Reconnect.Help().Key+" reconnect · "+k.Traffic.Help().Key+" traffic", w)))
+	out = append(out, "", st.Muted.Render(termtext.Truncate(k.PrevServer.Help().Key+" "+k.NextServer.Help().Key+" switch · "+m.keys.PickServer.Help().Key+" pick", w)),
+		st.Muted.Render(termtext.Truncate(k.Reconnect.Help().Key+" reconnect · "+k.Traffic.Help().Key+" traffic", w)))
 	return fitLines(strings.Join(out, "\n"), w, h)
 }
 
@@ -285,7 +285,7 @@ func (m *Model) withSidebar(body []string, h int) []string {
 	sep := m.st.Muted.Render("│")
 	out := make([]string, len(body))
 	for i := range body {
-		out[i] = padTo(side[i], sidebarW) + " " + sep + " " + body[i]
+		out[i] = termtext.Pad(side[i], sidebarW) + " " + sep + " " + body[i]
 	}
 	return out
 }

@@ -288,7 +288,7 @@ func (p *serverPane) draw(l *serverLine) []string {
 	for i, sub := range paneWrap(l.text, textW) {
 		prefix := indent
 		if i == 0 && l.time != "" {
-			prefix = p.st.Muted.Render(l.time) + " " + l.tagTone.style(p.st).Render(panePad(l.tag, serverTagW)) + " "
+			prefix = p.st.Muted.Render(l.time) + " " + l.tagTone.style(p.st).Render(termtext.Pad(l.tag, serverTagW)) + " "
 		}
 		out = append(out, prefix+style.Render(sub))
 	}
@@ -298,9 +298,9 @@ func (p *serverPane) draw(l *serverLine) []string {
 
 // header is the title, and the notice of dropped lines once there are any.
 func (p *serverPane) header() []string {
-	h := []string{paneFit(p.st.Title.Render("Server output")+"  "+p.st.Muted.Render("stderr, log messages and notices"), max(1, p.width))}
+	h := []string{termtext.Truncate(p.st.Title.Render("Server output")+"  "+p.st.Muted.Render("stderr, log messages and notices"), max(1, p.width))}
 	if p.dropped > 0 {
-		h = append(h, paneFit(p.st.Muted.Render(fmt.Sprintf("… %d earlier lines dropped", p.dropped)), max(1, p.width)))
+		h = append(h, termtext.Truncate(p.st.Muted.Render(fmt.Sprintf("… %d earlier lines dropped", p.dropped)), max(1, p.width)))
 	}
 	return h
 }
@@ -320,7 +320,7 @@ func (p *serverPane) View() string {
 	}
 	out := p.header()
 	if len(p.lines) == 0 && p.introN == 0 {
-		out = append(out, paneFit(p.st.Muted.Render("nothing from the server yet"), p.width))
+		out = append(out, termtext.Truncate(p.st.Muted.Render("nothing from the server yet"), p.width))
 	}
 	if len(out) >= p.height {
 		return strings.Join(out[:p.height], "\n")

@@ -10,6 +10,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/theme"
 )
 
 func serverEvents() []client.Event {
@@ -46,7 +47,7 @@ func TestServerPaneGolden(t *testing.T) {
 }
 
 func TestServerPaneStyles(t *testing.T) {
-	st := NewStyles(DefaultTheme(), false)
+	st := NewStyles(theme.Dark(), false)
 	p := newServerPane(st, DefaultKeyMap())
 	p.SetSize(200, 40)
 	for _, e := range serverEvents() {
@@ -110,7 +111,7 @@ func TestServerPaneHostile(t *testing.T) {
 		for _, plain := range []bool{true, false} {
 			st := plainStyles()
 			if !plain {
-				st = NewStyles(DefaultTheme(), false)
+				st = NewStyles(theme.Dark(), false)
 			}
 			p := newServerPane(st, DefaultKeyMap())
 			p.SetSize(w, 30)

@@ -117,7 +117,7 @@ func (m *Model) renderPick(h int) string {
 		if s.spec.Origin != "" {
 			where += " · " + s.spec.Origin
 		}
-		line := cursor + padTo(termtext.Truncate(termtext.Line(s.name()), nameW), nameW) + "  " + m.stateText(s, detailLong) +
+		line := cursor + termtext.Pad(termtext.Truncate(termtext.Line(s.name()), nameW), nameW) + "  " + m.stateText(s, detailLong) +
 			"  " + st.Muted.Render(termtext.Line(where))
 		if i == m.cur {
 			line += st.Muted.Render("  (on screen)")

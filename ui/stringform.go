@@ -269,7 +269,7 @@ func (f *stringForm) blocks() (out []string, start, end int) {
 		if i == f.focus {
 			mark, ls = st.Focused.Render("▸ "), st.Focused
 		}
-		out = append(out, mark+ls.Render(padTo(termtext.Truncate(label, lw), lw))+"  "+ff.in.View())
+		out = append(out, mark+ls.Render(termtext.Pad(termtext.Truncate(label, lw), lw))+"  "+ff.in.View())
 		if ff.err != "" {
 			out = append(out, pad+st.Error.Render("✗ "+ff.err))
 		}

@@ -4,76 +4,15 @@ import (
 	"image/color"
 
 	"charm.land/lipgloss/v2"
+	"github.com/mcpsh/mcpsh/internal/theme"
 	"github.com/mcpsh/mcpsh/policy"
 )
 
-// Theme is mcpsh's palette, named by meaning. Views never pick colours
-// themselves: they use Styles, built from a Theme.
-type Theme struct {
-	Accent      color.Color
-	Text        color.Color
-	Muted       color.Color
-	Border      color.Color
-	ReadOnly    color.Color
-	Write       color.Color
-	Destructive color.Color
-	OpenWorld   color.Color
-	Error       color.Color
-	Warning     color.Color
-	Success     color.Color
-	SelectBg    color.Color
-}
-
-// DarkTheme is for dark terminals, LightTheme for light ones (ANSI 256
-// colours). The view starts dark, the common case, and switches when the
-// terminal says its background is light (theme.go). TestThemesAreReadable
-// keeps every colour that carries text at a contrast of 4.5:1 or more
-// against its background (WCAG AA).
-func DarkTheme() Theme {
-	return Theme{
-		Accent:      lipgloss.Color("39"),
-		Text:        lipgloss.Color("252"),
-		Muted:       lipgloss.Color("246"),
-		Border:      lipgloss.Color("241"),
-		ReadOnly:    lipgloss.Color("42"),
-		Write:       lipgloss.Color("214"),
-		Destructive: lipgloss.Color("203"),
-		OpenWorld:   lipgloss.Color("177"),
-		Error:       lipgloss.Color("203"),
-		Warning:     lipgloss.Color("214"),
-		Success:     lipgloss.Color("42"),
-		SelectBg:    lipgloss.Color("237"),
-	}
-}
-
-// LightTheme is DarkTheme's meanings in darker colours, for light terminals.
-func LightTheme() Theme {
-	return Theme{
-		Accent:      lipgloss.Color("25"),
-		Text:        lipgloss.Color("235"),
-		Muted:       lipgloss.Color("242"),
-		Border:      lipgloss.Color("246"),
-		ReadOnly:    lipgloss.Color("28"),
-		Write:       lipgloss.Color("130"),
-		Destructive: lipgloss.Color("160"),
-		OpenWorld:   lipgloss.Color("91"),
-		Error:       lipgloss.Color("160"),
-		Warning:     lipgloss.Color("130"),
-		Success:     lipgloss.Color("28"),
-		SelectBg:    lipgloss.Color("254"),
-	}
-}
-
-// DefaultTheme is the theme before the terminal's background is known.
-func DefaultTheme() Theme { return DarkTheme() }
-
-// ThemeFor is the theme for a dark or a light background.
-func ThemeFor(dark bool) Theme {
-	if dark {
-		return DarkTheme()
-	}
-	return LightTheme()
-}
+// Theme is mcpsh's palette by meaning (internal/theme), shared with the batch
+// commands. Views never pick colours themselves: they use Styles, built from
+// a Theme. The view starts with theme.Dark, the common case, and switches
+// when the terminal says its background is light (theme.go).
+type Theme = theme.Theme
 
 // Styles are every style the views use. With colour off (NO_COLOR), meaning
 // is carried by text, bold, faint and reverse video instead.
@@ -124,10 +63,9 @@ func NewStyles(t Theme, noColor bool) *Styles {
 	if noColor {
 		s.Banner = s.Banner.Reverse(true)
 	}
-	s.Section = map[policy.Class]lipgloss.Style{
-		policy.ClassReadOnly:    fg(t.ReadOnly).Bold(true),
-		policy.ClassWrite:       fg(t.Write).Bold(true),
-		policy.ClassDestructive: fg(t.Destructive).Bold(true),
+	s.Section = map[policy.Class]lipgloss.Style{}
+	for _, c := range policy.Classes {
+		s.Section[c] = fg(t.Class(c)).Bold(true)
 	}
 	s.Row = fg(t.Text)
 	s.RowSelected = fg(t.Text).Bold(true)
@@ -183,4 +121,9 @@ func (s *Styles) ClassStyle(c policy.Class) lipgloss.Style { return s.Section[c]
 func (st *Styles) copy() *Styles {
 	c := *st
 	return &c
+}
+
+// draw is a style as a termtext.Cell's Style.
+func draw(s lipgloss.Style) func(string) string {
+	return func(t string) string { return s.Render(t) }
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"charm.land/bubbles/v2/progress"
 	tea "charm.land/bubbletea/v2"
+	"github.com/mcpsh/mcpsh/internal/theme"
 )
 
 // setBackground picks the theme for the terminal's background, which the
@@ -19,9 +20,9 @@ func (m *Model) setBackground(dark bool) tea.Cmd {
 	if m.st.NoColor {
 		return nil
 	}
-	theme := m.st.theme + 1
-	*m.st = *NewStyles(ThemeFor(dark), false)
-	m.st.theme = theme
+	n := m.st.theme + 1
+	*m.st = *NewStyles(theme.For(dark), false)
+	m.st.theme = n
 	st := m.st
 	for _, s := range m.servers {
 		s.filterIn.SetStyles(inputStyles(st))

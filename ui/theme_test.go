@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/mcpsh/mcpsh/internal/theme"
 )
 
 // contrast is the WCAG 2 contrast ratio of two colours, 1 to 21.
@@ -36,7 +37,7 @@ func TestThemesAreReadable(t *testing.T) {
 	for name, c := range map[string]struct {
 		theme Theme
 		bg    color.Color
-	}{"dark": {DarkTheme(), black}, "light": {LightTheme(), white}} {
+	}{"dark": {theme.Dark(), black}, "light": {theme.Light(), white}} {
 		th := c.theme
 		for role, fg := range map[string]color.Color{
 			"Accent": th.Accent, "Text": th.Text, "Muted": th.Muted, "ReadOnly": th.ReadOnly, "Write": th.Write,
@@ -55,7 +56,7 @@ func TestThemesAreReadable(t *testing.T) {
 	}
 	// The dark theme's text is unreadable on a light background: that is why
 	// the background is asked for.
-	if r := contrast(DarkTheme().Text, white); r > 2 {
+	if r := contrast(theme.Dark().Text, white); r > 2 {
 		t.Errorf("the dark theme reads on white (%.1f): the light theme may be unneeded", r)
 	}
 }
@@ -65,7 +66,7 @@ func TestTheBackgroundPicksTheTheme(t *testing.T) {
 	st := m.st
 	m.result.SetOutcome(okOutcome())
 	m.setBackground(false)
-	if m.st != st || m.st.Row.GetForeground() != LightTheme().Text {
+	if m.st != st || m.st.Row.GetForeground() != theme.Light().Text {
 		t.Fatalf("a light background did not switch the shared styles to the light theme")
 	}
 	if screen := m.render(); !strings.Contains(screen, "38;5;235") {
@@ -75,12 +76,12 @@ func TestTheBackgroundPicksTheTheme(t *testing.T) {
 		t.Error("the result, drawn before the switch, was not drawn again")
 	}
 	m.setBackground(true)
-	if m.st.Row.GetForeground() != DarkTheme().Text {
+	if m.st.Row.GetForeground() != theme.Dark().Text {
 		t.Error("a dark background did not switch back")
 	}
 	// Through Update, once update.go hands it tea.BackgroundColorMsg.
 	m.Update(tea.BackgroundColorMsg{Color: color.RGBA{250, 250, 250, 255}})
-	if m.st.Row.GetForeground() != LightTheme().Text {
+	if m.st.Row.GetForeground() != theme.Light().Text {
 		t.Fatal("tea.BackgroundColorMsg did not reach setBackground")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/theme"
 	"github.com/mcpsh/mcpsh/policy"
 )
 
@@ -89,7 +90,7 @@ func TestListKeepsTheCursorOnScreen(t *testing.T) {
 		many = append(many, "tool"+itoa(i))
 	}
 	l.SetTools(listOf(many...))
-	st := NewStyles(DefaultTheme(), true)
+	st := NewStyles(theme.Dark(), true)
 	for _, n := range []int{7, 30, 30, -50, 99} {
 		l.Move(n)
 		view := l.View(st, 30, 10)

@@ -296,20 +296,23 @@ func (p *trafficPane) row(e trafficEntry, selected bool) string {
 	if method == "" && e.Kind == "unreadable" {
 		method = "not JSON-RPC"
 	}
-	var b strings.Builder
-	b.WriteString(st.Muted.Render(e.Time.Format("15:04:05.000")))
-	b.WriteString(" " + dirStyle.Render(dir) + " ")
-	b.WriteString(kindStyle.Render(panePad(trafficKind(e.Kind, kindW > 5), kindW)))
-	if methodW >= 4 {
-		b.WriteString(" " + st.Row.Render(panePad(termtext.Truncate(method, methodW), methodW)))
+	cells := []termtext.Cell{
+		{Text: e.Time.Format("15:04:05.000"), Style: draw(st.Muted)},
+		{Text: dir, Style: draw(dirStyle)},
+		{Text: trafficKind(e.Kind, kindW > 5), Width: kindW, Style: draw(kindStyle)},
 	}
-	b.WriteString(" " + st.Muted.Render(panePad(id, trafficIDW)))
+	if methodW >= 4 {
+		cells = append(cells, termtext.Cell{Text: method, Width: methodW, Style: draw(st.Row)})
+	}
 	size := client.HumanBytes(e.Size)
-	b.WriteString(" " + st.Muted.Render(strings.Repeat(" ", max(trafficSizeW-len(size), 0))+size))
-	b.WriteString(" " + st.Muted.Render(strings.Repeat(" ", max(trafficLatW-len(lat), 0))+lat))
-	line := paneFit(b.String(), p.width)
+	cells = append(cells,
+		termtext.Cell{Text: id, Width: trafficIDW, Style: draw(st.Muted)},
+		// sizes and latencies are never cut: a longer one pushes the row on
+		termtext.Cell{Text: size, Width: max(trafficSizeW, len(size)), Right: true, Style: draw(st.Muted)},
+		termtext.Cell{Text: lat, Width: max(trafficLatW, len(lat)), Right: true, Style: draw(st.Muted)})
+	line := termtext.Truncate(termtext.Row(" ", cells...), p.width)
 	if selected {
-		line = st.RowSelected.Render(panePad(ansi.Strip(line), p.width))
+		line = st.RowSelected.Render(termtext.Pad(ansi.Strip(line), p.width))
 	}
 	return line
 }
@@ -325,7 +328,7 @@ func (p *trafficPane) title(server string) string {
 	if p.dropped > 0 {
 		info += fmt.Sprintf(" · %d not shown: the view fell behind", p.dropped)
 	}
-	return paneFit(t+"  "+st.Muted.Render(info), max(p.width, 1))
+	return termtext.Truncate(t+"  "+st.Muted.Render(info), max(p.width, 1))
 }
 
 // View is the pane: the list, or the opened message.
@@ -373,6 +376,6 @@ func (p *trafficPane) viewOpen() string {
 	if e.LatencyMS > 0 {
 		info += " · answered in " + formatMS(e.LatencyMS)
 	}
-	out := append([]string{paneFit(head+"  "+st.Muted.Render(info), p.width)}, o.body.Visible()...)
+	out := append([]string{termtext.Truncate(head+"  "+st.Muted.Render(info), p.width)}, o.body.Visible()...)
 	return strings.Join(fitLines(strings.Join(out, "\n"), p.width, p.height), "\n")
 }

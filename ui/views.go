@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpsh/mcpsh/internal/termtext"
 )
 
 // serverView is which of the server's offerings the browse screen shows.
@@ -87,7 +88,7 @@ func (m *Model) viewBar() string {
 	k := m.keys
 	hint := m.st.Muted.Render(k.ViewTools.Help().Key + "/" + k.ViewResources.Help().Key + "/" + k.ViewPrompts.Help().Key + " or " + k.NextView.Help().Key)
 	if ansi.StringWidth(bar)+2+ansi.StringWidth(hint) <= m.width {
-		bar = padTo(bar, m.width-ansi.StringWidth(hint)) + hint
+		bar = termtext.Pad(bar, m.width-ansi.StringWidth(hint)) + hint
 	}
 	return bar
 }
@@ -120,7 +121,7 @@ func (m *Model) renderSplit(left, detail []string, h int) string {
 	sep := m.st.Muted.Render("│")
 	rows := make([]string, h)
 	for i := range rows {
-		rows[i] = padTo(left[i], lw) + " " + sep + " " + detail[i]
+		rows[i] = termtext.Pad(left[i], lw) + " " + sep + " " + detail[i]
 	}
 	return strings.Join(rows, "\n")
 }

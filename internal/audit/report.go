@@ -83,8 +83,9 @@ func (r *Report) WriteText(w io.Writer, width int, p Paint) {
 			fmt.Fprintln(w, "  "+p.dim("no findings"))
 		}
 		for _, f := range fs {
-			head := fmt.Sprintf("  %-8s %s  ", f.Severity, f.Rule)
-			fmt.Fprint(w, p.sev(f.Severity, fmt.Sprintf("  %-8s", f.Severity))+fmt.Sprintf(" %s  ", f.Rule))
+			sev := "  " + termtext.Pad(string(f.Severity), 8)
+			head := sev + " " + f.Rule + "  "
+			fmt.Fprint(w, p.sev(f.Severity, sev)+" "+f.Rule+"  ")
 			fmt.Fprintln(w, wrapIndent(termtext.Line(f.Message), width, ansi.StringWidth(head), 11))
 		}
 		var hosts []string

@@ -32,9 +32,9 @@ func (a *app) confirm(ctx context.Context, s *client.Session, c *client.Call, f 
 	if d.Verdict != policy.Ask {
 		return nil
 	}
-	p := palette{a.io.ColorErr}
+	p := a.palErr()
 	args, _ := json.Marshal(c.Args)
-	fmt.Fprintf(a.io.ErrOut, "%s %s (%s) on %s: %s\n", p.yellow("?"), termtext.Line(c.Tool.Title), termtext.Line(c.Tool.Name),
+	fmt.Fprintf(a.io.ErrOut, "%s %s (%s) on %s: %s\n", p.Warn("?"), termtext.Line(c.Tool.Title), termtext.Line(c.Tool.Name),
 		termtext.Line(s.Target.Label()), termtext.Line(d.Reason))
 	if len(args) > 2 {
 		fmt.Fprintf(a.io.ErrOut, "  arguments %s\n", termtext.Truncate(termtext.Line(string(args)), max(a.io.Width-12, 40)))

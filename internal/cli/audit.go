@@ -199,19 +199,19 @@ func (a *app) auditExit(servers []*audited, f *auditFlags) error {
 }
 
 func (a *app) auditPaint() audit.Paint {
-	p := palette{a.io.Color}
+	p := a.pal()
 	return audit.Paint{
 		Severity: func(s audit.Severity, t string) string {
 			switch s {
 			case audit.Error:
-				return p.red(t)
+				return p.Bad(t)
 			case audit.Warning:
-				return p.yellow(t)
+				return p.Warn(t)
 			}
-			return p.dim(t)
+			return p.Muted(t)
 		},
-		Dim:  p.dim,
-		Bold: p.bold,
+		Dim:  p.Muted,
+		Bold: p.Strong,
 	}
 }
 

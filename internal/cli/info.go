@@ -72,13 +72,13 @@ func (a *app) declared() []string {
 }
 
 func (a *app) printInfo(j infoJSON) {
-	p := palette{a.io.Color}
+	p := a.pal()
 	w := a.io.Out
 	name := termtext.Line(j.Name)
 	if j.Title != "" {
 		name = termtext.Line(j.Title) + " (" + name + ")"
 	}
-	fmt.Fprintf(w, "%s %s\n", p.bold(name), termtext.Line(j.Version))
+	fmt.Fprintf(w, "%s %s\n", p.Strong(name), termtext.Line(j.Version))
 	fmt.Fprintf(w, "protocol      %s\n", termtext.Line(j.Protocol))
 	fmt.Fprintf(w, "reached via   %s\n", termtext.Line(j.Via))
 	fmt.Fprintf(w, "trust         %s\n", j.Trust)
@@ -103,7 +103,7 @@ func (a *app) printInfo(j infoJSON) {
 	fmt.Fprintf(w, "offers        %s\n", orNone(offers))
 	fmt.Fprintf(w, "mcpsh offers  %s\n", orNone(j.Declared))
 	if ins := strings.TrimSpace(termtext.Sanitize(j.Instructions)); ins != "" {
-		fmt.Fprintf(w, "\n%s\n%s\n", p.bold("Instructions"), ins)
+		fmt.Fprintf(w, "\n%s\n%s\n", p.Strong("Instructions"), ins)
 	}
 }
 

@@ -23,17 +23,17 @@ func (p *logPrinter) print(e sessionlog.Entry) error {
 	if p.json {
 		return writeJSONLine(p.a.io.Out, e)
 	}
-	out, pal := p.a.io.Out, palette{p.a.io.Color}
+	out, pal := p.a.io.Out, p.a.pal()
 	where := termtext.Line(e.Server) + " · " + termtext.Line(e.Via)
 	switch {
 	case e.Session != p.session:
 		if p.session != "" {
 			fmt.Fprintln(out)
 		}
-		fmt.Fprintf(out, "%s %s · %s\n", pal.dim("session"), pal.bold(termtext.Line(e.Session)), where)
+		fmt.Fprintf(out, "%s %s · %s\n", pal.Muted("session"), pal.Strong(termtext.Line(e.Session)), where)
 	case e.Server+"\x00"+e.Via != p.server:
 		// One interactive session can call several servers.
-		fmt.Fprintf(out, "%s %s\n", pal.dim("server"), where)
+		fmt.Fprintf(out, "%s %s\n", pal.Muted("server"), where)
 	}
 	p.session, p.server = e.Session, e.Server+"\x00"+e.Via
 	p.a.printLogEntry(e)
@@ -43,19 +43,19 @@ func (p *logPrinter) print(e sessionlog.Entry) error {
 // printLogEntry prints one call: time, status, tool, class, attempts, duration,
 // who approved, and the open-world mark; the reason or error on a second line.
 func (a *app) printLogEntry(e sessionlog.Entry) {
-	p := palette{a.io.Color}
+	p := a.pal()
 	status := string(e.Status)
 	switch e.Status {
 	case client.StatusOK:
-		status = p.green(pad(status, 10))
+		status = p.Good(termtext.Pad(status, 10))
 	case client.StatusToolError, client.StatusRefused:
-		status = p.yellow(pad(status, 10))
+		status = p.Warn(termtext.Pad(status, 10))
 	default:
-		status = p.red(pad(status, 10))
+		status = p.Bad(termtext.Pad(status, 10))
 	}
 	mark := "  "
 	if e.OpenWorld {
-		mark = p.wrap("35", "◆ ")
+		mark = p.OpenWorld("◆ ")
 	}
 	who := ""
 	if e.ApprovedBy != "" {
@@ -63,7 +63,7 @@ func (a *app) printLogEntry(e sessionlog.Entry) {
 	}
 	fmt.Fprintf(a.io.Out, "%s %s %s%s %s · %s · %s · %.0fms%s\n",
 		e.Time.Local().Format("15:04:05"), status, mark, termtext.Line(e.Tool),
-		p.dim(termtext.Line(e.Title)), p.class(e.Class, string(e.Class)), plural(len(e.Attempts), "attempt"), e.DurationMS, who)
+		p.Muted(termtext.Line(e.Title)), p.Class(e.Class, string(e.Class)), plural(len(e.Attempts), "attempt"), e.DurationMS, who)
 	var notes []string
 	if e.OpenWorld {
 		notes = append(notes, "open-world")
@@ -79,7 +79,7 @@ func (a *app) printLogEntry(e sessionlog.Entry) {
 		notes = append(notes, n)
 	}
 	if len(notes) > 0 {
-		fmt.Fprintf(a.io.Out, "         %s\n", p.dim(strings.Join(notes, "; ")))
+		fmt.Fprintf(a.io.Out, "         %s\n", p.Muted(strings.Join(notes, "; ")))
 	}
 	if e.Error != "" {
 		fmt.Fprintf(a.io.Out, "         %s\n", termtext.Line(e.Error))

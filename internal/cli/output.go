@@ -68,7 +68,7 @@ func resultText(r *client.Result, tty bool) string {
 // stderr. Whatever of the server's reaches stderr is made safe, terminal or
 // not: stderr is where people look, and it is often a terminal when stdout is not.
 func (a *app) reportOutcome(o *client.Outcome) {
-	p := palette{a.io.ColorErr}
+	p := a.palErr()
 	tool := termtext.Line(o.Tool)
 	switch o.Status {
 	case client.StatusOK:
@@ -77,7 +77,7 @@ func (a *app) reportOutcome(o *client.Outcome) {
 		fmt.Fprint(a.io.ErrOut, resultText(o.Result, true))
 		fmt.Fprintf(a.io.ErrOut, "mcpsh: %s returned an error (isError)\n", tool)
 	case client.StatusRefused:
-		fmt.Fprintf(a.io.ErrOut, "mcpsh: %s\n", p.red(termtext.Sanitize(o.Error)))
+		fmt.Fprintf(a.io.ErrOut, "mcpsh: %s\n", p.Bad(termtext.Sanitize(o.Error)))
 	default:
 		fmt.Fprintf(a.io.ErrOut, "mcpsh: %s %s: %s\n", tool, o.Status, termtext.Sanitize(o.Error))
 	}

@@ -50,7 +50,7 @@ marked *). Get one with: mcpsh prompt NAME key=value...`,
 				}
 				return writeJSON(a.io.Out, l.Prompts)
 			}
-			p := palette{a.io.Color}
+			p := a.pal()
 			for _, pr := range l.Prompts {
 				var as []string
 				for _, arg := range pr.Arguments {
@@ -64,9 +64,9 @@ marked *). Get one with: mcpsh prompt NAME key=value...`,
 					fmt.Fprintf(a.io.Out, "%s\t%s\t%s\n", termtext.Line(pr.Name), termtext.Line(pr.DisplayName()), strings.Join(as, ","))
 					continue
 				}
-				fmt.Fprintf(a.io.Out, "%s  %s  %s\n", p.bold(termtext.Line(pr.DisplayName())), p.dim(termtext.Line(pr.Name)), strings.Join(as, " "))
+				fmt.Fprintf(a.io.Out, "%s  %s  %s\n", p.Strong(termtext.Line(pr.DisplayName())), p.Muted(termtext.Line(pr.Name)), strings.Join(as, " "))
 				if d := termtext.Line(pr.Description); d != "" {
-					fmt.Fprintln(a.io.Out, "  "+p.dim(termtext.Truncate(d, max(a.io.Width-2, 60))))
+					fmt.Fprintln(a.io.Out, "  "+p.Muted(termtext.Truncate(d, max(a.io.Width-2, 60))))
 				}
 			}
 			return nil
@@ -148,16 +148,16 @@ func findPrompt(s *client.Session, prompts []*client.Prompt, name string) (*clie
 }
 
 func (a *app) printPrompt(res *client.PromptResult) {
-	p := palette{a.io.Color}
+	p := a.pal()
 	if d := termtext.Line(res.Description); d != "" && a.io.StdoutTTY {
-		fmt.Fprintln(a.io.Out, p.dim(d))
+		fmt.Fprintln(a.io.Out, p.Muted(d))
 		fmt.Fprintln(a.io.Out)
 	}
 	for i, m := range res.Messages {
 		if i > 0 {
 			fmt.Fprintln(a.io.Out)
 		}
-		fmt.Fprintln(a.io.Out, p.bold("["+termtext.Line(m.Role)+"]"))
+		fmt.Fprintln(a.io.Out, p.Strong("["+termtext.Line(m.Role)+"]"))
 		text := m.Block.Summary()
 		if a.io.StdoutTTY {
 			text = termtext.Sanitize(text)

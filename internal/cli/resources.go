@@ -80,24 +80,24 @@ func (a *app) printResources(l *client.ResourceListing) {
 		}
 		return
 	}
-	p := palette{a.io.Color}
+	p := a.pal()
 	width := a.io.Width
 	if width <= 0 {
 		width = 100
 	}
-	fmt.Fprintln(w, p.bold(fmt.Sprintf("Resources (%d)", len(l.Resources))))
+	fmt.Fprintln(w, p.Strong(fmt.Sprintf("Resources (%d)", len(l.Resources))))
 	for _, r := range l.Resources {
 		extra := termtext.Line(r.MIMEType)
 		if r.Size > 0 {
 			extra += " · " + client.HumanBytes(int(r.Size))
 		}
-		line := fmt.Sprintf("  %s  %s  %s", termtext.Line(r.DisplayName()), p.dim(termtext.Line(r.URI)), p.dim(extra))
+		line := fmt.Sprintf("  %s  %s  %s", termtext.Line(r.DisplayName()), p.Muted(termtext.Line(r.URI)), p.Muted(extra))
 		fmt.Fprintln(w, termtext.Truncate(line, width))
 	}
 	if len(l.Templates) > 0 {
-		fmt.Fprintln(w, "\n"+p.bold(fmt.Sprintf("Templates (%d)", len(l.Templates))))
+		fmt.Fprintln(w, "\n"+p.Strong(fmt.Sprintf("Templates (%d)", len(l.Templates))))
 		for _, t := range l.Templates {
-			line := fmt.Sprintf("  %s  %s  %s", termtext.Line(t.DisplayName()), p.dim(termtext.Line(t.URITemplate)), p.dim(termtext.Line(t.MIMEType)))
+			line := fmt.Sprintf("  %s  %s  %s", termtext.Line(t.DisplayName()), p.Muted(termtext.Line(t.URITemplate)), p.Muted(termtext.Line(t.MIMEType)))
 			fmt.Fprintln(w, termtext.Truncate(line, width))
 		}
 	}

@@ -160,7 +160,7 @@ type runRecord struct {
 }
 
 func (a *app) runCalls(cmd *cobra.Command, s *client.Session, file string, calls []scriptCall, f *callFlags, failFast bool) error {
-	p := palette{a.io.Color}
+	p := a.pal()
 	code := ExitOK
 	counts := map[client.Status]int{}
 	ran, checked, unmet := 0, 0, 0
@@ -241,17 +241,17 @@ func (a *app) printRunStep(p palette, c scriptCall, o *client.Outcome, failed in
 	status := string(o.Status)
 	switch o.Status {
 	case client.StatusOK:
-		status = p.green(status)
+		status = p.Good(status)
 	case client.StatusToolError, client.StatusRefused:
-		status = p.yellow(status)
+		status = p.Warn(status)
 	default:
-		status = p.red(status)
+		status = p.Bad(status)
 	}
 	unmet := ""
 	if failed > 0 {
-		unmet = " · " + p.red(fmt.Sprintf("%d of %s failed", failed, plural(len(c.expects), "expectation")))
+		unmet = " · " + p.Bad(fmt.Sprintf("%d of %s failed", failed, plural(len(c.expects), "expectation")))
 	}
-	fmt.Fprintf(a.io.Out, "%s %s (%s) · %s · %.0fms%s\n", p.dim(fmt.Sprintf("[line %d]", c.line)),
+	fmt.Fprintf(a.io.Out, "%s %s (%s) · %s · %.0fms%s\n", p.Muted(fmt.Sprintf("[line %d]", c.line)),
 		termtext.Line(o.Title), termtext.Line(o.Tool), status, o.DurationMS, unmet)
 	switch o.Status {
 	case client.StatusOK, client.StatusToolError:

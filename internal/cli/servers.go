@@ -67,7 +67,7 @@ Examples:
 				return nil
 			}
 			if a.io.StdoutTTY {
-				fmt.Fprintf(a.io.Out, "%s\n\n", palette{a.io.Color}.dim(termtext.Line(c.Own.Path)))
+				fmt.Fprintf(a.io.Out, "%s\n\n", a.pal().Muted(termtext.Line(c.Own.Path)))
 			}
 			for _, s := range all {
 				a.printServer(c, s, logins[s])
@@ -115,7 +115,7 @@ func clash(c *config.Catalog, s *config.Server) string {
 }
 
 func (a *app) printServer(c *config.Catalog, s *config.Server, login *loginState) {
-	p := palette{a.io.Color}
+	p := a.pal()
 	// Every field may come from a file in a repository someone cloned.
 	line := termtext.Line
 	var notes []string
@@ -135,7 +135,7 @@ func (a *app) printServer(c *config.Catalog, s *config.Server, login *loginState
 		notes = append(notes, line(n))
 	}
 	if err := s.Validate(); err != nil {
-		notes = append(notes, p.red(line("problem: "+err.Error())))
+		notes = append(notes, p.Bad(line("problem: "+err.Error())))
 	}
 	origin := line(s.Origin.Describe(c.Home))
 	if !a.io.StdoutTTY {
@@ -147,7 +147,7 @@ func (a *app) printServer(c *config.Catalog, s *config.Server, login *loginState
 		fmt.Fprintf(a.io.Out, "%s\t%s\t%s\t%s\n", line(s.Name), s.Transport, line(where(s)), strings.Join(notes, "; "))
 		return
 	}
-	fmt.Fprintf(a.io.Out, "%s  %s  %s  %s", p.bold(line(s.Name)), p.dim(string(s.Transport)), line(where(s)), p.dim(origin))
+	fmt.Fprintf(a.io.Out, "%s  %s  %s  %s", p.Strong(line(s.Name)), p.Muted(string(s.Transport)), line(where(s)), p.Muted(origin))
 	if len(notes) > 0 {
 		fmt.Fprintf(a.io.Out, "  (%s)", strings.Join(notes, "; "))
 	}

@@ -9,33 +9,21 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/iostreams"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/internal/theme"
 	"github.com/mcpsh/mcpsh/policy"
 )
 
-// palette is the batch commands' few colours; all plain text when colour is off.
-type palette struct{ on bool }
+// palette is the batch commands' few colours, from the one theme
+// (internal/theme) in the terminal's own sixteen colours, drawn in the
+// stream's colour profile; all plain text when colour is off.
+type palette = theme.Text
 
-func (p palette) wrap(code, s string) string {
-	if !p.on || s == "" {
-		return s
-	}
-	return "\x1b[" + code + "m" + s + "\x1b[0m"
-}
+// pal is stdout's palette, palErr stderr's: each stream has its own colour
+// decision and profile.
+func (a *app) pal() palette { return theme.NewText(theme.ANSI(), a.io.Color, a.io.Profile) }
 
-func (p palette) bold(s string) string   { return p.wrap("1", s) }
-func (p palette) dim(s string) string    { return p.wrap("2", s) }
-func (p palette) red(s string) string    { return p.wrap("31", s) }
-func (p palette) yellow(s string) string { return p.wrap("33", s) }
-func (p palette) green(s string) string  { return p.wrap("32", s) }
-
-func (p palette) class(c policy.Class, s string) string {
-	switch c {
-	case policy.ClassReadOnly:
-		return p.green(s)
-	case policy.ClassWrite:
-		return p.yellow(s)
-	}
-	return p.red(s)
+func (a *app) palErr() palette {
+	return theme.NewText(theme.ANSI(), a.io.ColorErr, a.io.ProfileErr)
 }
 
 var classHeading = map[policy.Class]string{
@@ -47,7 +35,7 @@ var classHeading = map[policy.Class]string{
 // printToolTable is the terminal form of `tools`: grouped by class, with titles,
 // the name dimmed beside a title that differs, flags and example counts.
 func (a *app) printToolTable(s *client.Session) {
-	p := palette{a.io.Color}
+	p := a.pal()
 	w := a.io.Out
 	tools := s.Tools()
 	groups := map[policy.Class][]*client.Tool{}
@@ -60,11 +48,11 @@ func (a *app) printToolTable(s *client.Session) {
 		name = s.Target.Label()
 	}
 	fmt.Fprintf(w, "%s %s · %d tools (%d read-only, %d write, %d destructive) · %s\n",
-		p.bold(name), termtext.Line(info.Version), len(tools),
+		p.Strong(name), termtext.Line(info.Version), len(tools),
 		len(groups[policy.ClassReadOnly]), len(groups[policy.ClassWrite]), len(groups[policy.ClassDestructive]),
-		p.dim(termtext.Line(s.Target.Via())))
+		p.Muted(termtext.Line(s.Target.Via())))
 	if s.Target.Trust != policy.Trusted {
-		fmt.Fprintln(w, p.red("untrusted server: its hints are shown but not believed; every call asks first"))
+		fmt.Fprintln(w, p.Bad("untrusted server: its hints are shown but not believed; every call asks first"))
 	}
 
 	width := a.io.Width
@@ -85,28 +73,23 @@ func (a *app) printToolTable(s *client.Session) {
 		if len(g) == 0 {
 			continue
 		}
-		fmt.Fprintf(w, "\n%s\n", p.class(c, p.bold(fmt.Sprintf("%s (%d)", classHeading[c], len(g)))))
+		fmt.Fprintf(w, "\n%s\n", p.StrongClass(c, fmt.Sprintf("%s (%d)", classHeading[c], len(g))))
 		for _, t := range g {
-			title := termtext.Truncate(termtext.Line(t.Title), titleW)
 			nm := ""
 			if t.Title != t.Name {
-				nm = termtext.Truncate(termtext.Line(t.Name), nameW)
+				nm = termtext.Line(t.Name)
 			}
 			extra := flagWords(t)
 			if n := len(t.Examples); n > 0 {
 				extra = append(extra, plural(n, "example"))
 			}
-			line := fmt.Sprintf("  %s  %s  %s", pad(title, titleW), p.dim(pad(nm, nameW)), strings.Join(extra, "  "))
+			line := "  " + termtext.Row("  ",
+				termtext.Cell{Text: termtext.Line(t.Title), Width: titleW},
+				termtext.Cell{Text: nm, Width: nameW, Style: p.Muted},
+				termtext.Cell{Text: strings.Join(extra, "  ")})
 			fmt.Fprintln(w, strings.TrimRight(termtext.Truncate(line, width), " "))
 		}
 	}
-}
-
-func pad(s string, w int) string {
-	if n := ansi.StringWidth(s); n < w {
-		return s + strings.Repeat(" ", w-n)
-	}
-	return s
 }
 
 func plural(n int, word string) string {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/charmbracelet/colorprofile"
 	"golang.org/x/term"
 )
 
@@ -23,6 +24,10 @@ type IOStreams struct {
 	// that stream is a terminal, and neither under NO_COLOR: a terminal on
 	// stdout says nothing about stderr piped to a file.
 	Color, ColorErr bool
+	// Profile and ProfileErr are how many colours Out and ErrOut can show,
+	// each detected on its own stream (colorprofile.Detect); they matter
+	// only where Color or ColorErr is on. Unknown counts as sixteen colours.
+	Profile, ProfileErr colorprofile.Profile
 	// Width is the terminal width in columns, or 0 when unknown.
 	Width int
 }
@@ -44,6 +49,9 @@ func System(getenv func(string) string) *IOStreams {
 	colour := getenv("NO_COLOR") == "" && getenv("TERM") != "dumb"
 	s.Color = s.StdoutTTY && colour
 	s.ColorErr = s.StderrTTY && colour
+	env := os.Environ()
+	s.Profile = colorprofile.Detect(os.Stdout, env)
+	s.ProfileErr = colorprofile.Detect(os.Stderr, env)
 	if s.StdoutTTY {
 		if w, _, err := term.GetSize(int(os.Stdout.Fd())); err == nil {
 			s.Width = w

@@ -96,3 +96,57 @@ func Truncate(s string, width int) string {
 	}
 	return ansi.Truncate(s, width, "…")
 }
+
+// TruncateLeft cuts s to at most width cells from the left, keeping its end
+// (the file name of a path), starting with "…" when cut.
+func TruncateLeft(s string, width int) string {
+	w := ansi.StringWidth(s)
+	if w <= width {
+		return s
+	}
+	return ansi.TruncateLeft(s, w-width+1, "…")
+}
+
+// Pad pads s with spaces to width cells; wider text is left as it is.
+func Pad(s string, width int) string {
+	if n := ansi.StringWidth(s); n < width {
+		return s + strings.Repeat(" ", width-n)
+	}
+	return s
+}
+
+// Cell is one cell of a row of columns (Row): Text is cut to Width cells,
+// with "…" when cut, and padded to it, on the left when Right; a Width of 0
+// leaves the text as it is. Style, when set, draws the fitted text, padding
+// included.
+type Cell struct {
+	Text  string
+	Width int
+	Right bool
+	Style func(string) string
+}
+
+// Row draws cells side by side, gap between them: the one way mcpsh lays out
+// columns, in the batch commands and the interactive view alike.
+func Row(gap string, cells ...Cell) string {
+	var b strings.Builder
+	for i, c := range cells {
+		if i > 0 {
+			b.WriteString(gap)
+		}
+		s := c.Text
+		if c.Width > 0 {
+			s = Truncate(s, c.Width)
+			if n := ansi.StringWidth(s); c.Right && n < c.Width {
+				s = strings.Repeat(" ", c.Width-n) + s
+			} else {
+				s = Pad(s, c.Width)
+			}
+		}
+		if c.Style != nil {
+			s = c.Style(s)
+		}
+		b.WriteString(s)
+	}
+	return b.String()
+}

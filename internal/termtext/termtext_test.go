@@ -89,3 +89,23 @@ func assertSafe(t *testing.T, s string) {
 		t.Errorf("%q holds %s", s, bad)
 	}
 }
+
+func TestColumns(t *testing.T) {
+	up := func(s string) string { return "[" + s + "]" }
+	for _, c := range []struct {
+		got, want string
+	}{
+		{Pad("ab", 4), "ab  "},
+		{Pad("界", 3), "界 "},
+		{Pad("abcdef", 3), "abcdef"},
+		{TruncateLeft("/a/long/path.txt", 9), "…path.txt"},
+		{TruncateLeft("short", 9), "short"},
+		{Row("  ", Cell{Text: "a", Width: 3}, Cell{Text: "toolong", Width: 4, Style: up}, Cell{Text: "7", Width: 3, Right: true}, Cell{Text: "rest"}),
+			"a    [too…]    7  rest"},
+		{Row("|", Cell{Text: "界界", Width: 3}, Cell{Text: ""}), "界…|"},
+	} {
+		if c.got != c.want {
+			t.Errorf("%q, want %q", c.got, c.want)
+		}
+	}
+}
