@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"github.com/mcpsh/mcpsh/internal/benchcpu"
 	"os"
 	"os/exec"
 	"testing"
@@ -71,7 +72,7 @@ func BenchmarkCallsDo(b *testing.B) {
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
-	defer cpuMeter(b)()
+	defer benchcpu.Meter(b)()
 	for i := range b.N {
 		c := benchCalls[i%len(benchCalls)]
 		o, err := s.Do(ctx, &Call{Tool: tools[i%len(tools)], Args: c.args, Mode: policy.Batch, Yes: true})
@@ -97,7 +98,7 @@ func BenchmarkCallsBare(b *testing.B) {
 	defer cs.Close()
 	b.ReportAllocs()
 	b.ResetTimer()
-	defer cpuMeter(b)()
+	defer benchcpu.Meter(b)()
 	for i := range b.N {
 		bc := benchCalls[i%len(benchCalls)]
 		args := bc.args

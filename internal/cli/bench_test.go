@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"github.com/mcpsh/mcpsh/internal/benchcpu"
 	"os"
 	"path/filepath"
 	"strings"
@@ -46,7 +47,7 @@ func benchRunScript(b *testing.B, flags []string) {
 	io, _, out, errOut := iostreams.Test()
 	b.ReportAllocs()
 	b.ResetTimer()
-	report := cpuMeter(b)
+	report := benchcpu.Meter(b)
 	if code := Main(context.Background(), args, io, getenv); code != 0 {
 		b.Fatalf("exit %d\n%s", code, errOut.String())
 	}

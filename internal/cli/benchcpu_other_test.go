@@ -1,8 +1,0 @@
-//go:build !unix
-
-package cli
-
-import "testing"
-
-// cpuMeter is not available here; the wall time is all there is.
-func cpuMeter(*testing.B) func() { return func() {} }

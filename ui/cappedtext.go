@@ -1,0 +1,121 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/termtext"
+)
+
+// cappedText collects lines at most width cells wide, up to a number of lines
+// and of bytes of server text; what does not fit is counted for a notice.
+type cappedText struct {
+	width, maxLines, maxBytes int
+	lines                     []string
+	shown                     int // bytes of server text drawn
+	full                      bool
+	hiddenLines, hiddenBytes  int
+	// more is the command that shows all of it, for the notice.
+	more string
+}
+
+func newCappedText(width, maxLines, maxBytes int) *cappedText {
+	return &cappedText{width: max(1, width), maxLines: maxLines, maxBytes: maxBytes, more: "mcpsh call --json"}
+}
+
+// styled adds a line mcpsh made (already sanitized and styled), wrapped.
+// These are few and small, so they do not count against the caps.
+func (w *cappedText) styled(s string) {
+	w.lines = append(w.lines, paneWrap(s, w.width)...)
+}
+
+// blank adds an empty line between sections, unless the text is cut off.
+func (w *cappedText) blank() {
+	if !w.full && len(w.lines) < w.maxLines {
+		w.lines = append(w.lines, "")
+	}
+}
+
+// text adds text from the server, line by line: sanitized, tabs expanded,
+// wrapped and styled, until a cap is reached. The rest is only counted, so a
+// result of any size costs little more than what is drawn.
+func (w *cappedText) text(s string, style lipgloss.Style) {
+	for {
+		if w.full {
+			w.hide(s)
+			return
+		}
+		line, rest, more := strings.Cut(s, "\n")
+		if room := w.maxBytes - w.shown; len(line) > room {
+			cut := paneRuneStart(line, room)
+			w.line(line[:cut], style)
+			w.hiddenBytes += len(line) - cut
+			w.hiddenLines++
+			w.full = true
+			if more {
+				w.hide(rest)
+			}
+			return
+		}
+		w.shown += len(line) + 1
+		w.line(line, style)
+		if !more {
+			return
+		}
+		s = rest
+	}
+}
+
+// line adds one line of server text (no newline in it).
+func (w *cappedText) line(raw string, style lipgloss.Style) {
+	subs := paneWrap(paneExpandTabs(termtext.Sanitize(raw)), w.width)
+	for i, sub := range subs {
+		if len(w.lines) >= w.maxLines {
+			w.full = true
+			w.hiddenLines++
+			for _, h := range subs[i:] {
+				w.hiddenBytes += len(h)
+			}
+			return
+		}
+		w.lines = append(w.lines, style.Render(sub))
+	}
+}
+
+// rendered adds lines mcpsh drew from server text (already sanitized, styled
+// and at most width cells), src bytes of it, within the caps.
+func (w *cappedText) rendered(ls []string, src int) {
+	start := w.shown
+	for i, l := range ls {
+		if w.full || len(w.lines) >= w.maxLines || w.shown >= w.maxBytes {
+			w.full = true
+			w.hiddenLines += len(ls) - i
+			w.hiddenBytes += max(src-(w.shown-start), 0)
+			return
+		}
+		w.shown += len(ansi.Strip(l)) + 1
+		w.lines = append(w.lines, l)
+	}
+}
+
+// hide counts text that is not drawn.
+func (w *cappedText) hide(s string) {
+	w.hiddenLines += strings.Count(s, "\n") + 1
+	w.hiddenBytes += len(s)
+}
+
+// finish adds the notice for what was cut off, if anything was.
+func (w *cappedText) finish(st *Styles) {
+	if w.hiddenLines == 0 && w.hiddenBytes == 0 {
+		return
+	}
+	lines := "1 more line"
+	if w.hiddenLines != 1 {
+		lines = fmt.Sprintf("%d more lines", w.hiddenLines)
+	}
+	w.lines = append(w.lines, "")
+	w.styled(st.Muted.Render(fmt.Sprintf("… %s not shown (%s); use `%s` for all of it", lines, client.HumanBytes(w.hiddenBytes), w.more)))
+}
