@@ -31,6 +31,10 @@ type Call struct {
 	Approved bool
 	// Declined: the user answered no. The call is recorded as refused.
 	Declined bool
+	// Checked is the tool Args were already validated against (run checks a
+	// whole script before it sends anything). Do checks them again only
+	// when the call is decided on another listing of the tool.
+	Checked *Tool
 
 	// Timeout bounds the wait for an answer; progress notifications restart it.
 	// Zero takes the server's configured timeout, else DefaultTimeout; a
@@ -125,7 +129,7 @@ func (s *Session) Do(ctx context.Context, c *Call) (*Outcome, error) {
 	}
 	start := s.now()
 	tool, ferr := s.refresh(ctx, c.Tool.Name)
-	if ferr == nil {
+	if ferr == nil && tool != c.Checked {
 		if err := tool.Validate(c.Args); err != nil {
 			if tool == c.Tool || bytes.Equal(tool.InputSchema, c.Tool.InputSchema) {
 				return nil, err // the arguments were wrong all along

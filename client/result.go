@@ -37,6 +37,14 @@ type wireResult struct {
 }
 
 func parseResult(raw json.RawMessage) (*Result, error) {
+	if r, ok := parseResultFast(raw); ok {
+		return r, nil
+	}
+	return parseResultSlow(raw)
+}
+
+// parseResultSlow reads any result, saying what it had to work around.
+func parseResultSlow(raw json.RawMessage) (*Result, error) {
 	var w wireResult
 	if err := json.Unmarshal(raw, &w); err != nil {
 		return nil, fmt.Errorf("result is not a JSON object: %s", safeText(err.Error()))

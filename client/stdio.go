@@ -83,8 +83,7 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 		close(p.exited)
 	}()
 	t.proc = p
-	// stdoutReader already bounds every line; the SDK's own cap must not cut first.
-	return (&mcp.IOTransport{Reader: p.stdout, Writer: p, MaxLineLength: maxAnswerBytes + 64<<10}).Connect(ctx)
+	return newLineConn(p.stdout, p, func() error { return errors.Join(p.stdout.Close(), p.Close()) }), nil
 }
 
 func (p *process) Write(b []byte) (int, error) { return p.stdin.Write(b) }

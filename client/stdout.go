@@ -23,8 +23,10 @@ import (
 type stdoutReader struct {
 	src io.Closer
 	in  *bufio.Reader
-	out []byte
+	out []byte // the line being handed on, without its newline
 	err error
+	// newline: Read has handed on a whole line but not yet its newline.
+	newline bool
 	// line is the buffer the next line is read into: out is a part of it,
 	// and the next line is read only once out has been taken.
 	line []byte
@@ -44,13 +46,37 @@ func newStdoutReader(src io.ReadCloser, t *tap, warn func(string)) *stdoutReader
 // must not bury everything else.
 const maxNoiseWarnings = 20
 
+// nextLine returns the next message line, without its newline. It is valid
+// until the next call.
+func (r *stdoutReader) nextLine() ([]byte, error) {
+	for len(r.out) == 0 && r.err == nil {
+		r.err = r.next()
+	}
+	if len(r.out) > 0 {
+		line := r.out
+		r.out = nil
+		return line, nil
+	}
+	return nil, r.err
+}
+
+// Read gives the message lines as a stream, each ended by a newline.
 func (r *stdoutReader) Read(p []byte) (int, error) {
+	if r.newline && len(r.out) == 0 {
+		if len(p) == 0 {
+			return 0, nil
+		}
+		p[0], r.newline = '\n', false
+		return 1, nil
+	}
 	for len(r.out) == 0 && r.err == nil {
 		r.err = r.next()
 	}
 	if len(r.out) > 0 {
 		n := copy(p, r.out)
-		r.out = r.out[n:]
+		if r.out = r.out[n:]; len(r.out) == 0 {
+			r.newline = true
+		}
 		return n, nil
 	}
 	return 0, r.err
@@ -77,7 +103,7 @@ func (r *stdoutReader) next() error {
 	switch body := bytes.TrimSpace(line); {
 	case head != nil:
 		if sub, ok := r.tap.refuseAnswer(sniffID(head, tail), errAnswerTooLarge); ok {
-			r.out = append(sub, '\n')
+			r.out = sub
 		} else {
 			r.noise("skipped a message larger than 32 MiB (mcpsh's limit) that answers none of mcpsh's calls")
 		}
@@ -95,13 +121,13 @@ func (r *stdoutReader) next() error {
 		if len(body) > maxNesting && nestedTooDeep(body) {
 			// go-sdk refuses such a message and ends the session with it.
 			if sub, ok := r.tap.refuseAnswer(sniffID(body[:min(len(body), sniffKeep)], body[max(len(body)-sniffKeep, 0):]), errAnswerTooDeep); ok {
-				r.out = append(sub, '\n')
+				r.out = sub
 			} else {
 				r.noise("skipped a message nested more than 1000 levels deep that answers none of mcpsh's calls")
 			}
 			return err
 		}
-		r.out = append(body, '\n')
+		r.out = body
 	default:
 		r.noise("skipped a line on the server's stdout that is not JSON-RPC: " +
 			termtext.Truncate(termtext.Line(string(body)), 200))

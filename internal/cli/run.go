@@ -170,6 +170,7 @@ func (a *app) runCalls(cmd *cobra.Command, s *client.Session, file string, calls
 			break
 		}
 		call := f.call(cmd, c.tool, c.args)
+		call.Checked = c.tool // resolveScript validated the arguments
 		if err := a.confirm(cmd.Context(), s, call, f); err != nil {
 			code = worse(code, ExitInterrupted)
 			break

@@ -1,0 +1,235 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+)
+
+// lineConn is the mcp.Connection of a stdio server, in place of go-sdk's
+// IOTransport. stdoutReader already cuts the server's stdout into whole,
+// valid, bounded JSON lines, so each line is decoded once, where go-sdk's
+// connection scans it again to find where it ends and decodes it twice (as
+// a batch, then as a message): per call that was about a tenth of mcpsh's own
+// CPU. It also answers batches right: go-sdk v1.8.0 counts a notification in
+// a batch as a request still to answer, so the answer to a batch holding a
+// notification never leaves (TestBatchFromAStdioServer).
+//
+// Batches are read whatever protocol version was agreed (go-sdk refuses them
+// from 2025-06-18 on only when it knows the version, which it never did under
+// the wire tap): reading one costs mcpsh nothing, and refusing one would end
+// the session.
+type lineConn struct {
+	w     io.Writer
+	close func() error
+
+	incoming chan decoded
+	closed   chan struct{}
+	once     sync.Once
+	closeErr error
+
+	queue []jsonrpc.Message // the rest of the last batch read; reads are serial
+
+	writeMu sync.Mutex
+	batchMu sync.Mutex
+	batches map[jsonrpc.ID]*inBatch // requests of a batch still unanswered
+}
+
+// decoded is one line of the server's stdout, decoded.
+type decoded struct {
+	msgs  []jsonrpc.Message
+	batch bool
+	err   error
+}
+
+// inBatch is a batch of requests from the server: the answers go back
+// together, in the order of the requests, once all are answered.
+type inBatch struct {
+	unanswered map[jsonrpc.ID]int
+	answers    []*jsonrpc.Response
+}
+
+// newLineConn reads lines from r and writes to w; closeFn ends both.
+func newLineConn(r *stdoutReader, w io.Writer, closeFn func() error) *lineConn {
+	c := &lineConn{w: w, close: closeFn, incoming: make(chan decoded), closed: make(chan struct{})}
+	// Reading in a goroutine lets Read select on Close: a pipe's read is not
+	// unblocked by closing it everywhere (Windows).
+	go func() {
+		for {
+			line, err := r.nextLine()
+			var d decoded
+			if err != nil {
+				d.err = err
+			} else {
+				// Decoded here, before the next line reuses the buffer; the
+				// messages hold copies of what they keep.
+				d.msgs, d.batch, d.err = decodeLine(line)
+			}
+			select {
+			case c.incoming <- d:
+			case <-c.closed:
+				return
+			}
+			if d.err != nil {
+				return
+			}
+		}
+	}()
+	return c
+}
+
+func decodeLine(line []byte) ([]jsonrpc.Message, bool, error) {
+	if line[0] != '[' {
+		m, err := jsonrpc.DecodeMessage(line)
+		return []jsonrpc.Message{m}, false, err
+	}
+	var raws []json.RawMessage
+	if err := json.Unmarshal(line, &raws); err != nil {
+		return nil, true, fmt.Errorf("reading a batch: %w", err)
+	}
+	if len(raws) == 0 {
+		return nil, true, errors.New("the server sent an empty batch")
+	}
+	msgs := make([]jsonrpc.Message, 0, len(raws))
+	for _, raw := range raws {
+		m, err := jsonrpc.DecodeMessage(raw)
+		if err != nil {
+			return nil, true, err
+		}
+		msgs = append(msgs, m)
+	}
+	return msgs, true, nil
+}
+
+func (c *lineConn) SessionID() string { return "" }
+
+func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if len(c.queue) > 0 {
+		m := c.queue[0]
+		c.queue = c.queue[1:]
+		return m, nil
+	}
+	var d decoded
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-c.closed:
+		return nil, io.EOF
+	case d = <-c.incoming:
+	}
+	if d.err != nil {
+		return nil, d.err
+	}
+	if d.batch {
+		if err := c.track(d.msgs); err != nil {
+			return nil, err
+		}
+	}
+	c.queue = d.msgs[1:]
+	return d.msgs[0], nil
+}
+
+// track notes the requests of a batch (not its notifications, which have no
+// answer), so their answers leave together.
+func (c *lineConn) track(msgs []jsonrpc.Message) error {
+	b := &inBatch{unanswered: map[jsonrpc.ID]int{}}
+	for _, m := range msgs {
+		req, ok := m.(*jsonrpc.Request)
+		if !ok || !req.IsCall() {
+			continue
+		}
+		if _, dup := b.unanswered[req.ID]; dup {
+			return fmt.Errorf("the server's batch repeats the request ID %v", req.ID.Raw())
+		}
+		b.unanswered[req.ID] = len(b.answers)
+		b.answers = append(b.answers, nil)
+	}
+	if len(b.answers) == 0 {
+		return nil
+	}
+	c.batchMu.Lock()
+	defer c.batchMu.Unlock()
+	for id := range b.unanswered {
+		if _, seen := c.batches[id]; seen {
+			return fmt.Errorf("the server's batch repeats the request ID %v of one still unanswered", id.Raw())
+		}
+	}
+	if c.batches == nil {
+		c.batches = map[jsonrpc.ID]*inBatch{}
+	}
+	for id := range b.unanswered {
+		c.batches[id] = b
+	}
+	return nil
+}
+
+// answered records resp if it answers a request of a batch. inBatch is false
+// when it does not; all is the whole batch's answers once resp completes it.
+func (c *lineConn) answered(resp *jsonrpc.Response) (all []*jsonrpc.Response, inBatch bool) {
+	c.batchMu.Lock()
+	defer c.batchMu.Unlock()
+	b, ok := c.batches[resp.ID]
+	if !ok {
+		return nil, false
+	}
+	b.answers[b.unanswered[resp.ID]] = resp
+	delete(b.unanswered, resp.ID)
+	delete(c.batches, resp.ID)
+	if len(b.unanswered) > 0 {
+		return nil, true
+	}
+	return b.answers, true
+}
+
+func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	if resp, ok := msg.(*jsonrpc.Response); ok {
+		if all, ok := c.answered(resp); ok {
+			if all == nil {
+				return nil
+			}
+			var buf bytes.Buffer
+			buf.WriteByte('[')
+			for i, a := range all {
+				b, err := jsonrpc.EncodeMessage(a)
+				if err != nil {
+					return fmt.Errorf("encoding a batch's answer: %w", err)
+				}
+				if i > 0 {
+					buf.WriteByte(',')
+				}
+				buf.Write(b)
+			}
+			buf.WriteString("]\n")
+			_, err := c.w.Write(buf.Bytes())
+			return err
+		}
+	}
+	data, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return fmt.Errorf("encoding a message: %w", err)
+	}
+	_, err = c.w.Write(append(data, '\n'))
+	return err
+}
+
+func (c *lineConn) Close() error {
+	c.once.Do(func() {
+		close(c.closed)
+		c.closeErr = c.close()
+	})
+	return c.closeErr
+}
