@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 // elicitDialog is a server's form (elicitation, form mode): its message and
@@ -16,7 +17,7 @@ import (
 type elicitDialog struct {
 	ask  *serverAsk
 	form *argForm
-	st   *Styles
+	st   *style.Styles
 	keys *KeyMap
 
 	width, height int
@@ -29,7 +30,7 @@ const elicitFormName = "the server's form"
 // needs the room more.
 const elicitMessageLines = 6
 
-func newElicitDialog(a *serverAsk, st *Styles, keys *KeyMap) *elicitDialog {
+func newElicitDialog(a *serverAsk, st *style.Styles, keys *KeyMap) *elicitDialog {
 	r := a.elicit
 	schema := client.ReadSchema(elicitFormName, "requested", r.Schema)
 	f := newSchemaForm(elicitFormName, schema, r.Validate, st, keys, withDefaultsFilled(), withTitleLabels())

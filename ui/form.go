@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 // argForm is the editor of one JSON object described by a schema: one input
@@ -23,7 +24,7 @@ type argForm struct {
 	titles   bool // fields are labelled by their titles
 	words    formWords
 
-	st   *Styles
+	st   *style.Styles
 	keys *KeyMap
 
 	fields []*formField

@@ -13,10 +13,11 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 // newJSONEditor is the textarea for arguments as one JSON object.
-func newJSONEditor(st *Styles) textarea.Model {
+func newJSONEditor(st *style.Styles) textarea.Model {
 	ed := textarea.New()
 	ed.Prompt = ""
 	ed.ShowLineNumbers = false

@@ -93,7 +93,7 @@ type detailKey struct {
 }
 
 func (m *Model) detailKey(t *client.Tool, width int) detailKey {
-	return detailKey{tool: t, d: m.decision(t), gen: m.listGen, width: width, theme: m.st.theme}
+	return detailKey{tool: t, d: m.decision(t), gen: m.listGen, width: width, theme: m.st.Generation()}
 }
 
 // toolDetail is t's detail for width cells: the lines Update drew, or, when

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 // The help overlay (?): every key, by the view it works in, generated from
@@ -51,10 +52,10 @@ func (m *Model) layoutHelp() {
 }
 
 func (m *Model) helpKey() helpKey {
-	return helpKey{width: max(m.width, 1), theme: m.st.theme, here: m.mode}
+	return helpKey{width: max(m.width, 1), theme: m.st.Generation(), here: m.mode}
 }
 
-func (h *helpOverlay) layout(k helpKey, sections func() []helpSection, st *Styles, height int) {
+func (h *helpOverlay) layout(k helpKey, sections func() []helpSection, st *style.Styles, height int) {
 	if h.drawn != k || h.body.Lines() == nil {
 		h.body.SetLines(helpLines(sections(), st, k.width))
 		h.drawn = k
@@ -74,7 +75,7 @@ func (m *Model) renderHelp(height int) string {
 }
 
 // helpLines are the sections drawn for width cells.
-func helpLines(sections []helpSection, st *Styles, width int) []string {
+func helpLines(sections []helpSection, st *style.Styles, width int) []string {
 	keyW := 0
 	for _, s := range sections {
 		for _, b := range s.keys {
@@ -100,7 +101,7 @@ func helpLines(sections []helpSection, st *Styles, width int) []string {
 
 // renderHelpOverlay draws h, laid out for height lines: a title with where
 // it is scrolled to, then the lines on screen.
-func renderHelpOverlay(h *helpOverlay, st *Styles, keys *KeyMap, width, height int) string {
+func renderHelpOverlay(h *helpOverlay, st *style.Styles, keys *KeyMap, width, height int) string {
 	width = max(width, 1)
 	body, total, top := h.body.Height(), h.body.Len(), h.body.Top()
 	title := st.Title.Render("Keys")

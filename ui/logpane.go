@@ -10,6 +10,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/sessionlog"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 // logPane lists every call of this session, oldest first (key L): the same
@@ -22,7 +23,7 @@ import (
 // never on View: a long session has many calls, and the cursor only
 // restyles its row.
 type logPane struct {
-	st       *Styles
+	st       *style.Styles
 	keys     *KeyMap
 	logPath  string
 	outcomes []*client.Outcome
@@ -51,11 +52,11 @@ type logPane struct {
 	openView pane
 }
 
-func newLogPane(st *Styles, keys *KeyMap) *logPane {
+func newLogPane(st *style.Styles, keys *KeyMap) *logPane {
 	in := textinput.New()
 	in.Prompt = "/ "
 	in.Placeholder = "tool or server"
-	in.SetStyles(inputStyles(st))
+	in.SetStyles(st.TextInput())
 	return &logPane{st: st, keys: keys, in: in, argsMode: sessionlog.ArgsRedact}
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/theme"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 type mode int
@@ -62,7 +63,7 @@ const (
 type Model struct {
 	ctx  context.Context
 	opts Options
-	st   *Styles
+	st   *style.Styles
 	keys *KeyMap
 	now  func() time.Time
 	// width is the body's width: the terminal's, less the server sidebar when
@@ -106,7 +107,7 @@ type Model struct {
 
 // New builds the model. ctx bounds every server exchange it starts.
 func New(ctx context.Context, opts Options) *Model {
-	st := NewStyles(theme.Dark(), opts.NoColor)
+	st := style.NewStyles(theme.Dark(), opts.NoColor)
 	keys := DefaultKeyMap()
 	m := &Model{
 		ctx:     ctx,

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 // promptsState is the prompts view: the server's prompts, listed again when
@@ -143,7 +144,7 @@ func (m *Model) renderPrompts(h int) string {
 	return m.renderSplit(left, detail, h)
 }
 
-func promptDetail(p *client.Prompt, width int, st *Styles) []string {
+func promptDetail(p *client.Prompt, width int, st *style.Styles) []string {
 	w := &lines{width: max(width, 1)}
 	w.add(st.Title.Render(termtext.Line(p.DisplayName())) + "  " + st.Name.Render(termtext.Line(p.Name)))
 	if d := termtext.Sanitize(p.Description); d != "" {

@@ -7,13 +7,14 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 // promptView shows what prompts/get returned: each message with its role,
 // text as sent, and other content (embedded resources, images, audio)
 // summarised. Drawn when the result arrives or the width changes.
 type promptView struct {
-	st   *Styles
+	st   *style.Styles
 	keys *KeyMap
 	id   int         // the prompts/get request it waits for
 	form *stringForm // the arguments, for editing again
@@ -24,7 +25,7 @@ type promptView struct {
 	err    error
 }
 
-func newPromptView(f *stringForm, id int, st *Styles, keys *KeyMap) *promptView {
+func newPromptView(f *stringForm, id int, st *style.Styles, keys *KeyMap) *promptView {
 	return &promptView{st: st, keys: keys, id: id, form: f}
 }
 
@@ -59,7 +60,7 @@ func (v *promptView) View(spin string) string {
 }
 
 // promptLines draws the prompt's result.
-func promptLines(p *client.Prompt, args map[string]string, r *client.PromptResult, err error, width int, st *Styles) []string {
+func promptLines(p *client.Prompt, args map[string]string, r *client.PromptResult, err error, width int, st *style.Styles) []string {
 	w := newCappedText(width, resultMaxLines, resultMaxBytes)
 	head := st.Title.Render(termtext.Line(p.DisplayName())) + "  " + st.Name.Render(termtext.Line(p.Name))
 	w.styled(head)

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 // resourceView shows what resources/read returned: text as sent, JSON
@@ -16,7 +17,7 @@ import (
 // a one-line summary that w saves to a file. It is drawn when the contents
 // arrive or the width changes, never on View.
 type resourceView struct {
-	st   *Styles
+	st   *style.Styles
 	keys *KeyMap
 	body pane
 
@@ -34,7 +35,7 @@ type resourceView struct {
 	following bool // subscribed to its updates
 }
 
-func newResourceView(title, uri, mimeType string, form *stringForm, id int, st *Styles, keys *KeyMap) *resourceView {
+func newResourceView(title, uri, mimeType string, form *stringForm, id int, st *style.Styles, keys *KeyMap) *resourceView {
 	return &resourceView{st: st, keys: keys, id: id, title: title, uri: uri, mime: mimeType, form: form}
 }
 
@@ -86,7 +87,7 @@ func (v *resourceView) saveable() (client.ResourceContent, bool) {
 }
 
 // resourceLines draws the resource: its title and address, then each content.
-func resourceLines(v *resourceView, width int, st *Styles) []string {
+func resourceLines(v *resourceView, width int, st *style.Styles) []string {
 	w := newCappedText(width, resultMaxLines, resultMaxBytes)
 	w.more = "mcpsh read URI --json"
 	w.styled(st.Title.Render(termtext.Line(v.title)))

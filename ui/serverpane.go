@@ -8,6 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 const (
@@ -32,7 +33,7 @@ const (
 	toneError
 )
 
-func (t serverTone) style(st *Styles) lipgloss.Style {
+func (t serverTone) style(st *style.Styles) lipgloss.Style {
 	switch t {
 	case toneMuted:
 		return st.Muted
@@ -64,7 +65,7 @@ type serverLine struct {
 // the visible ones. Bubble Tea draws after every message, so a chatty
 // server costs O(1) per line it writes, not O(lines).
 type serverPane struct {
-	st     *Styles
+	st     *style.Styles
 	keys   *KeyMap
 	width  int
 	height int
@@ -79,7 +80,7 @@ type serverPane struct {
 	body    pane // the instructions, then lines, drawn
 }
 
-func newServerPane(st *Styles, keys *KeyMap) *serverPane {
+func newServerPane(st *style.Styles, keys *KeyMap) *serverPane {
 	return &serverPane{st: st, keys: keys, body: newTailPane()}
 }
 

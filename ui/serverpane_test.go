@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/theme"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 func serverEvents() []client.Event {
@@ -47,7 +48,7 @@ func TestServerPaneGolden(t *testing.T) {
 }
 
 func TestServerPaneStyles(t *testing.T) {
-	st := NewStyles(theme.Dark(), false)
+	st := style.NewStyles(theme.Dark(), false)
 	p := newServerPane(st, DefaultKeyMap())
 	p.SetSize(200, 40)
 	for _, e := range serverEvents() {
@@ -111,7 +112,7 @@ func TestServerPaneHostile(t *testing.T) {
 		for _, plain := range []bool{true, false} {
 			st := plainStyles()
 			if !plain {
-				st = NewStyles(theme.Dark(), false)
+				st = style.NewStyles(theme.Dark(), false)
 			}
 			p := newServerPane(st, DefaultKeyMap())
 			p.SetSize(w, 30)

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 // stringForm is the form for a resource template's variables or a prompt's
@@ -18,7 +19,7 @@ import (
 // It sends nothing itself: the model asks for completions (debounced, with
 // request IDs) and reads or gets on Run.
 type stringForm struct {
-	st   *Styles
+	st   *style.Styles
 	keys *KeyMap
 
 	// What it fills: one of the two.
@@ -58,12 +59,12 @@ type stringField struct {
 // suggestionsShown is how many suggestions are drawn under a field.
 const suggestionsShown = 6
 
-func newStringForm(specs []stringSpec, ref client.CompletionRef, complete bool, st *Styles, keys *KeyMap) *stringForm {
+func newStringForm(specs []stringSpec, ref client.CompletionRef, complete bool, st *style.Styles, keys *KeyMap) *stringForm {
 	f := &stringForm{st: st, keys: keys, ref: ref, complete: complete, sel: -1, suggFor: -1}
 	for _, s := range specs {
 		in := textinput.New()
 		in.Prompt = ""
-		in.SetStyles(inputStyles(st))
+		in.SetStyles(st.TextInput())
 		if !s.required {
 			in.Placeholder = "optional"
 		}

@@ -128,7 +128,7 @@ func (m *Model) newServerState(c Choice) *serverState {
 		s.auth.Notify = m.inbox.notifier(s)
 	}
 	s.list.SetJudge(s)
-	s.filterIn.SetStyles(inputStyles(m.st))
+	s.filterIn.SetStyles(m.st.TextInput())
 	s.filterIn.Prompt = "/ "
 	s.filterIn.Placeholder = "filter by title, name or description"
 	if c.Problem != "" {
