@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/internal/audit"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/keys"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -19,7 +20,7 @@ import (
 // shows the lines it has, cut to the new width, until new ones arrive.
 type auditPane struct {
 	st     *style.Styles
-	keys   *KeyMap
+	keys   *keys.KeyMap
 	report *audit.Report
 	view   auditLines // report rendered, for view.width
 	body   pane       // view.lines under the title
@@ -33,7 +34,7 @@ type auditLines struct {
 	lines []string
 }
 
-func newAuditPane(st *style.Styles, keys *KeyMap) *auditPane {
+func newAuditPane(st *style.Styles, keys *keys.KeyMap) *auditPane {
 	return &auditPane{st: st, keys: keys}
 }
 

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/keys"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -18,7 +19,7 @@ type elicitDialog struct {
 	ask  *serverAsk
 	form *argForm
 	st   *style.Styles
-	keys *KeyMap
+	keys *keys.KeyMap
 
 	width, height int
 }
@@ -30,7 +31,7 @@ const elicitFormName = "the server's form"
 // needs the room more.
 const elicitMessageLines = 6
 
-func newElicitDialog(a *serverAsk, st *style.Styles, keys *KeyMap) *elicitDialog {
+func newElicitDialog(a *serverAsk, st *style.Styles, keys *keys.KeyMap) *elicitDialog {
 	r := a.elicit
 	schema := client.ReadSchema(elicitFormName, "requested", r.Schema)
 	f := newSchemaForm(elicitFormName, schema, r.Validate, st, keys, withDefaultsFilled(), withTitleLabels())

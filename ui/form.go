@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/ui/keys"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -25,7 +26,7 @@ type argForm struct {
 	words    formWords
 
 	st   *style.Styles
-	keys *KeyMap
+	keys *keys.KeyMap
 
 	fields []*formField
 	focus  int // index into fields

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcpsh/mcpsh/internal/theme"
+	"github.com/mcpsh/mcpsh/ui/keys"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -68,7 +69,7 @@ func formType(f *argForm, s string) {
 
 func newTestForm(t *testing.T, toolJSON string, width, height int) *argForm {
 	t.Helper()
-	f := newArgForm(testTool(t, toolJSON), style.NewStyles(theme.Dark(), true), DefaultKeyMap())
+	f := newArgForm(testTool(t, toolJSON), style.NewStyles(theme.Dark(), true), keys.DefaultKeyMap())
 	f.SetSize(width, height)
 	return f
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/ui/keys"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -34,7 +35,7 @@ func withDefaultsFilled() formOption { return func(f *argForm) { f.prefill = tru
 func withTitleLabels() formOption { return func(f *argForm) { f.titles = true } }
 
 // newArgForm builds the editor for tool's arguments.
-func newArgForm(tool *client.Tool, st *style.Styles, keys *KeyMap) *argForm {
+func newArgForm(tool *client.Tool, st *style.Styles, keys *keys.KeyMap) *argForm {
 	return newSchemaForm(tool.Name, tool.Input(), tool.Validate, st, keys, withExamples(tool.Examples), func(f *argForm) {
 		f.tool = tool
 		f.words = formWords{schema: "input schema", empty: "this tool takes no arguments", noExamples: "this tool has no input examples", noExample: "this tool has no input example %d"}
@@ -46,7 +47,7 @@ func newArgForm(tool *client.Tool, st *style.Styles, keys *KeyMap) *argForm {
 // value before Args returns it (nil: schema.Validate). It opens on the first
 // field, required ones first, or in the JSON editor when the schema is too
 // rich for a form.
-func newSchemaForm(name string, schema *client.Schema, validate func(map[string]any) error, st *style.Styles, keys *KeyMap, opts ...formOption) *argForm {
+func newSchemaForm(name string, schema *client.Schema, validate func(map[string]any) error, st *style.Styles, keys *keys.KeyMap, opts ...formOption) *argForm {
 	if schema == nil {
 		schema = client.ReadSchemaText(nil)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/sessionlog"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/keys"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -24,7 +25,7 @@ import (
 // restyles its row.
 type logPane struct {
 	st       *style.Styles
-	keys     *KeyMap
+	keys     *keys.KeyMap
 	logPath  string
 	outcomes []*client.Outcome
 	argsMode sessionlog.ArgsMode
@@ -52,7 +53,7 @@ type logPane struct {
 	openView pane
 }
 
-func newLogPane(st *style.Styles, keys *KeyMap) *logPane {
+func newLogPane(st *style.Styles, keys *keys.KeyMap) *logPane {
 	in := textinput.New()
 	in.Prompt = "/ "
 	in.Placeholder = "tool or server"

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/keys"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -15,7 +16,7 @@ import (
 // summarised. Drawn when the result arrives or the width changes.
 type promptView struct {
 	st   *style.Styles
-	keys *KeyMap
+	keys *keys.KeyMap
 	id   int         // the prompts/get request it waits for
 	form *stringForm // the arguments, for editing again
 	body pane
@@ -25,7 +26,7 @@ type promptView struct {
 	err    error
 }
 
-func newPromptView(f *stringForm, id int, st *style.Styles, keys *KeyMap) *promptView {
+func newPromptView(f *stringForm, id int, st *style.Styles, keys *keys.KeyMap) *promptView {
 	return &promptView{st: st, keys: keys, id: id, form: f}
 }
 

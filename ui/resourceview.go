@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/keys"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -18,7 +19,7 @@ import (
 // arrive or the width changes, never on View.
 type resourceView struct {
 	st   *style.Styles
-	keys *KeyMap
+	keys *keys.KeyMap
 	body pane
 
 	id    int // the read in flight, or the last one
@@ -35,7 +36,7 @@ type resourceView struct {
 	following bool // subscribed to its updates
 }
 
-func newResourceView(title, uri, mimeType string, form *stringForm, id int, st *style.Styles, keys *KeyMap) *resourceView {
+func newResourceView(title, uri, mimeType string, form *stringForm, id int, st *style.Styles, keys *keys.KeyMap) *resourceView {
 	return &resourceView{st: st, keys: keys, id: id, title: title, uri: uri, mime: mimeType, form: form}
 }
 

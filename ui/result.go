@@ -12,6 +12,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/mcpsh/mcpsh/ui/keys"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -253,7 +254,7 @@ func resultOr(s, def string) string {
 // be large.
 type resultView struct {
 	st      *style.Styles
-	keys    *KeyMap
+	keys    *keys.KeyMap
 	body    pane
 	outcome *client.Outcome
 	width   int
@@ -270,7 +271,7 @@ type resultView struct {
 	saveSeq   int
 }
 
-func newResultView(st *style.Styles, keys *KeyMap) *resultView {
+func newResultView(st *style.Styles, keys *keys.KeyMap) *resultView {
 	return &resultView{st: st, keys: keys}
 }
 

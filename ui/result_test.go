@@ -15,6 +15,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/theme"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/mcpsh/mcpsh/ui/keys"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -337,7 +338,7 @@ func TestResultHugeIsCapped(t *testing.T) {
 			}
 			assertWidth(t, name, got, 80)
 
-			v := newResultView(monoStyles, DefaultKeyMap())
+			v := newResultView(monoStyles, keys.DefaultKeyMap())
 			v.SetSize(80, 20)
 			v.SetOutcome(o)
 			v.Update(tea.KeyPressMsg{Code: tea.KeyEnd})
@@ -378,7 +379,7 @@ func TestResultNilAndEmpty(t *testing.T) {
 			assertWidth(t, "empty", got, max(1, w))
 		}
 	}
-	v := newResultView(monoStyles, DefaultKeyMap())
+	v := newResultView(monoStyles, keys.DefaultKeyMap())
 	if v.View() != "" {
 		t.Error("an unsized view draws something")
 	}
@@ -391,7 +392,7 @@ func TestResultNilAndEmpty(t *testing.T) {
 }
 
 func TestResultViewScrolls(t *testing.T) {
-	keys := DefaultKeyMap()
+	keys := keys.DefaultKeyMap()
 	v := newResultView(monoStyles, keys)
 	v.SetSize(60, 6)
 	v.SetOutcome(okOutcome())

@@ -8,6 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/keys"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -66,7 +67,7 @@ type serverLine struct {
 // server costs O(1) per line it writes, not O(lines).
 type serverPane struct {
 	st     *style.Styles
-	keys   *KeyMap
+	keys   *keys.KeyMap
 	width  int
 	height int
 
@@ -80,7 +81,7 @@ type serverPane struct {
 	body    pane // the instructions, then lines, drawn
 }
 
-func newServerPane(st *style.Styles, keys *KeyMap) *serverPane {
+func newServerPane(st *style.Styles, keys *keys.KeyMap) *serverPane {
 	return &serverPane{st: st, keys: keys, body: newTailPane()}
 }
 

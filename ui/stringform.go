@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/keys"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -20,7 +21,7 @@ import (
 // request IDs) and reads or gets on Run.
 type stringForm struct {
 	st   *style.Styles
-	keys *KeyMap
+	keys *keys.KeyMap
 
 	// What it fills: one of the two.
 	tmpl   *client.ResourceTemplate
@@ -59,7 +60,7 @@ type stringField struct {
 // suggestionsShown is how many suggestions are drawn under a field.
 const suggestionsShown = 6
 
-func newStringForm(specs []stringSpec, ref client.CompletionRef, complete bool, st *style.Styles, keys *KeyMap) *stringForm {
+func newStringForm(specs []stringSpec, ref client.CompletionRef, complete bool, st *style.Styles, keys *keys.KeyMap) *stringForm {
 	f := &stringForm{st: st, keys: keys, ref: ref, complete: complete, sel: -1, suggFor: -1}
 	for _, s := range specs {
 		in := textinput.New()

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/keys"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -20,7 +21,7 @@ import (
 // and scrollable; c copies it to the clipboard. It keeps what traffic.go says.
 type trafficPane struct {
 	st   *style.Styles
-	keys *KeyMap
+	keys *keys.KeyMap
 	feed *trafficFeed
 
 	// entries are the kept messages, oldest first; entries[i] is message
@@ -55,7 +56,7 @@ type trafficOpen struct {
 	width int
 }
 
-func newTrafficPane(st *style.Styles, keys *KeyMap, b *inbox) *trafficPane {
+func newTrafficPane(st *style.Styles, keys *keys.KeyMap, b *inbox) *trafficPane {
 	p := &trafficPane{st: st, keys: keys, feed: newTrafficFeed(b), follow: true, filterIn: textinput.New()}
 	p.filterIn.SetStyles(st.TextInput())
 	p.filterIn.Prompt = "/ "
