@@ -8,6 +8,7 @@ import (
 	"github.com/mcpsh/mcpsh/internal/audit"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/pane"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -23,7 +24,7 @@ type auditPane struct {
 	keys   *keys.KeyMap
 	report *audit.Report
 	view   auditLines // report rendered, for view.width
-	body   pane       // view.lines under the title
+	body   pane.Pane  // view.lines under the title
 	width  int
 }
 

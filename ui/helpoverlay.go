@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/pane"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -26,7 +27,7 @@ type helpSection struct {
 // are drawn when it opens, and again when the width, the theme or the mode
 // (whose section comes first) changes.
 type helpOverlay struct {
-	body  pane
+	body  pane.Pane
 	drawn helpKey
 }
 
@@ -62,7 +63,7 @@ func (h *helpOverlay) layout(k helpKey, sections func() []helpSection, st *style
 		h.drawn = k
 	}
 	h.body.SetSize(k.width, max(height-1, 0)) // the title takes a line
-	h.body.page = helpPage
+	h.body.SetPage(helpPage)
 }
 
 // renderHelp draws the overlay in height lines: a title, then the sections.

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpsh/mcpsh/internal/sessionlog"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/pane"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -41,7 +42,7 @@ type logPane struct {
 	shown  []int
 	blocks [][]string
 	starts []int
-	list   pane
+	list   pane.Pane
 	cursor int // index into shown
 
 	filter logFilter
@@ -50,7 +51,7 @@ type logPane struct {
 
 	// open is the call opened with enter, drawn in openView.
 	open     *client.Outcome
-	openView pane
+	openView pane.Pane
 }
 
 func newLogPane(st *style.Styles, keys *keys.KeyMap) *logPane {
@@ -168,7 +169,7 @@ func (p *logPane) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	k := p.keys
-	if n, ok := cursorMove(km, k, max(p.bodyHeight()/2, 1), len(p.shown)); ok {
+	if n, ok := pane.CursorMove(km, k, max(p.bodyHeight()/2, 1), len(p.shown)); ok {
 		p.move(n)
 		return nil
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/pane"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -19,7 +20,7 @@ type promptView struct {
 	keys *keys.KeyMap
 	id   int         // the prompts/get request it waits for
 	form *stringForm // the arguments, for editing again
-	body pane
+	body pane.Pane
 
 	done   bool
 	result *client.PromptResult

@@ -9,6 +9,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/pane"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -106,7 +107,7 @@ func (m *Model) onResourcesKey(msg tea.KeyPressMsg) tea.Cmd {
 
 // moveList applies the list movement keys; it reports whether msg was one.
 func moveList(l *itemList, k *keys.KeyMap, msg tea.KeyPressMsg, page int) bool {
-	n, ok := cursorMove(msg, k, max(page, 1), len(l.rows))
+	n, ok := pane.CursorMove(msg, k, max(page, 1), len(l.rows))
 	if ok {
 		l.Move(n)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/pane"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -20,7 +21,7 @@ import (
 type resourceView struct {
 	st   *style.Styles
 	keys *keys.KeyMap
-	body pane
+	body pane.Pane
 
 	id    int // the read in flight, or the last one
 	title string

@@ -13,6 +13,7 @@ import (
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/pane"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -255,7 +256,7 @@ func resultOr(s, def string) string {
 type resultView struct {
 	st      *style.Styles
 	keys    *keys.KeyMap
-	body    pane
+	body    pane.Pane
 	outcome *client.Outcome
 	width   int
 	height  int

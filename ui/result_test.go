@@ -423,7 +423,7 @@ func TestResultViewScrolls(t *testing.T) {
 		t.Errorf("j and pgdown moved to %d, want 7", v.body.Top())
 	}
 	press(tea.KeyEnd, "")
-	if v.body.Top() != v.body.maxTop() {
+	if v.body.Top() != v.body.MaxTop() {
 		t.Error("end did not go to the bottom")
 	}
 	press(tea.KeyHome, "")

@@ -9,6 +9,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/pane"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -77,12 +78,12 @@ type serverPane struct {
 	introN       int
 
 	lines   []serverLine
-	dropped int  // lines dropped from the front so far
-	body    pane // the instructions, then lines, drawn
+	dropped int       // lines dropped from the front so far
+	body    pane.Pane // the instructions, then lines, drawn
 }
 
 func newServerPane(st *style.Styles, keys *keys.KeyMap) *serverPane {
-	return &serverPane{st: st, keys: keys, body: newTailPane()}
+	return &serverPane{st: st, keys: keys, body: pane.NewTail()}
 }
 
 // SetInstructions shows the server's instructions (from the handshake) at

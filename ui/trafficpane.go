@@ -12,6 +12,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/pane"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -39,7 +40,7 @@ type trafficPane struct {
 	// only those on screen: messages arrive faster than frames.
 	shown  []int
 	cursor int
-	rows   pane
+	rows   pane.Pane
 	follow bool
 
 	open *trafficOpen
@@ -51,8 +52,8 @@ type trafficPane struct {
 // the pane's width.
 type trafficOpen struct {
 	entry trafficEntry
-	text  []byte // what c copies
-	body  pane   // text, made safe, wrapped and styled
+	text  []byte    // what c copies
+	body  pane.Pane // text, made safe, wrapped and styled
 	width int
 }
 
@@ -209,7 +210,7 @@ func (o *trafficOpen) setSize(width, height int, st *style.Styles) {
 		o.draw(st)
 	}
 	o.body.SetSize(width, max(height-1, 0))
-	o.body.page = max(height-2, 1)
+	o.body.SetPage(max(height-2, 1))
 }
 
 // draw wraps the message for the width, in st's colours.
