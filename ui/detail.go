@@ -13,6 +13,7 @@ import (
 	"github.com/mcpsh/mcpsh/internal/audit"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/mcpsh/mcpsh/ui/form"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -103,7 +104,7 @@ func decisionStyle(st *style.Styles, d policy.Decision) lipgloss.Style {
 // schemaSummary lists a schema's fields: name (* when required), type, rules,
 // default, and description.
 func schemaSummary(w *lines, raw json.RawMessage, st *style.Styles, none string) {
-	fields, err := parseFields(raw)
+	fields, err := form.ParseFields(raw)
 	switch {
 	case err != nil:
 		w.wrap("schema mcpsh cannot read: "+termtext.Line(err.Error()), st.Warning)

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/form"
 	"github.com/mcpsh/mcpsh/ui/keys"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
@@ -17,7 +18,7 @@ import (
 // answer it refuses never leaves the dialog.
 type elicitDialog struct {
 	ask  *serverAsk
-	form *argForm
+	form *form.ArgForm
 	st   *style.Styles
 	keys *keys.KeyMap
 
@@ -34,7 +35,7 @@ const elicitMessageLines = 6
 func newElicitDialog(a *serverAsk, st *style.Styles, keys *keys.KeyMap) *elicitDialog {
 	r := a.elicit
 	schema := client.ReadSchema(elicitFormName, "requested", r.Schema)
-	f := newSchemaForm(elicitFormName, schema, r.Validate, st, keys, withDefaultsFilled(), withTitleLabels())
+	f := form.NewSchemaForm(elicitFormName, schema, r.Validate, st, keys, form.WithDefaultsFilled(), form.WithTitleLabels())
 	return &elicitDialog{ask: a, form: f, st: st, keys: keys}
 }
 
@@ -49,7 +50,7 @@ func (d *elicitDialog) key(msg tea.KeyPressMsg) (*askReply, tea.Cmd) {
 		return &askReply{elicit: &client.ElicitResponse{Action: client.ElicitAccept, Content: content}}, nil
 	case key.Matches(msg, k.Decline):
 		return &askReply{elicit: &client.ElicitResponse{Action: client.ElicitDecline}}, nil
-	case key.Matches(msg, k.Dismiss) && !d.form.picking():
+	case key.Matches(msg, k.Dismiss) && !d.form.Picking():
 		return &askReply{elicit: &client.ElicitResponse{Action: client.ElicitCancel}}, nil
 	}
 	return nil, d.form.Update(msg)
@@ -57,7 +58,7 @@ func (d *elicitDialog) key(msg tea.KeyPressMsg) (*askReply, tea.Cmd) {
 
 func (d *elicitDialog) update(msg tea.Msg) tea.Cmd { return d.form.Update(msg) }
 
-func (d *elicitDialog) focus() tea.Cmd { return d.form.focusCmd() }
+func (d *elicitDialog) focus() tea.Cmd { return d.form.Focus() }
 
 func (d *elicitDialog) setSize(width, height int) {
 	d.width, d.height = width, height

@@ -34,7 +34,7 @@ const (
 	modeConfirm
 	modeRunning
 	modeResult
-	modeArgs     // a template's variables or a prompt's arguments (stringForm)
+	modeArgs     // a template's variables or a prompt's arguments (form.StringForm)
 	modeResource // the resource viewer
 	modePrompt   // a prompt's messages
 	modeLogin    // connecting again with a browser login

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/form"
 	"github.com/mcpsh/mcpsh/ui/keys"
 	"github.com/mcpsh/mcpsh/ui/pane"
 	"github.com/mcpsh/mcpsh/ui/style"
@@ -18,8 +19,8 @@ import (
 type promptView struct {
 	st   *style.Styles
 	keys *keys.KeyMap
-	id   int         // the prompts/get request it waits for
-	form *stringForm // the arguments, for editing again
+	id   int              // the prompts/get request it waits for
+	form *form.StringForm // the arguments, for editing again
 	body pane.Pane
 
 	done   bool
@@ -27,7 +28,7 @@ type promptView struct {
 	err    error
 }
 
-func newPromptView(f *stringForm, id int, st *style.Styles, keys *keys.KeyMap) *promptView {
+func newPromptView(f *form.StringForm, id int, st *style.Styles, keys *keys.KeyMap) *promptView {
 	return &promptView{st: st, keys: keys, id: id, form: f}
 }
 
@@ -45,7 +46,7 @@ func (v *promptView) SetSize(width, height int) {
 
 func (v *promptView) render() {
 	if w := v.body.Width(); w > 0 && v.done {
-		v.body.SetLines(promptLines(v.form.prompt, v.form.Values(), v.result, v.err, w, v.st))
+		v.body.SetLines(promptLines(v.form.Prompt, v.form.Values(), v.result, v.err, w, v.st))
 	}
 }
 
@@ -56,7 +57,7 @@ func (v *promptView) Update(msg tea.Msg) tea.Cmd {
 
 func (v *promptView) View(spin string) string {
 	if !v.done {
-		return fmt.Sprintf("\n  %s getting %s…", spin, termtext.Line(v.form.prompt.Name))
+		return fmt.Sprintf("\n  %s getting %s…", spin, termtext.Line(v.form.Prompt.Name))
 	}
 	return v.body.View()
 }

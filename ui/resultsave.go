@@ -28,7 +28,7 @@ func resultArgs(w *cappedText, args map[string]any, st *style.Styles) {
 		w.styled(label + " " + st.Muted.Render("none"))
 		return
 	}
-	if one := termtext.Line(compactJSON(args)); len("arguments ")+ansi.StringWidth(one) <= w.width {
+	if one := termtext.Line(client.ValueText(args)); len("arguments ")+ansi.StringWidth(one) <= w.width {
 		w.styled(label + " " + st.Muted.Render(one))
 		return
 	}

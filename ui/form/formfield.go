@@ -1,4 +1,4 @@
-package ui
+package form
 
 import (
 	"encoding/json"
@@ -16,7 +16,7 @@ import (
 // formField is one property in the editor: a text input, or a choice for
 // booleans and enums, or a multi-select for arrays of enum items.
 type formField struct {
-	spec    fieldSpec
+	spec    FieldSpec
 	label   string          // the name, or the title when the form labels by titles
 	input   textinput.Model // text kinds
 	options []any           // choice kinds; choice 0 is (unset), i is options[i-1]
@@ -26,7 +26,7 @@ type formField struct {
 	err     string          // the last problem with the value, shown below the field
 }
 
-func newFormField(spec fieldSpec, st *style.Styles, titles bool) *formField {
+func newFormField(spec FieldSpec, st *style.Styles, titles bool) *formField {
 	ff := &formField{spec: spec, label: spec.Name}
 	if titles && spec.Title != "" {
 		ff.label = spec.Title
