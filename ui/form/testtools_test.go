@@ -10,15 +10,13 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// As in ui/testtools_test.go: the form is tested with tools listed the way
-// mcpsh really gets them.
-
 // testTool builds a *client.Tool the way mcpsh really gets one: a go-sdk
 // server in this process serves the tool and the client lists it. toolJSON is
 // the tool as on the wire: name, title, description, inputSchema and
 // outputSchema (served verbatim, key order included; inputSchema defaults to
 // {"type":"object"}), annotations (through mcp.ToolAnnotations, so only
 // well-typed hints), and _meta (each entry verbatim, e.g. inputExamples).
+// ui's tests serve their tools the same way (ui/testtools_test.go).
 func testTool(t *testing.T, toolJSON string) *client.Tool {
 	t.Helper()
 	s := testSession(t, toolJSON)
