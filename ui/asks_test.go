@@ -71,7 +71,7 @@ func TestElicitationFormDialog(t *testing.T) {
 	if _, ok := answer(t, a); ok {
 		t.Fatal("answered without a valid form")
 	}
-	m.dialog.(*elicitDialog).form.focusField(0)
+	m.dialog.(*elicitDialog).form.FocusField(0)
 	send(m, strings.Split("ada@example.com", "")...)
 	send(m, "ctrl+s")
 	r, ok := answer(t, a)

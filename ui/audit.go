@@ -5,6 +5,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/audit"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 // auditState is the TUI's audit: a checker for the tool in the detail pane,
@@ -36,8 +37,8 @@ type auditDoneMsg struct {
 // auditCmd audits every tool and renders the report for width, off the UI's
 // goroutine: checking examples and schemas of thousands of tools, and wrapping
 // the report's lines, takes longer than a frame.
-func auditCmd(id, gen, width int, st *Styles, server, via string, trust policy.Trust, tools []*client.Tool) tea.Cmd {
-	st = st.copy()
+func auditCmd(id, gen, width int, st *style.Styles, server, via string, trust policy.Trust, tools []*client.Tool) tea.Cmd {
+	st = st.Copy()
 	return func() tea.Msg {
 		r := audit.New(server, via, trust, tools)
 		return auditDoneMsg{id: id, gen: gen, report: r, view: renderAudit(r, width, st)}
@@ -45,8 +46,8 @@ func auditCmd(id, gen, width int, st *Styles, server, via string, trust policy.T
 }
 
 // renderAuditCmd renders a finished report again, for a new width.
-func renderAuditCmd(id, gen, width int, st *Styles, r *audit.Report) tea.Cmd {
-	st = st.copy()
+func renderAuditCmd(id, gen, width int, st *style.Styles, r *audit.Report) tea.Cmd {
+	st = st.Copy()
 	return func() tea.Msg {
 		return auditDoneMsg{id: id, gen: gen, report: r, view: renderAudit(r, width, st)}
 	}

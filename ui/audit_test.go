@@ -122,16 +122,16 @@ func TestAuditClosedIsNotRendered(t *testing.T) {
 func TestAuditPaneScrolls(t *testing.T) {
 	m, _ := openAudited(t, 100, 12)
 	p := m.auditPane
-	if p.body.maxTop() == 0 {
+	if p.body.MaxTop() == 0 {
 		t.Fatal("the demo's audit fits on one screen; the test needs more lines")
 	}
 	send(m, "G")
-	if p.body.Top() != p.body.maxTop() || !screenHas(m, "OpenAI apps (ChatGPT)") {
-		t.Errorf("G: top %d of %d:\n%s", p.body.Top(), p.body.maxTop(), ansi.Strip(m.render()))
+	if p.body.Top() != p.body.MaxTop() || !screenHas(m, "OpenAI apps (ChatGPT)") {
+		t.Errorf("G: top %d of %d:\n%s", p.body.Top(), p.body.MaxTop(), ansi.Strip(m.render()))
 	}
 	p.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
-	if p.body.Top() != p.body.maxTop()-3 {
-		t.Errorf("wheel up: top %d, want %d", p.body.Top(), p.body.maxTop()-3)
+	if p.body.Top() != p.body.MaxTop()-3 {
+		t.Errorf("wheel up: top %d, want %d", p.body.Top(), p.body.MaxTop()-3)
 	}
 	send(m, "g")
 	if p.body.Top() != 0 || !screenHas(m, "Audit of mcpsh-demo") {

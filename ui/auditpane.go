@@ -7,6 +7,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/internal/audit"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/pane"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 // auditPane shows the audit of the whole server (key A): every finding grouped
@@ -17,22 +20,22 @@ import (
 // (audit.go), and the pane only holds them and scrolls. After a resize it
 // shows the lines it has, cut to the new width, until new ones arrive.
 type auditPane struct {
-	st     *Styles
-	keys   *KeyMap
+	st     *style.Styles
+	keys   *keys.KeyMap
 	report *audit.Report
 	view   auditLines // report rendered, for view.width
-	body   pane       // view.lines under the title
+	body   pane.Pane  // view.lines under the title
 	width  int
 }
 
 // auditLines is a report rendered for one width.
 type auditLines struct {
 	width int
-	theme int // Styles.theme they were drawn with
+	theme int // the Styles.Generation they were drawn with
 	lines []string
 }
 
-func newAuditPane(st *Styles, keys *KeyMap) *auditPane {
+func newAuditPane(st *style.Styles, keys *keys.KeyMap) *auditPane {
 	return &auditPane{st: st, keys: keys}
 }
 
@@ -58,14 +61,14 @@ func (p *auditPane) setLines(v auditLines) {
 
 // stale reports whether the lines on screen were rendered for another width.
 func (p *auditPane) stale() bool {
-	return p.report != nil && p.width > 0 && (p.view.width != p.width || p.view.theme != p.st.theme)
+	return p.report != nil && p.width > 0 && (p.view.width != p.width || p.view.theme != p.st.Generation())
 }
 
 // renderAudit renders r for width. It is slow for a large server (a line per
 // finding and per tool, each measured): commands call it, Update never does.
-func renderAudit(r *audit.Report, width int, st *Styles) auditLines {
+func renderAudit(r *audit.Report, width int, st *style.Styles) auditLines {
 	if r == nil || width <= 0 {
-		return auditLines{width: width, theme: st.theme}
+		return auditLines{width: width, theme: st.Generation()}
 	}
 	var b strings.Builder
 	r.WriteText(&b, width, audit.Paint{
@@ -85,7 +88,7 @@ func renderAudit(r *audit.Report, width int, st *Styles) auditLines {
 	for i, l := range lines {
 		lines[i] = termtext.Truncate(l, width)
 	}
-	return auditLines{width: width, theme: st.theme, lines: lines}
+	return auditLines{width: width, theme: st.Generation(), lines: lines}
 }
 
 // Update scrolls: by line, page, to the top or bottom, or by the mouse wheel.

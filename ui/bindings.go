@@ -73,7 +73,7 @@ func (m *Model) bindings() []key.Binding {
 		return m.resultBindings()
 	case modeArgs:
 		run := relabel(k.Run, "get")
-		if m.strForm.tmpl != nil {
+		if m.strForm.Template != nil {
 			run = relabel(k.Run, "read")
 		}
 		return append(append([]key.Binding{run}, m.strForm.ShortHelp()...), k.Back)

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 // cappedText collects lines at most width cells wide, up to a number of lines
@@ -108,7 +109,7 @@ func (w *cappedText) hide(s string) {
 }
 
 // finish adds the notice for what was cut off, if anything was.
-func (w *cappedText) finish(st *Styles) {
+func (w *cappedText) finish(st *style.Styles) {
 	if w.hiddenLines == 0 && w.hiddenBytes == 0 {
 		return
 	}

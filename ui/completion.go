@@ -6,43 +6,44 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/form"
 )
 
-// The template and prompt forms (stringForm) in the model: opening one,
+// The template and prompt forms (form.StringForm) in the model: opening one,
 // its keys, and the completions asked for while the user types. Each change
 // schedules a request after completeDelay; only the last one scheduled is
 // sent, and only its answer is shown.
 
-func (m *Model) openStringForm(f *stringForm, values map[string]string) tea.Cmd {
+func (m *Model) openStringForm(f *form.StringForm, values map[string]string) tea.Cmd {
 	f.SetValues(values)
 	m.strForm = f
 	m.mode = modeArgs
 	m.layout()
-	return tea.Batch(f.focusCmd(), m.askCompletion())
+	return tea.Batch(f.Focus(), m.askCompletion())
 }
 
 // askCompletion schedules a completion request for the focused field.
 func (m *Model) askCompletion() tea.Cmd {
 	f := m.strForm
-	if f == nil || !f.complete || len(f.fields) == 0 {
+	if f == nil || !f.Completes() || f.Len() == 0 {
 		return nil
 	}
-	f.want = m.nextID()
-	return completeAfter(f.want)
+	f.Want = m.nextID()
+	return completeAfter(f.Want)
 }
 
 func (m *Model) onCompleteDue(msg completeDueMsg) tea.Cmd {
 	f := m.strForm
-	if f == nil || f.want != msg.id || m.session == nil || m.mode != modeArgs {
+	if f == nil || f.Want != msg.id || m.session == nil || m.mode != modeArgs {
 		return nil // typing went on, or the form is gone
 	}
-	arg, value, given := f.completing()
-	return completeCmd(m.ctx, msg.id, m.session, f.ref, arg, value, given)
+	arg, value, given := f.Completing()
+	return completeCmd(m.ctx, msg.id, m.session, f.Ref(), arg, value, given)
 }
 
 func (m *Model) onCompleted(msg completedMsg) {
-	if f := m.strForm; f != nil && f.want == msg.id {
-		f.setSuggestions(msg.completion, msg.err)
+	if f := m.strForm; f != nil && f.Want == msg.id {
+		f.SetSuggestions(msg.completion, msg.err)
 	}
 }
 
@@ -54,14 +55,13 @@ func (m *Model) onStringFormKey(msg tea.KeyPressMsg) tea.Cmd {
 		if !ok {
 			return cmd
 		}
-		if f.tmpl != nil {
+		if f.Template != nil {
 			return m.readTemplate(f)
 		}
 		return m.getPrompt(f)
 	case key.Matches(msg, m.keys.Back):
-		if f.sel >= 0 {
-			f.sel = -1 // first esc leaves the suggestions
-			return nil
+		if f.Unhighlight() {
+			return nil // first esc leaves the suggestions
 		}
 		m.mode, m.strForm = modeBrowse, nil
 		return nil
@@ -81,11 +81,11 @@ func (m *Model) stringFormHeader() string {
 	f := m.strForm
 	w := &lines{width: max(m.width, 1)}
 	run := m.keys.Run.Help().Key
-	if f.tmpl != nil {
-		w.add(m.st.Title.Render(termtext.Line(f.tmpl.DisplayName())) + "  " + m.st.Name.Render(termtext.Line(f.tmpl.URITemplate)))
+	if f.Template != nil {
+		w.add(m.st.Title.Render(termtext.Line(f.Template.DisplayName())) + "  " + m.st.Name.Render(termtext.Line(f.Template.URITemplate)))
 		w.add(m.st.Muted.Render(run + " reads the resource at the expanded address"))
 	} else {
-		p := f.prompt
+		p := f.Prompt
 		w.add(m.st.Title.Render(termtext.Line(p.DisplayName())) + "  " + m.st.Name.Render(termtext.Line(p.Name)))
 		w.add(m.st.Muted.Render(run + " gets the prompt's messages; * marks what it needs"))
 	}

@@ -8,12 +8,13 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/theme"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 func TestConflictIsMarkedInTheListAndExplainedInTheDetail(t *testing.T) {
 	scan := &client.Tool{Name: "scan", Title: "scan", Hints: policy.Hints{ReadOnly: policy.True, Destructive: policy.True, OpenWorld: policy.False}}
 	read := &client.Tool{Name: "read", Title: "read", Hints: policy.Hints{ReadOnly: policy.True, OpenWorld: policy.False}}
-	st := NewStyles(theme.Dark(), true)
+	st := style.NewStyles(theme.Dark(), true)
 	var l toolList
 	l.SetTools([]*client.Tool{scan, read})
 	for _, width := range []int{80, 40, 34} {

@@ -3,21 +3,24 @@ package ui
 import (
 	"encoding/json"
 
-	"charm.land/lipgloss/v2"
 	"fmt"
 	"strings"
+
+	"charm.land/lipgloss/v2"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/audit"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/mcpsh/mcpsh/ui/form"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 // renderDetail is everything mcpsh knows about one tool: what it is, the hints
 // as declared, implied and in effect, what mcpsh would decide for a call and why,
 // its schemas summarised, and its input examples.
-func renderDetail(t *client.Tool, d policy.Decision, findings []audit.Finding, width int, st *Styles) string {
+func renderDetail(t *client.Tool, d policy.Decision, findings []audit.Finding, width int, st *style.Styles) string {
 	if t == nil {
 		return st.Muted.Render("no tool matches the filter")
 	}
@@ -88,7 +91,7 @@ func renderDetail(t *client.Tool, d policy.Decision, findings []audit.Finding, w
 	return strings.Join(w.out, "\n")
 }
 
-func decisionStyle(st *Styles, d policy.Decision) lipgloss.Style {
+func decisionStyle(st *style.Styles, d policy.Decision) lipgloss.Style {
 	switch d.Verdict {
 	case policy.Run:
 		return st.OK
@@ -100,8 +103,8 @@ func decisionStyle(st *Styles, d policy.Decision) lipgloss.Style {
 
 // schemaSummary lists a schema's fields: name (* when required), type, rules,
 // default, and description.
-func schemaSummary(w *lines, raw json.RawMessage, st *Styles, none string) {
-	fields, err := parseFields(raw)
+func schemaSummary(w *lines, raw json.RawMessage, st *style.Styles, none string) {
+	fields, err := form.ParseFields(raw)
 	switch {
 	case err != nil:
 		w.wrap("schema mcpsh cannot read: "+termtext.Line(err.Error()), st.Warning)
@@ -157,7 +160,7 @@ func (l *lines) add(s string) { l.out = append(l.out, termtext.Truncate(s, l.wid
 
 func (l *lines) blank() { l.out = append(l.out, "") }
 
-func (l *lines) section(st *Styles, title string) {
+func (l *lines) section(st *style.Styles, title string) {
 	l.blank()
 	l.add(st.Label.Render(title))
 }

@@ -7,6 +7,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/form"
+	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 // elicitDialog is a server's form (elicitation, form mode): its message and
@@ -15,9 +18,9 @@ import (
 // answer it refuses never leaves the dialog.
 type elicitDialog struct {
 	ask  *serverAsk
-	form *argForm
-	st   *Styles
-	keys *KeyMap
+	form *form.ArgForm
+	st   *style.Styles
+	keys *keys.KeyMap
 
 	width, height int
 }
@@ -29,10 +32,10 @@ const elicitFormName = "the server's form"
 // needs the room more.
 const elicitMessageLines = 6
 
-func newElicitDialog(a *serverAsk, st *Styles, keys *KeyMap) *elicitDialog {
+func newElicitDialog(a *serverAsk, st *style.Styles, keys *keys.KeyMap) *elicitDialog {
 	r := a.elicit
 	schema := client.ReadSchema(elicitFormName, "requested", r.Schema)
-	f := newSchemaForm(elicitFormName, schema, r.Validate, st, keys, withDefaultsFilled(), withTitleLabels())
+	f := form.NewSchemaForm(elicitFormName, schema, r.Validate, st, keys, form.WithDefaultsFilled(), form.WithTitleLabels())
 	return &elicitDialog{ask: a, form: f, st: st, keys: keys}
 }
 
@@ -47,7 +50,7 @@ func (d *elicitDialog) key(msg tea.KeyPressMsg) (*askReply, tea.Cmd) {
 		return &askReply{elicit: &client.ElicitResponse{Action: client.ElicitAccept, Content: content}}, nil
 	case key.Matches(msg, k.Decline):
 		return &askReply{elicit: &client.ElicitResponse{Action: client.ElicitDecline}}, nil
-	case key.Matches(msg, k.Dismiss) && !d.form.picking():
+	case key.Matches(msg, k.Dismiss) && !d.form.Picking():
 		return &askReply{elicit: &client.ElicitResponse{Action: client.ElicitCancel}}, nil
 	}
 	return nil, d.form.Update(msg)
@@ -55,7 +58,7 @@ func (d *elicitDialog) key(msg tea.KeyPressMsg) (*askReply, tea.Cmd) {
 
 func (d *elicitDialog) update(msg tea.Msg) tea.Cmd { return d.form.Update(msg) }
 
-func (d *elicitDialog) focus() tea.Cmd { return d.form.focusCmd() }
+func (d *elicitDialog) focus() tea.Cmd { return d.form.Focus() }
 
 func (d *elicitDialog) setSize(width, height int) {
 	d.width, d.height = width, height

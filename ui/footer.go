@@ -6,6 +6,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 // footerKeys draws the keys that work now (bindings.go) in one line of the
@@ -16,7 +18,7 @@ func (m *Model) footerKeys(b []key.Binding) string {
 	return renderFooter(m.st, m.keys, b, m.width)
 }
 
-func renderFooter(st *Styles, keys *KeyMap, b []key.Binding, width int) string {
+func renderFooter(st *style.Styles, keys *keys.KeyMap, b []key.Binding, width int) string {
 	var rest, kept []key.Binding
 	for _, x := range b {
 		if !x.Enabled() {

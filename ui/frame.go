@@ -12,7 +12,7 @@ import (
 // would otherwise work out while drawing (where a list is scrolled, whether
 // the confirmation's arguments scroll, the tool detail's lines) is laid out
 // here, at the end of every Update, for what is on screen then. The panes
-// lay themselves out as their content and size change (pane.go).
+// lay themselves out as their content and size change (ui/pane).
 
 // prepareFrame lays out what the next View draws. A server brought on
 // screen, or a mode or overlay opened, is laid out by the Update that did it.
@@ -93,7 +93,7 @@ type detailKey struct {
 }
 
 func (m *Model) detailKey(t *client.Tool, width int) detailKey {
-	return detailKey{tool: t, d: m.decision(t), gen: m.listGen, width: width, theme: m.st.theme}
+	return detailKey{tool: t, d: m.decision(t), gen: m.listGen, width: width, theme: m.st.Generation()}
 }
 
 // toolDetail is t's detail for width cells: the lines Update drew, or, when

@@ -26,7 +26,7 @@ func init() {
 
 // golden compares got, with ANSI sequences stripped so the files stay
 // readable, against testdata/<name>.golden (name may contain a folder, e.g.
-// "form/mixed-80"). With -update it writes the file instead.
+// "logpane/empty-no-log-80"). With -update it writes the file instead.
 func golden(t *testing.T, name string, got string) {
 	t.Helper()
 	got = ansi.Strip(got)

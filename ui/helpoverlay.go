@@ -7,6 +7,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/pane"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 // The help overlay (?): every key, by the view it works in, generated from
@@ -24,7 +27,7 @@ type helpSection struct {
 // are drawn when it opens, and again when the width, the theme or the mode
 // (whose section comes first) changes.
 type helpOverlay struct {
-	body  pane
+	body  pane.Pane
 	drawn helpKey
 }
 
@@ -38,7 +41,7 @@ type helpKey struct {
 const helpPage = 10
 
 // Update scrolls the overlay.
-func (h *helpOverlay) Update(msg tea.Msg, keys *KeyMap) {
+func (h *helpOverlay) Update(msg tea.Msg, keys *keys.KeyMap) {
 	if km, ok := msg.(tea.KeyPressMsg); ok {
 		h.body.Scroll(km, keys)
 	}
@@ -51,16 +54,16 @@ func (m *Model) layoutHelp() {
 }
 
 func (m *Model) helpKey() helpKey {
-	return helpKey{width: max(m.width, 1), theme: m.st.theme, here: m.mode}
+	return helpKey{width: max(m.width, 1), theme: m.st.Generation(), here: m.mode}
 }
 
-func (h *helpOverlay) layout(k helpKey, sections func() []helpSection, st *Styles, height int) {
+func (h *helpOverlay) layout(k helpKey, sections func() []helpSection, st *style.Styles, height int) {
 	if h.drawn != k || h.body.Lines() == nil {
 		h.body.SetLines(helpLines(sections(), st, k.width))
 		h.drawn = k
 	}
 	h.body.SetSize(k.width, max(height-1, 0)) // the title takes a line
-	h.body.page = helpPage
+	h.body.SetPage(helpPage)
 }
 
 // renderHelp draws the overlay in height lines: a title, then the sections.
@@ -74,7 +77,7 @@ func (m *Model) renderHelp(height int) string {
 }
 
 // helpLines are the sections drawn for width cells.
-func helpLines(sections []helpSection, st *Styles, width int) []string {
+func helpLines(sections []helpSection, st *style.Styles, width int) []string {
 	keyW := 0
 	for _, s := range sections {
 		for _, b := range s.keys {
@@ -100,7 +103,7 @@ func helpLines(sections []helpSection, st *Styles, width int) []string {
 
 // renderHelpOverlay draws h, laid out for height lines: a title with where
 // it is scrolled to, then the lines on screen.
-func renderHelpOverlay(h *helpOverlay, st *Styles, keys *KeyMap, width, height int) string {
+func renderHelpOverlay(h *helpOverlay, st *style.Styles, keys *keys.KeyMap, width, height int) string {
 	width = max(width, 1)
 	body, total, top := h.body.Height(), h.body.Len(), h.body.Top()
 	title := st.Title.Render("Keys")

@@ -5,6 +5,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 // itemList is the list of the resources and prompts views: rows under
@@ -118,7 +119,7 @@ func (l *itemList) scrollFor(height int) int {
 
 // View draws height lines of at most width cells, from where Layout left
 // the list.
-func (l *itemList) View(st *Styles, width, height int) string {
+func (l *itemList) View(st *style.Styles, width, height int) string {
 	if height <= 0 || width <= 0 {
 		return ""
 	}
@@ -130,7 +131,7 @@ func (l *itemList) View(st *Styles, width, height int) string {
 	return strings.Join(out, "\n")
 }
 
-func (l *itemList) row(st *Styles, i, width int) string {
+func (l *itemList) row(st *style.Styles, i, width int) string {
 	r := l.rows[i]
 	if r.heading != "" {
 		return st.Label.Render(termtext.Truncate(r.heading, width))

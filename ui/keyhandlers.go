@@ -39,7 +39,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			return m.onFilterKey(msg)
 		}
 	case modeForm:
-		if m.form.Editing() || m.form.picking() {
+		if m.form.Editing() || m.form.Picking() {
 			return m.onFormKey(msg)
 		}
 	case modeArgs:
@@ -226,7 +226,7 @@ func (m *Model) onFormKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, m.keys.Run):
 		return m.runForm()
-	case key.Matches(msg, m.keys.Back) && !m.form.picking():
+	case key.Matches(msg, m.keys.Back) && !m.form.Picking():
 		m.mode, m.form = modeBrowse, nil
 		return nil
 	}

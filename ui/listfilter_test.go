@@ -8,6 +8,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/theme"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 // demoList is a model on the demo server whose session denies delete_* and
@@ -137,7 +138,7 @@ func TestListCutsTitlesNotNames(t *testing.T) {
 		{Name: "get_forecast_for_city", Title: "Get the weather forecast for a city, by name", Hints: policy.Hints{ReadOnly: policy.True}},
 		{Name: "a_tool_with_a_name_longer_than_the_pane", Title: "Short", Hints: policy.Hints{ReadOnly: policy.True}},
 	})
-	st := NewStyles(theme.Dark(), true)
+	st := style.NewStyles(theme.Dark(), true)
 	for _, w := range []int{28, 32, 40, 60} {
 		view := paneText(l.View(st, w, 6))
 		assertWidth(t, "list", view, w)

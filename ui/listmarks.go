@@ -7,6 +7,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 // Marks shown beside a tool. The legend under the list explains them.
@@ -54,7 +55,7 @@ func (m marks) plain() string {
 	return pick(m.idempotent, markIdempotent) + pick(m.openWorld, markOpenWorld) + third + last
 }
 
-func (m marks) render(st *Styles) string {
+func (m marks) render(st *style.Styles) string {
 	out := pick(m.idempotent, st.Mark.Render(markIdempotent)) + pick(m.openWorld, st.MarkOpenWorld.Render(markOpenWorld))
 	if m.conflict {
 		out += st.Error.Render(markConflict)

@@ -10,6 +10,9 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/sessionlog"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/pane"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 // logPane lists every call of this session, oldest first (key L): the same
@@ -22,8 +25,8 @@ import (
 // never on View: a long session has many calls, and the cursor only
 // restyles its row.
 type logPane struct {
-	st       *Styles
-	keys     *KeyMap
+	st       *style.Styles
+	keys     *keys.KeyMap
 	logPath  string
 	outcomes []*client.Outcome
 	argsMode sessionlog.ArgsMode
@@ -39,7 +42,7 @@ type logPane struct {
 	shown  []int
 	blocks [][]string
 	starts []int
-	list   pane
+	list   pane.Pane
 	cursor int // index into shown
 
 	filter logFilter
@@ -48,14 +51,14 @@ type logPane struct {
 
 	// open is the call opened with enter, drawn in openView.
 	open     *client.Outcome
-	openView pane
+	openView pane.Pane
 }
 
-func newLogPane(st *Styles, keys *KeyMap) *logPane {
+func newLogPane(st *style.Styles, keys *keys.KeyMap) *logPane {
 	in := textinput.New()
 	in.Prompt = "/ "
 	in.Placeholder = "tool or server"
-	in.SetStyles(inputStyles(st))
+	in.SetStyles(st.TextInput())
 	return &logPane{st: st, keys: keys, in: in, argsMode: sessionlog.ArgsRedact}
 }
 
@@ -166,7 +169,7 @@ func (p *logPane) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	k := p.keys
-	if n, ok := cursorMove(km, k, max(p.bodyHeight()/2, 1), len(p.shown)); ok {
+	if n, ok := pane.CursorMove(km, k, max(p.bodyHeight()/2, 1), len(p.shown)); ok {
 		p.move(n)
 		return nil
 	}

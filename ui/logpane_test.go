@@ -10,6 +10,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/theme"
+	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 // logOutcomes are a session's calls: ok, open-world, failed after retries,
@@ -99,7 +101,7 @@ func TestLogPaneHostileAndWidths(t *testing.T) {
 		plain := renderLogEntries(path, entries, w, plainStyles())
 		assertNoEscapes(t, fmt.Sprint("log ", w), plain)
 		assertWidth(t, fmt.Sprint("log ", w), plain, w)
-		colour := renderLogEntries(path, entries, w, NewStyles(theme.Dark(), false))
+		colour := renderLogEntries(path, entries, w, style.NewStyles(theme.Dark(), false))
 		assertTerminalSafe(t, fmt.Sprint("log colour ", w), colour)
 		assertWidth(t, fmt.Sprint("log colour ", w), colour, w)
 	}
@@ -111,7 +113,7 @@ func TestLogPaneHostileAndWidths(t *testing.T) {
 }
 
 func TestLogPaneViewFollowsNewest(t *testing.T) {
-	p := newLogPane(monoStyles, DefaultKeyMap())
+	p := newLogPane(monoStyles, keys.DefaultKeyMap())
 	p.SetSize(80, 6)
 	var entries []*client.Outcome
 	for i := range 30 {

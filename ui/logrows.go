@@ -7,11 +7,12 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 // renderLogEntries draws the log pane's whole content with no call picked
 // out: title, then one or two lines a call.
-func renderLogEntries(logPath string, outcomes []*client.Outcome, width int, st *Styles) string {
+func renderLogEntries(logPath string, outcomes []*client.Outcome, width int, st *style.Styles) string {
 	header, blocks := logParts(logPath, outcomes, false, width, st)
 	out := header
 	for _, b := range blocks {
@@ -38,7 +39,7 @@ const (
 // logParts draws the header, and for each call its block: a row, and a
 // line under it with the reason when the call did not end well. Each row
 // names its server when the view has several (servers), or the calls do.
-func logParts(logPath string, outcomes []*client.Outcome, servers bool, width int, st *Styles) (header []string, blocks [][]string) {
+func logParts(logPath string, outcomes []*client.Outcome, servers bool, width int, st *style.Styles) (header []string, blocks [][]string) {
 	width = max(1, width)
 	title := st.Title.Render("Session log")
 	path := st.Muted.Render("not logging (--no-log)")
@@ -127,23 +128,23 @@ func logParts(logPath string, outcomes []*client.Outcome, servers bool, width in
 			mark = st.MarkOpenWorld.Render(mark)
 		}
 		cells := []termtext.Cell{
-			{Text: o.Time.Format("15:04:05"), Style: draw(st.Muted)},
-			{Text: resultStatusWord(o.Status), Width: logStatusW, Style: draw(resultStatusStyle(o.Status, st))},
+			{Text: o.Time.Format("15:04:05"), Style: style.Draw(st.Muted)},
+			{Text: resultStatusWord(o.Status), Width: logStatusW, Style: style.Draw(resultStatusStyle(o.Status, st))},
 			{Text: mark},
 		}
 		if serverW > 0 {
-			cells = append(cells, termtext.Cell{Text: r.server, Width: serverW, Style: draw(st.Name)})
+			cells = append(cells, termtext.Cell{Text: r.server, Width: serverW, Style: style.Draw(st.Name)})
 		}
-		cells = append(cells, termtext.Cell{Text: r.tool, Width: toolW, Style: draw(st.Row)})
+		cells = append(cells, termtext.Cell{Text: r.tool, Width: toolW, Style: style.Draw(st.Row)})
 		if titleW > 0 {
-			cells = append(cells, termtext.Cell{Text: r.title, Width: titleW, Style: draw(st.Muted)})
+			cells = append(cells, termtext.Cell{Text: r.title, Width: titleW, Style: style.Draw(st.Muted)})
 		}
 		if r.dur == "" {
-			cells = append(cells, termtext.Cell{Text: r.att, Style: draw(r.attemptSty)})
+			cells = append(cells, termtext.Cell{Text: r.att, Style: style.Draw(r.attemptSty)})
 		} else {
 			cells = append(cells,
-				termtext.Cell{Text: r.att, Width: attW, Style: draw(r.attemptSty)},
-				termtext.Cell{Text: r.dur, Width: durW, Right: true, Style: draw(st.Muted)})
+				termtext.Cell{Text: r.att, Width: attW, Style: style.Draw(r.attemptSty)},
+				termtext.Cell{Text: r.dur, Width: durW, Right: true, Style: style.Draw(st.Muted)})
 		}
 		block := []string{termtext.Truncate(gutter+termtext.Row(gap, cells...), width)}
 		if r.detail != "" {
@@ -157,7 +158,7 @@ func logParts(logPath string, outcomes []*client.Outcome, servers bool, width in
 }
 
 // logDetail is the line under a call that did not end well: why.
-func logDetail(o *client.Outcome, st *Styles) (string, lipgloss.Style) {
+func logDetail(o *client.Outcome, st *style.Styles) (string, lipgloss.Style) {
 	switch {
 	case o.Status == client.StatusRefused && resultOr(o.Reason, o.Error) != "":
 		return resultOr(o.Reason, o.Error), st.Warning

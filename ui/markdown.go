@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 // A small Markdown renderer for resources of type text/markdown: headings,
@@ -23,7 +24,7 @@ import (
 // own styling around it.
 
 type mdRenderer struct {
-	st  *Styles
+	st  *style.Styles
 	out []string
 }
 
@@ -47,7 +48,7 @@ var mdRe = sync.OnceValue(func() *mdRegexps {
 })
 
 // renderMarkdown draws src, which must be sanitized, in lines of at most width cells.
-func renderMarkdown(src string, width int, st *Styles) []string {
+func renderMarkdown(src string, width int, st *style.Styles) []string {
 	r := &mdRenderer{st: st}
 	r.blocks(strings.Split(strings.ReplaceAll(src, "\r\n", "\n"), "\n"), max(width, 1), "")
 	for len(r.out) > 0 && r.out[len(r.out)-1] == "" {

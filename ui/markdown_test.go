@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/internal/theme"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 const markdownSample = `Title
@@ -44,7 +45,7 @@ func main() { fmt.Println("a line of code that is longer than the width of the p
 `
 
 func TestMarkdownGolden(t *testing.T) {
-	st := NewStyles(theme.Dark(), true)
+	st := style.NewStyles(theme.Dark(), true)
 	for _, w := range []int{40, 80} {
 		out := renderMarkdown(markdownSample, w, st)
 		for i, l := range out {
@@ -57,7 +58,7 @@ func TestMarkdownGolden(t *testing.T) {
 }
 
 func TestMarkdownInline(t *testing.T) {
-	st := NewStyles(theme.Dark(), true)
+	st := style.NewStyles(theme.Dark(), true)
 	for in, want := range map[string]string{
 		"a *b* c":                                "a b c",
 		"**x** and __y__":                        "x and y",
@@ -81,7 +82,7 @@ func TestMarkdownInline(t *testing.T) {
 }
 
 func TestMarkdownStaysInTheWidth(t *testing.T) {
-	st := NewStyles(theme.Dark(), false)
+	st := style.NewStyles(theme.Dark(), false)
 	long := strings.Repeat("x", 300)
 	for _, src := range []string{long, "# " + long, "- " + long, "> " + long, "| " + long + " |\n|---|\n| a |", "```\n" + long + "\n```", "界" + strings.Repeat("界", 100)} {
 		for _, w := range []int{1, 2, 7, 33} {

@@ -20,6 +20,8 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/theme"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 type mode int
@@ -32,7 +34,7 @@ const (
 	modeConfirm
 	modeRunning
 	modeResult
-	modeArgs     // a template's variables or a prompt's arguments (stringForm)
+	modeArgs     // a template's variables or a prompt's arguments (form.StringForm)
 	modeResource // the resource viewer
 	modePrompt   // a prompt's messages
 	modeLogin    // connecting again with a browser login
@@ -62,8 +64,8 @@ const (
 type Model struct {
 	ctx  context.Context
 	opts Options
-	st   *Styles
-	keys *KeyMap
+	st   *style.Styles
+	keys *keys.KeyMap
 	now  func() time.Time
 	// width is the body's width: the terminal's, less the server sidebar when
 	// there is one (screenW is the terminal's); height is the terminal's.
@@ -106,8 +108,8 @@ type Model struct {
 
 // New builds the model. ctx bounds every server exchange it starts.
 func New(ctx context.Context, opts Options) *Model {
-	st := NewStyles(theme.Dark(), opts.NoColor)
-	keys := DefaultKeyMap()
+	st := style.NewStyles(theme.Dark(), opts.NoColor)
+	keys := keys.DefaultKeyMap()
 	m := &Model{
 		ctx:     ctx,
 		opts:    opts,

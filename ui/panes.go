@@ -8,7 +8,7 @@ import (
 	"github.com/mcpsh/mcpsh/internal/termtext"
 )
 
-// Text helpers shared by the panes (pane.go) and what draws their lines:
+// Text helpers shared by the panes (ui/pane) and what draws their lines:
 // wrapping, cutting and padding to cells, never to bytes.
 
 // paneWrap wraps s (which may be styled, but holds no newline) to width cells,

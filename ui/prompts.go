@@ -9,6 +9,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/form"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 // promptsState is the prompts view: the server's prompts, listed again when
@@ -72,26 +74,26 @@ func (m *Model) onPromptsKey(msg tea.KeyPressMsg) tea.Cmd {
 
 // openPrompt opens the form for a prompt's arguments.
 func (m *Model) openPrompt(p *client.Prompt, values map[string]string) tea.Cmd {
-	specs := make([]stringSpec, len(p.Arguments))
+	specs := make([]form.StringSpec, len(p.Arguments))
 	for i, a := range p.Arguments {
 		desc := a.Description
 		if a.Title != "" && a.Title != a.Name {
 			desc = strings.TrimSpace(a.Title + ": " + desc)
 		}
-		specs[i] = stringSpec{name: a.Name, title: a.Title, desc: desc, required: a.Required}
+		specs[i] = form.StringSpec{Name: a.Name, Title: a.Title, Desc: desc, Required: a.Required}
 	}
-	f := newStringForm(specs, client.CompletionRef{Prompt: p.Name}, m.server.Capabilities.Completions, m.st, m.keys)
-	f.prompt = p
+	f := form.NewStringForm(specs, client.CompletionRef{Prompt: p.Name}, m.server.Capabilities.Completions, m.st, m.keys)
+	f.Prompt = p
 	return m.openStringForm(f, values)
 }
 
 // getPrompt sends prompts/get with the form's values.
-func (m *Model) getPrompt(f *stringForm) tea.Cmd {
+func (m *Model) getPrompt(f *form.StringForm) tea.Cmd {
 	id := m.nextID()
 	m.promptOut = newPromptView(f, id, m.st, m.keys)
 	m.mode = modePrompt
 	m.layout()
-	return tea.Batch(getPromptCmd(m.ctx, id, m.session, f.prompt, f.Values()), m.spinner.Tick)
+	return tea.Batch(getPromptCmd(m.ctx, id, m.session, f.Prompt, f.Values()), m.spinner.Tick)
 }
 
 func (m *Model) onPromptGot(msg promptGotMsg) tea.Cmd {
@@ -103,7 +105,7 @@ func (m *Model) onPromptGot(msg promptGotMsg) tea.Cmd {
 	if errors.As(msg.err, &ae) && m.strForm != nil {
 		// The client refused the arguments: nothing was sent. Back to the form.
 		m.mode, m.promptOut = modeArgs, nil
-		m.strForm.err = termtext.Line(msg.err.Error())
+		m.strForm.SetErr(termtext.Line(msg.err.Error()))
 		return nil
 	}
 	v.SetResult(msg.result, msg.err)
@@ -118,7 +120,7 @@ func (m *Model) onPromptViewKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, m.keys.Edit):
 		f := m.promptOut.form
 		m.promptOut = nil
-		return m.openPrompt(f.prompt, f.Values())
+		return m.openPrompt(f.Prompt, f.Values())
 	}
 	return m.promptOut.Update(msg)
 }
@@ -143,7 +145,7 @@ func (m *Model) renderPrompts(h int) string {
 	return m.renderSplit(left, detail, h)
 }
 
-func promptDetail(p *client.Prompt, width int, st *Styles) []string {
+func promptDetail(p *client.Prompt, width int, st *style.Styles) []string {
 	w := &lines{width: max(width, 1)}
 	w.add(st.Title.Render(termtext.Line(p.DisplayName())) + "  " + st.Name.Render(termtext.Line(p.Name)))
 	if d := termtext.Sanitize(p.Description); d != "" {

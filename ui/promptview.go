@@ -7,24 +7,28 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/form"
+	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/pane"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 // promptView shows what prompts/get returned: each message with its role,
 // text as sent, and other content (embedded resources, images, audio)
 // summarised. Drawn when the result arrives or the width changes.
 type promptView struct {
-	st   *Styles
-	keys *KeyMap
-	id   int         // the prompts/get request it waits for
-	form *stringForm // the arguments, for editing again
-	body pane
+	st   *style.Styles
+	keys *keys.KeyMap
+	id   int              // the prompts/get request it waits for
+	form *form.StringForm // the arguments, for editing again
+	body pane.Pane
 
 	done   bool
 	result *client.PromptResult
 	err    error
 }
 
-func newPromptView(f *stringForm, id int, st *Styles, keys *KeyMap) *promptView {
+func newPromptView(f *form.StringForm, id int, st *style.Styles, keys *keys.KeyMap) *promptView {
 	return &promptView{st: st, keys: keys, id: id, form: f}
 }
 
@@ -42,7 +46,7 @@ func (v *promptView) SetSize(width, height int) {
 
 func (v *promptView) render() {
 	if w := v.body.Width(); w > 0 && v.done {
-		v.body.SetLines(promptLines(v.form.prompt, v.form.Values(), v.result, v.err, w, v.st))
+		v.body.SetLines(promptLines(v.form.Prompt, v.form.Values(), v.result, v.err, w, v.st))
 	}
 }
 
@@ -53,13 +57,13 @@ func (v *promptView) Update(msg tea.Msg) tea.Cmd {
 
 func (v *promptView) View(spin string) string {
 	if !v.done {
-		return fmt.Sprintf("\n  %s getting %s…", spin, termtext.Line(v.form.prompt.Name))
+		return fmt.Sprintf("\n  %s getting %s…", spin, termtext.Line(v.form.Prompt.Name))
 	}
 	return v.body.View()
 }
 
 // promptLines draws the prompt's result.
-func promptLines(p *client.Prompt, args map[string]string, r *client.PromptResult, err error, width int, st *Styles) []string {
+func promptLines(p *client.Prompt, args map[string]string, r *client.PromptResult, err error, width int, st *style.Styles) []string {
 	w := newCappedText(width, resultMaxLines, resultMaxBytes)
 	head := st.Title.Render(termtext.Line(p.DisplayName())) + "  " + st.Name.Render(termtext.Line(p.Name))
 	w.styled(head)

@@ -181,7 +181,7 @@ func pureScreens() []pureScreen {
 		}},
 		{"prompt", modePrompt, overlayNone, false, func(t *testing.T) *Model {
 			m := features(t, "p", "enter", "A", "ctrl+r")
-			m.Update(getPromptCmd(context.Background(), m.promptOut.id, m.session, m.strForm.prompt, m.strForm.Values())())
+			m.Update(getPromptCmd(context.Background(), m.promptOut.id, m.session, m.strForm.Prompt, m.strForm.Values())())
 			return m
 		}},
 		{"login", modeLogin, overlayNone, false, func(t *testing.T) *Model {

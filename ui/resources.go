@@ -8,6 +8,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/pane"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 // resourcesState is the resources view: the server's resources and resource
@@ -103,8 +106,8 @@ func (m *Model) onResourcesKey(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 // moveList applies the list movement keys; it reports whether msg was one.
-func moveList(l *itemList, k *KeyMap, msg tea.KeyPressMsg, page int) bool {
-	n, ok := cursorMove(msg, k, max(page, 1), len(l.rows))
+func moveList(l *itemList, k *keys.KeyMap, msg tea.KeyPressMsg, page int) bool {
+	n, ok := pane.CursorMove(msg, k, max(page, 1), len(l.rows))
 	if ok {
 		l.Move(n)
 	}
@@ -143,7 +146,7 @@ func (m *Model) problem(what, why string) []string {
 	return w.out
 }
 
-func resourceDetail(r *client.Resource, subscribed bool, width int, st *Styles) []string {
+func resourceDetail(r *client.Resource, subscribed bool, width int, st *style.Styles) []string {
 	w := &lines{width: max(width, 1)}
 	w.add(st.Title.Render(termtext.Line(r.DisplayName())))
 	for _, l := range paneWrap(termtext.Line(r.URI), w.width) {
@@ -174,7 +177,7 @@ func resourceDetail(r *client.Resource, subscribed bool, width int, st *Styles) 
 	return w.out
 }
 
-func templateDetail(t *client.ResourceTemplate, width int, st *Styles) []string {
+func templateDetail(t *client.ResourceTemplate, width int, st *style.Styles) []string {
 	w := &lines{width: max(width, 1)}
 	w.add(st.Title.Render(termtext.Line(t.DisplayName())) + "  " + st.Label.Render("template"))
 	for _, l := range paneWrap(termtext.Line(t.URITemplate), w.width) {

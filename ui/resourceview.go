@@ -9,6 +9,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/form"
+	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/pane"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 // resourceView shows what resources/read returned: text as sent, JSON
@@ -16,15 +20,15 @@ import (
 // a one-line summary that w saves to a file. It is drawn when the contents
 // arrive or the width changes, never on View.
 type resourceView struct {
-	st   *Styles
-	keys *KeyMap
-	body pane
+	st   *style.Styles
+	keys *keys.KeyMap
+	body pane.Pane
 
 	id    int // the read in flight, or the last one
 	title string
 	uri   string
-	mime  string      // as listed, used when a content has none
-	form  *stringForm // the template form it came from, for editing again
+	mime  string           // as listed, used when a content has none
+	form  *form.StringForm // the template form it came from, for editing again
 
 	done     bool // a read has answered
 	contents []client.ResourceContent
@@ -34,7 +38,7 @@ type resourceView struct {
 	following bool // subscribed to its updates
 }
 
-func newResourceView(title, uri, mimeType string, form *stringForm, id int, st *Styles, keys *KeyMap) *resourceView {
+func newResourceView(title, uri, mimeType string, form *form.StringForm, id int, st *style.Styles, keys *keys.KeyMap) *resourceView {
 	return &resourceView{st: st, keys: keys, id: id, title: title, uri: uri, mime: mimeType, form: form}
 }
 
@@ -86,7 +90,7 @@ func (v *resourceView) saveable() (client.ResourceContent, bool) {
 }
 
 // resourceLines draws the resource: its title and address, then each content.
-func resourceLines(v *resourceView, width int, st *Styles) []string {
+func resourceLines(v *resourceView, width int, st *style.Styles) []string {
 	w := newCappedText(width, resultMaxLines, resultMaxBytes)
 	w.more = "mcpsh read URI --json"
 	w.styled(st.Title.Render(termtext.Line(v.title)))
@@ -156,7 +160,7 @@ func isMarkdown(mt, uri string) bool {
 
 // readResource reads uri into the viewer; form is the template form it was
 // expanded from, if any.
-func (m *Model) readResource(title, uri, mimeType string, form *stringForm) tea.Cmd {
+func (m *Model) readResource(title, uri, mimeType string, form *form.StringForm) tea.Cmd {
 	id := m.nextID()
 	m.reader = newResourceView(title, uri, mimeType, form, id, m.st, m.keys)
 	m.saving = nil

@@ -12,6 +12,9 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/pane"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 // What a result view renders at most. A server can answer with megabytes: the
@@ -32,11 +35,11 @@ const (
 // renderResult draws a call's outcome for a terminal width cells wide: status,
 // failed attempts, the error, the content blocks and structuredContent. Every
 // string from the server is sanitized; every line is at most width cells.
-func renderResult(o *client.Outcome, width int, st *Styles) string {
+func renderResult(o *client.Outcome, width int, st *style.Styles) string {
 	return strings.Join(resultLines(o, width, st), "\n")
 }
 
-func resultLines(o *client.Outcome, width int, st *Styles) []string {
+func resultLines(o *client.Outcome, width int, st *style.Styles) []string {
 	w := newCappedText(width, resultMaxLines, resultMaxBytes)
 	if o == nil {
 		w.styled(st.Muted.Render("no result"))
@@ -169,7 +172,7 @@ func resultPrettyJSON(s string) (string, bool) {
 	return buf.String(), true
 }
 
-func resultStatusLine(o *client.Outcome, st *Styles) string {
+func resultStatusLine(o *client.Outcome, st *style.Styles) string {
 	name := termtext.Truncate(termtext.Line(o.Tool), resultNameMax)
 	title := termtext.Truncate(termtext.Line(o.Title), resultNameMax)
 	// As the running view shows the call: title, then the name.
@@ -200,7 +203,7 @@ func resultStatusWord(s client.Status) string {
 	return termtext.Line(string(s))
 }
 
-func resultStatusStyle(s client.Status, st *Styles) lipgloss.Style {
+func resultStatusStyle(s client.Status, st *style.Styles) lipgloss.Style {
 	switch s {
 	case client.StatusOK:
 		return st.OK
@@ -251,9 +254,9 @@ func resultOr(s, def string) string {
 // or the theme changes or the view is toggled, never on View: results can
 // be large.
 type resultView struct {
-	st      *Styles
-	keys    *KeyMap
-	body    pane
+	st      *style.Styles
+	keys    *keys.KeyMap
+	body    pane.Pane
 	outcome *client.Outcome
 	width   int
 	height  int
@@ -269,7 +272,7 @@ type resultView struct {
 	saveSeq   int
 }
 
-func newResultView(st *Styles, keys *KeyMap) *resultView {
+func newResultView(st *style.Styles, keys *keys.KeyMap) *resultView {
 	return &resultView{st: st, keys: keys}
 }
 
@@ -332,7 +335,7 @@ func (r *resultView) rawText() string {
 }
 
 // rawLines draws JSON text within the result view's caps.
-func rawLines(s string, width int, st *Styles) []string {
+func rawLines(s string, width int, st *style.Styles) []string {
 	w := newCappedText(width, resultMaxLines, resultMaxBytes)
 	w.text(s, st.Row)
 	w.finish(st)

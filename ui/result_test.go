@@ -15,15 +15,17 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/theme"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 var (
 	paneTime   = time.Date(2025, 3, 14, 9, 26, 53, 0, time.UTC)
-	monoStyles = NewStyles(theme.Dark(), true)
+	monoStyles = style.NewStyles(theme.Dark(), true)
 )
 
 // plainStyles emit no escape sequences at all.
-func plainStyles() *Styles { return &Styles{NoColor: true} }
+func plainStyles() *style.Styles { return &style.Styles{NoColor: true} }
 
 // sgr matches the styling sequences lipgloss emits.
 var sgr = regexp.MustCompile(`\x1b\[[0-9;:]*m`)
@@ -239,7 +241,7 @@ func TestResultShowsEverySection(t *testing.T) {
 }
 
 func TestResultToolErrorIsErrorStyled(t *testing.T) {
-	st := NewStyles(theme.Dark(), false)
+	st := style.NewStyles(theme.Dark(), false)
 	got := renderResult(toolErrorOutcome(), 80, st)
 	want := st.Error.Render("Try a city that exists.")
 	if !strings.Contains(got, want) {
@@ -278,7 +280,7 @@ func TestResultHostileText(t *testing.T) {
 			plain := renderResult(o, w, plainStyles())
 			assertNoEscapes(t, fmt.Sprint("plain ", w), plain)
 			assertWidth(t, fmt.Sprint("plain ", w), plain, w)
-			colour := renderResult(o, w, NewStyles(theme.Dark(), false))
+			colour := renderResult(o, w, style.NewStyles(theme.Dark(), false))
 			assertTerminalSafe(t, fmt.Sprint("colour ", w), colour)
 			assertWidth(t, fmt.Sprint("colour ", w), colour, w)
 			if !strings.Contains(ansi.Strip(plain), "click") && w > 20 {
@@ -291,7 +293,7 @@ func TestResultHostileText(t *testing.T) {
 func TestResultWidths(t *testing.T) {
 	for _, c := range resultCases {
 		for w := 1; w <= 140; w += 3 {
-			got := renderResult(c.o(), w, NewStyles(theme.Dark(), false))
+			got := renderResult(c.o(), w, style.NewStyles(theme.Dark(), false))
 			assertWidth(t, fmt.Sprintf("%s at %d", c.name, w), got, w)
 		}
 	}
@@ -336,7 +338,7 @@ func TestResultHugeIsCapped(t *testing.T) {
 			}
 			assertWidth(t, name, got, 80)
 
-			v := newResultView(monoStyles, DefaultKeyMap())
+			v := newResultView(monoStyles, keys.DefaultKeyMap())
 			v.SetSize(80, 20)
 			v.SetOutcome(o)
 			v.Update(tea.KeyPressMsg{Code: tea.KeyEnd})
@@ -377,7 +379,7 @@ func TestResultNilAndEmpty(t *testing.T) {
 			assertWidth(t, "empty", got, max(1, w))
 		}
 	}
-	v := newResultView(monoStyles, DefaultKeyMap())
+	v := newResultView(monoStyles, keys.DefaultKeyMap())
 	if v.View() != "" {
 		t.Error("an unsized view draws something")
 	}
@@ -390,7 +392,7 @@ func TestResultNilAndEmpty(t *testing.T) {
 }
 
 func TestResultViewScrolls(t *testing.T) {
-	keys := DefaultKeyMap()
+	keys := keys.DefaultKeyMap()
 	v := newResultView(monoStyles, keys)
 	v.SetSize(60, 6)
 	v.SetOutcome(okOutcome())
@@ -421,7 +423,7 @@ func TestResultViewScrolls(t *testing.T) {
 		t.Errorf("j and pgdown moved to %d, want 7", v.body.Top())
 	}
 	press(tea.KeyEnd, "")
-	if v.body.Top() != v.body.maxTop() {
+	if v.body.Top() != v.body.MaxTop() {
 		t.Error("end did not go to the bottom")
 	}
 	press(tea.KeyHome, "")

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 // The result view's arguments line, copy (c) and save (w).
@@ -18,7 +19,7 @@ import (
 // resultArgs shows the arguments the call was made with: beside the label
 // when they fit on the line, else as indented JSON counted against the caps.
 // Outcomes the log pane keeps from before have none (nil): nothing is shown.
-func resultArgs(w *cappedText, args map[string]any, st *Styles) {
+func resultArgs(w *cappedText, args map[string]any, st *style.Styles) {
 	if args == nil {
 		return
 	}
@@ -27,7 +28,7 @@ func resultArgs(w *cappedText, args map[string]any, st *Styles) {
 		w.styled(label + " " + st.Muted.Render("none"))
 		return
 	}
-	if one := termtext.Line(compactJSON(args)); len("arguments ")+ansi.StringWidth(one) <= w.width {
+	if one := termtext.Line(client.ValueText(args)); len("arguments ")+ansi.StringWidth(one) <= w.width {
 		w.styled(label + " " + st.Muted.Render(one))
 		return
 	}

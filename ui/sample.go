@@ -10,6 +10,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 // sampleDialog is a server asking for a completion (sampling). mcpsh never
@@ -19,8 +21,8 @@ import (
 type sampleDialog struct {
 	ask   *serverAsk
 	reply textarea.Model
-	st    *Styles
-	keys  *KeyMap
+	st    *style.Styles
+	keys  *keys.KeyMap
 
 	info   []string // the request, drawn for the width
 	top    int      // first line of info on screen
@@ -36,12 +38,12 @@ const (
 	sampleLabelW   = len("assistant") + 2
 )
 
-func newSampleDialog(a *serverAsk, st *Styles, keys *KeyMap) *sampleDialog {
+func newSampleDialog(a *serverAsk, st *style.Styles, keys *keys.KeyMap) *sampleDialog {
 	return &sampleDialog{ask: a, reply: newReplyEditor(st), st: st, keys: keys}
 }
 
 // newReplyEditor is the text area the reply is written in.
-func newReplyEditor(st *Styles) textarea.Model {
+func newReplyEditor(st *style.Styles) textarea.Model {
 	ta := textarea.New()
 	ta.Prompt = ""
 	ta.ShowLineNumbers = false
@@ -136,7 +138,7 @@ func (d *sampleDialog) bindings() []key.Binding {
 
 // sampleLines draws the request: its settings, then the conversation, role
 // by role. Everything from the server is made safe and capped.
-func sampleLines(r *client.SampleRequest, width int, st *Styles) []string {
+func sampleLines(r *client.SampleRequest, width int, st *style.Styles) []string {
 	w := newCappedText(max(width-sampleLabelW, 1), sampleMaxLines, sampleMaxBytes)
 	var rows []string
 	field := func(label string, text string) {
@@ -197,7 +199,7 @@ func sampleLines(r *client.SampleRequest, width int, st *Styles) []string {
 }
 
 // labelled puts label in a column left of body's first line and indents the rest.
-func labelled(label string, body []string, st *Styles) []string {
+func labelled(label string, body []string, st *style.Styles) []string {
 	if len(body) == 0 {
 		body = []string{""}
 	}

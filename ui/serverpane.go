@@ -8,6 +8,9 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/pane"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 const (
@@ -32,7 +35,7 @@ const (
 	toneError
 )
 
-func (t serverTone) style(st *Styles) lipgloss.Style {
+func (t serverTone) style(st *style.Styles) lipgloss.Style {
 	switch t {
 	case toneMuted:
 		return st.Muted
@@ -64,8 +67,8 @@ type serverLine struct {
 // the visible ones. Bubble Tea draws after every message, so a chatty
 // server costs O(1) per line it writes, not O(lines).
 type serverPane struct {
-	st     *Styles
-	keys   *KeyMap
+	st     *style.Styles
+	keys   *keys.KeyMap
 	width  int
 	height int
 
@@ -75,12 +78,12 @@ type serverPane struct {
 	introN       int
 
 	lines   []serverLine
-	dropped int  // lines dropped from the front so far
-	body    pane // the instructions, then lines, drawn
+	dropped int       // lines dropped from the front so far
+	body    pane.Pane // the instructions, then lines, drawn
 }
 
-func newServerPane(st *Styles, keys *KeyMap) *serverPane {
-	return &serverPane{st: st, keys: keys, body: newTailPane()}
+func newServerPane(st *style.Styles, keys *keys.KeyMap) *serverPane {
+	return &serverPane{st: st, keys: keys, body: pane.NewTail()}
 }
 
 // SetInstructions shows the server's instructions (from the handshake) at

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 // The server picker (key W): every server of the workspace with where it is
@@ -19,9 +20,9 @@ type serverPick struct {
 	cursor int // index into the matches
 }
 
-func newServerPick(st *Styles) serverPick {
+func newServerPick(st *style.Styles) serverPick {
 	p := serverPick{in: textinput.New()}
-	p.in.SetStyles(inputStyles(st))
+	p.in.SetStyles(st.TextInput())
 	p.in.Prompt = "› "
 	p.in.Placeholder = "type a server's name"
 	return p

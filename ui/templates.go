@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/form"
 	"github.com/yosida95/uritemplate/v3"
 )
 
@@ -77,21 +78,21 @@ func (m *Model) openTemplate(t *client.ResourceTemplate, values map[string]strin
 		m.status = "mcpsh cannot read the template " + termtext.Line(t.URITemplate) + ": " + termtext.Line(err.Error())
 		return nil
 	}
-	specs := make([]stringSpec, len(vars))
+	specs := make([]form.StringSpec, len(vars))
 	for i, v := range vars {
-		specs[i] = stringSpec{name: v.name, required: v.required}
+		specs[i] = form.StringSpec{Name: v.name, Required: v.required}
 	}
-	f := newStringForm(specs, client.CompletionRef{URITemplate: t.URITemplate}, m.server.Capabilities.Completions, m.st, m.keys)
-	f.tmpl = t
+	f := form.NewStringForm(specs, client.CompletionRef{URITemplate: t.URITemplate}, m.server.Capabilities.Completions, m.st, m.keys)
+	f.Template = t
 	return m.openStringForm(f, values)
 }
 
 // readTemplate expands the form's template and reads the resource.
-func (m *Model) readTemplate(f *stringForm) tea.Cmd {
-	uri, err := expandTemplate(f.tmpl.URITemplate, f.Values())
+func (m *Model) readTemplate(f *form.StringForm) tea.Cmd {
+	uri, err := expandTemplate(f.Template.URITemplate, f.Values())
 	if err != nil {
-		f.err = "the template does not expand: " + termtext.Line(err.Error())
+		f.SetErr("the template does not expand: " + termtext.Line(err.Error()))
 		return nil
 	}
-	return m.readResource(f.tmpl.DisplayName(), uri, f.tmpl.MIMEType, f)
+	return m.readResource(f.Template.DisplayName(), uri, f.Template.MIMEType, f)
 }

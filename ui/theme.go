@@ -3,7 +3,6 @@ package ui
 import (
 	"charm.land/bubbles/v2/progress"
 	tea "charm.land/bubbletea/v2"
-	"github.com/mcpsh/mcpsh/internal/theme"
 )
 
 // setBackground picks the theme for the terminal's background, which the
@@ -17,15 +16,12 @@ import (
 // here. Commands never read the shared Styles: they take a copy when they
 // are made (auditCmd), so the swap cannot race with them.
 func (m *Model) setBackground(dark bool) tea.Cmd {
-	if m.st.NoColor {
+	if !m.st.SetBackground(dark) {
 		return nil
 	}
-	n := m.st.theme + 1
-	*m.st = *NewStyles(theme.For(dark), false)
-	m.st.theme = n
 	st := m.st
 	for _, s := range m.servers {
-		s.filterIn.SetStyles(inputStyles(st))
+		s.filterIn.SetStyles(st.TextInput())
 		s.traffic.restyle()
 		s.result.render()
 		s.serverPane.restyle()
@@ -41,8 +37,8 @@ func (m *Model) setBackground(dark bool) tea.Cmd {
 	m.help.Styles.ShortSeparator, m.help.Styles.FullSeparator, m.help.Styles.Ellipsis = st.Muted, st.Muted, st.Muted
 	m.spinner.Style = st.Title
 	m.bar = progress.New(progress.WithoutPercentage(), progress.WithColors(st.ProgressFull, st.ProgressEmpty))
-	m.logPane.in.SetStyles(inputStyles(st))
-	m.pick.in.SetStyles(inputStyles(st))
+	m.logPane.in.SetStyles(st.TextInput())
+	m.pick.in.SetStyles(st.TextInput())
 	m.logPane.render()
 	m.logPane.renderOpen()
 	return m.auditRerender() // the audit's lines were drawn ahead, off the loop

@@ -10,6 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/internal/theme"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 // contrast is the WCAG 2 contrast ratio of two colours, 1 to 21.
@@ -35,7 +36,7 @@ func contrast(a, b color.Color) float64 {
 func TestThemesAreReadable(t *testing.T) {
 	black, white := color.RGBA{0, 0, 0, 255}, color.RGBA{255, 255, 255, 255}
 	for name, c := range map[string]struct {
-		theme Theme
+		theme style.Theme
 		bg    color.Color
 	}{"dark": {theme.Dark(), black}, "light": {theme.Light(), white}} {
 		th := c.theme

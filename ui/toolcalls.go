@@ -31,7 +31,7 @@ func (m *Model) callWithExample(t *client.Tool, n int) tea.Cmd {
 // any other opens its form.
 func (m *Model) callTool(t *client.Tool) tea.Cmd {
 	m.openForm(t, nil)
-	if f := m.form; len(f.fields) > 0 || f.jsonMode || f.schemaErr != "" {
+	if !m.form.NothingToFill() {
 		return nil
 	}
 	return m.runForm()

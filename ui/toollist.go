@@ -9,6 +9,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 // toolList is the left pane: the server's tools grouped by safety class, with
@@ -306,7 +307,7 @@ func (l *toolList) frame(width, height int) (off, body int, legend []string) {
 }
 
 // View renders height lines of at most width cells.
-func (l *toolList) View(st *Styles, width, height int) string {
+func (l *toolList) View(st *style.Styles, width, height int) string {
 	if height <= 0 || width <= 0 {
 		return ""
 	}
@@ -336,7 +337,7 @@ func (l *toolList) View(st *Styles, width, height int) string {
 
 // noMatch is what the list says when nothing passes the filter, with the
 // is: words it knows when the user typed one it does not.
-func (l *toolList) noMatch(st *Styles, width int) []string {
+func (l *toolList) noMatch(st *style.Styles, width int) []string {
 	w := &lines{width: width}
 	w.add(st.Muted.Render("no tool matches"))
 	if len(l.query.unknown) > 0 {
@@ -399,7 +400,7 @@ func (l *toolList) seenMarks(from, n int) marks {
 	return seen
 }
 
-func (l *toolList) renderRow(st *Styles, i, width int) string {
+func (l *toolList) renderRow(st *style.Styles, i, width int) string {
 	r := l.rows[i]
 	if r.isHeading() {
 		return st.Section[r.heading].Render(termtext.Truncate(fmt.Sprintf("%s (%d)", classHeadings[r.heading], l.counts[r.heading]), width))

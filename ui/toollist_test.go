@@ -9,6 +9,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/theme"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 func listOf(names ...string) []*client.Tool {
@@ -90,7 +91,7 @@ func TestListKeepsTheCursorOnScreen(t *testing.T) {
 		many = append(many, "tool"+itoa(i))
 	}
 	l.SetTools(listOf(many...))
-	st := NewStyles(theme.Dark(), true)
+	st := style.NewStyles(theme.Dark(), true)
 	for _, n := range []int{7, 30, 30, -50, 99} {
 		l.Move(n)
 		view := l.View(st, 30, 10)

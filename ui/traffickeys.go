@@ -3,6 +3,7 @@ package ui
 import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/mcpsh/mcpsh/ui/pane"
 )
 
 // The traffic pane's keys: move, / filter by method, enter open, c copy,
@@ -44,7 +45,7 @@ func (m *Model) onTrafficKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		}
 		return nil, true
 	}
-	if n, ok := cursorMove(msg, k, max(p.rowsHeight()-1, 1), len(p.shown)); ok {
+	if n, ok := pane.CursorMove(msg, k, max(p.rowsHeight()-1, 1), len(p.shown)); ok {
 		p.move(n)
 		return nil, true
 	}

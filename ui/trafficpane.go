@@ -11,6 +11,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/pane"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 // trafficPane is the wire (key T): one line per JSON-RPC message of the
@@ -18,8 +21,8 @@ import (
 // up; / filters by method as you type; enter opens one message pretty-printed
 // and scrollable; c copies it to the clipboard. It keeps what traffic.go says.
 type trafficPane struct {
-	st   *Styles
-	keys *KeyMap
+	st   *style.Styles
+	keys *keys.KeyMap
 	feed *trafficFeed
 
 	// entries are the kept messages, oldest first; entries[i] is message
@@ -37,7 +40,7 @@ type trafficPane struct {
 	// only those on screen: messages arrive faster than frames.
 	shown  []int
 	cursor int
-	rows   pane
+	rows   pane.Pane
 	follow bool
 
 	open *trafficOpen
@@ -49,14 +52,14 @@ type trafficPane struct {
 // the pane's width.
 type trafficOpen struct {
 	entry trafficEntry
-	text  []byte // what c copies
-	body  pane   // text, made safe, wrapped and styled
+	text  []byte    // what c copies
+	body  pane.Pane // text, made safe, wrapped and styled
 	width int
 }
 
-func newTrafficPane(st *Styles, keys *KeyMap, b *inbox) *trafficPane {
+func newTrafficPane(st *style.Styles, keys *keys.KeyMap, b *inbox) *trafficPane {
 	p := &trafficPane{st: st, keys: keys, feed: newTrafficFeed(b), follow: true, filterIn: textinput.New()}
-	p.filterIn.SetStyles(inputStyles(st))
+	p.filterIn.SetStyles(st.TextInput())
 	p.filterIn.Prompt = "/ "
 	p.filterIn.Placeholder = "filter by method"
 	return p
@@ -65,7 +68,7 @@ func newTrafficPane(st *Styles, keys *KeyMap, b *inbox) *trafficPane {
 // restyle follows a new theme: the filter's input, and the opened message,
 // drawn ahead. The rows are drawn on View.
 func (p *trafficPane) restyle() {
-	p.filterIn.SetStyles(inputStyles(p.st))
+	p.filterIn.SetStyles(p.st.TextInput())
 	if p.open != nil {
 		p.open.draw(p.st)
 	}
@@ -201,17 +204,17 @@ func prettyMessage(e trafficEntry) []byte {
 // setSize draws the message for the width, when it changed, and sizes its
 // body for what the heading leaves: a page moves a line less than that, so
 // the last line of one page is the first of the next.
-func (o *trafficOpen) setSize(width, height int, st *Styles) {
+func (o *trafficOpen) setSize(width, height int, st *style.Styles) {
 	if o.width != width || o.body.Lines() == nil {
 		o.width = width
 		o.draw(st)
 	}
 	o.body.SetSize(width, max(height-1, 0))
-	o.body.page = max(height-2, 1)
+	o.body.SetPage(max(height-2, 1))
 }
 
 // draw wraps the message for the width, in st's colours.
-func (o *trafficOpen) draw(st *Styles) {
+func (o *trafficOpen) draw(st *style.Styles) {
 	var lines []string
 	for _, l := range strings.Split(termtext.Sanitize(string(o.text)), "\n") {
 		for _, sub := range paneWrap(paneExpandTabs(l), max(o.width, 1)) {
@@ -297,19 +300,19 @@ func (p *trafficPane) row(e trafficEntry, selected bool) string {
 		method = "not JSON-RPC"
 	}
 	cells := []termtext.Cell{
-		{Text: e.Time.Format("15:04:05.000"), Style: draw(st.Muted)},
-		{Text: dir, Style: draw(dirStyle)},
-		{Text: trafficKind(e.Kind, kindW > 5), Width: kindW, Style: draw(kindStyle)},
+		{Text: e.Time.Format("15:04:05.000"), Style: style.Draw(st.Muted)},
+		{Text: dir, Style: style.Draw(dirStyle)},
+		{Text: trafficKind(e.Kind, kindW > 5), Width: kindW, Style: style.Draw(kindStyle)},
 	}
 	if methodW >= 4 {
-		cells = append(cells, termtext.Cell{Text: method, Width: methodW, Style: draw(st.Row)})
+		cells = append(cells, termtext.Cell{Text: method, Width: methodW, Style: style.Draw(st.Row)})
 	}
 	size := client.HumanBytes(e.Size)
 	cells = append(cells,
-		termtext.Cell{Text: id, Width: trafficIDW, Style: draw(st.Muted)},
+		termtext.Cell{Text: id, Width: trafficIDW, Style: style.Draw(st.Muted)},
 		// sizes and latencies are never cut: a longer one pushes the row on
-		termtext.Cell{Text: size, Width: max(trafficSizeW, len(size)), Right: true, Style: draw(st.Muted)},
-		termtext.Cell{Text: lat, Width: max(trafficLatW, len(lat)), Right: true, Style: draw(st.Muted)})
+		termtext.Cell{Text: size, Width: max(trafficSizeW, len(size)), Right: true, Style: style.Draw(st.Muted)},
+		termtext.Cell{Text: lat, Width: max(trafficLatW, len(lat)), Right: true, Style: style.Draw(st.Muted)})
 	line := termtext.Truncate(termtext.Row(" ", cells...), p.width)
 	if selected {
 		line = st.RowSelected.Render(termtext.Pad(ansi.Strip(line), p.width))

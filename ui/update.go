@@ -9,6 +9,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/mcpsh/mcpsh/ui/form"
 )
 
 // Update handles one message. It does no I/O: anything that talks to a
@@ -169,7 +170,7 @@ func (m *Model) forwardToFocus(msg tea.Msg) tea.Cmd {
 	case m.mode == modeForm && m.form != nil:
 		return m.form.Update(msg)
 	case m.mode == modeArgs && m.strForm != nil:
-		return m.strForm.forward(msg)
+		return m.strForm.Forward(msg)
 	case m.mode == modeResource && m.saving != nil:
 		var cmd tea.Cmd
 		m.saving.in, cmd = m.saving.in.Update(msg)
@@ -299,7 +300,7 @@ func (m *Model) runForm() tea.Cmd {
 }
 
 func (m *Model) openForm(t *client.Tool, args map[string]any) {
-	m.form, m.formChange = newArgForm(t, m.st, m.keys), ""
+	m.form, m.formChange = form.NewArgForm(t, m.st, m.keys), ""
 	if args != nil {
 		m.form.SetArgs(args)
 	}

@@ -11,6 +11,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 // urlDialog is a server asking the user to visit a page (elicitation, URL
@@ -22,8 +24,8 @@ type urlDialog struct {
 	ask  *serverAsk
 	open func(context.Context, string) error
 	ids  func() int // the model's request IDs
-	st   *Styles
-	keys *KeyMap
+	st   *style.Styles
+	keys *keys.KeyMap
 
 	openID int    // the open request in flight
 	notice string // what came of the last o
@@ -31,7 +33,7 @@ type urlDialog struct {
 	width, height int
 }
 
-func newURLDialog(a *serverAsk, open func(context.Context, string) error, ids func() int, st *Styles, keys *KeyMap) *urlDialog {
+func newURLDialog(a *serverAsk, open func(context.Context, string) error, ids func() int, st *style.Styles, keys *keys.KeyMap) *urlDialog {
 	return &urlDialog{ask: a, open: open, ids: ids, st: st, keys: keys}
 }
 

@@ -221,12 +221,12 @@ func TestTemplateWithCompletion(t *testing.T) {
 	send(m, "r")
 	selectItem(t, &m.resources.list, "t notes://{folder}/{name}")
 	send(m, "enter")
-	if m.mode != modeArgs || m.strForm == nil || len(m.strForm.fields) != 2 {
+	if m.mode != modeArgs || m.strForm == nil || m.strForm.Len() != 2 {
 		t.Fatalf("enter on a template: mode %v", m.mode)
 	}
 	complete := func() {
 		t.Helper()
-		cmd := m.onCompleteDue(completeDueMsg{id: m.strForm.want})
+		cmd := m.onCompleteDue(completeDueMsg{id: m.strForm.Want})
 		if cmd == nil {
 			t.Fatal("no completion request")
 		}
@@ -236,28 +236,28 @@ func TestTemplateWithCompletion(t *testing.T) {
 	mustShow(t, m, "folder*", "home", "work", "the server suggests values as you type")
 	golden(t, "args/template-80x24", m.render())
 
-	old := m.strForm.want
+	old := m.strForm.Want
 	send(m, "w")
-	if m.strForm.want == old || m.onCompleteDue(completeDueMsg{id: old}) != nil {
+	if m.strForm.Want == old || m.onCompleteDue(completeDueMsg{id: old}) != nil {
 		t.Fatal("a completion overtaken by typing was still sent")
 	}
 	complete()
-	if !slices.Equal(m.strForm.sugg, []string{"work"}) {
-		t.Fatalf("suggestions %v", m.strForm.sugg)
+	if !slices.Equal(m.strForm.Suggestions(), []string{"work"}) {
+		t.Fatalf("suggestions %v", m.strForm.Suggestions())
 	}
 	send(m, "down", "enter")
-	if v := m.strForm.fields[0].in.Value(); v != "work" {
+	if v := m.strForm.Values()["folder"]; v != "work" {
 		t.Fatalf("picked %q", v)
 	}
 	send(m, "tab")
 	complete()
-	if !slices.Equal(m.strForm.sugg, []string{"ideas", "todo"}) {
-		t.Fatalf("name suggestions %v", m.strForm.sugg)
+	if !slices.Equal(m.strForm.Suggestions(), []string{"ideas", "todo"}) {
+		t.Fatalf("name suggestions %v", m.strForm.Suggestions())
 	}
 	send(m, "down", "enter")
 	// A late answer for an older request changes nothing.
 	m.Update(completedMsg{id: old, completion: &client.Completion{Values: []string{"stale"}}})
-	if slices.Contains(m.strForm.sugg, "stale") {
+	if slices.Contains(m.strForm.Suggestions(), "stale") {
 		t.Fatal("a late completion was shown")
 	}
 	cmd := send(m, "ctrl+r")
@@ -299,16 +299,16 @@ func TestTemplateVars(t *testing.T) {
 func TestPromptFormAndMessages(t *testing.T) {
 	m, f := connectedFeatures(t, 80, 24)
 	send(m, "p", "enter")
-	if m.mode != modeArgs || m.strForm.prompt == nil {
+	if m.mode != modeArgs || m.strForm.Prompt == nil {
 		t.Fatalf("enter on a prompt: mode %v", m.mode)
 	}
 	if cmd := send(m, "ctrl+r"); m.mode != modeArgs || !strings.Contains(screen(m), "✗ required") {
 		t.Fatalf("ctrl+r without the required name: mode %v, cmd %v\n%s", m.mode, cmd != nil, screen(m))
 	}
 	send(m, "A")
-	m.Update(m.onCompleteDue(completeDueMsg{id: m.strForm.want})())
-	if !slices.Equal(m.strForm.sugg, []string{"Ada", "Alan"}) {
-		t.Fatalf("suggestions %v", m.strForm.sugg)
+	m.Update(m.onCompleteDue(completeDueMsg{id: m.strForm.Want})())
+	if !slices.Equal(m.strForm.Suggestions(), []string{"Ada", "Alan"}) {
+		t.Fatalf("suggestions %v", m.strForm.Suggestions())
 	}
 	golden(t, "args/prompt-80x24", m.render())
 	send(m, "down", "enter", "ctrl+r")
@@ -316,7 +316,7 @@ func TestPromptFormAndMessages(t *testing.T) {
 		t.Fatalf("ctrl+r: mode %v", m.mode)
 	}
 	mustShow(t, m, "getting greet")
-	m.Update(getPromptCmd(context.Background(), m.promptOut.id, m.session, m.strForm.prompt, m.strForm.Values())())
+	m.Update(getPromptCmd(context.Background(), m.promptOut.id, m.session, m.strForm.Prompt, m.strForm.Values())())
 	mustShow(t, m, "2 messages", "user", "Please greet Ada in a casual way.", "assistant", "[image image/png, 33 B]")
 	golden(t, "prompt/greet-80x24", m.render())
 	if _, _, _, completes, _, _ := f.snapshot(); !slices.Equal(completes, []string{"name=A"}) {
@@ -408,13 +408,13 @@ func TestNewScreensFit(t *testing.T) {
 		back()
 		selectItem(t, &m.resources.list, "t notes://{folder}/{name}")
 		send(m, "enter")
-		m.Update(m.onCompleteDue(completeDueMsg{id: m.strForm.want})())
+		m.Update(m.onCompleteDue(completeDueMsg{id: m.strForm.Want})())
 		checkNewScreen(t, "template"+at, m.render(), w, h)
 		back()
 		send(m, "p")
 		checkNewScreen(t, "prompts"+at, m.render(), w, h)
 		send(m, "enter", "G", "r", "a", "ctrl+r")
-		m.Update(getPromptCmd(context.Background(), m.promptOut.id, m.session, m.strForm.prompt, m.strForm.Values())())
+		m.Update(getPromptCmd(context.Background(), m.promptOut.id, m.session, m.strForm.Prompt, m.strForm.Values())())
 		checkNewScreen(t, "prompt messages"+at, m.render(), w, h)
 		back()
 		for name, a := range testAsks() {
@@ -432,7 +432,7 @@ func TestNarrowGoldens(t *testing.T) {
 	golden(t, "screen/resources-50x16", m.render())
 	selectItem(t, &m.resources.list, "t notes://{folder}/{name}")
 	send(m, "enter")
-	m.Update(m.onCompleteDue(completeDueMsg{id: m.strForm.want})())
+	m.Update(m.onCompleteDue(completeDueMsg{id: m.strForm.Want})())
 	golden(t, "args/template-50x16", m.render())
 	send(m, "esc", "esc")
 	m.Update(askMsg{ask: formAsk()})

@@ -6,6 +6,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/mcpsh/mcpsh/ui/form"
 )
 
 // The workspace: every server the view was opened on, each in its own
@@ -48,7 +49,7 @@ type serverState struct {
 	view       serverView
 	resources  resourcesState
 	prompts    promptsState
-	strForm    *stringForm
+	strForm    *form.StringForm
 	reader     *resourceView
 	saving     *savePrompt
 	promptOut  *promptView
@@ -66,7 +67,7 @@ type serverState struct {
 	detailTop int // first line of the detail pane on screen
 
 	// Calls.
-	form     *argForm
+	form     *form.ArgForm
 	pending  *pendingCall
 	running  *runningCall
 	result   *resultView
@@ -128,7 +129,7 @@ func (m *Model) newServerState(c Choice) *serverState {
 		s.auth.Notify = m.inbox.notifier(s)
 	}
 	s.list.SetJudge(s)
-	s.filterIn.SetStyles(inputStyles(m.st))
+	s.filterIn.SetStyles(m.st.TextInput())
 	s.filterIn.Prompt = "/ "
 	s.filterIn.Placeholder = "filter by title, name or description"
 	if c.Problem != "" {

@@ -1,4 +1,4 @@
-package ui
+package form
 
 import (
 	"encoding/json"
@@ -10,12 +10,13 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 // formField is one property in the editor: a text input, or a choice for
 // booleans and enums, or a multi-select for arrays of enum items.
 type formField struct {
-	spec    fieldSpec
+	spec    FieldSpec
 	label   string          // the name, or the title when the form labels by titles
 	input   textinput.Model // text kinds
 	options []any           // choice kinds; choice 0 is (unset), i is options[i-1]
@@ -25,7 +26,7 @@ type formField struct {
 	err     string          // the last problem with the value, shown below the field
 }
 
-func newFormField(spec fieldSpec, st *Styles, titles bool) *formField {
+func newFormField(spec FieldSpec, st *style.Styles, titles bool) *formField {
 	ff := &formField{spec: spec, label: spec.Name}
 	if titles && spec.Title != "" {
 		ff.label = spec.Title
@@ -46,20 +47,9 @@ func newFormField(spec fieldSpec, st *Styles, titles bool) *formField {
 	}
 	ff.input = textinput.New()
 	ff.input.Prompt = ""
-	ff.input.SetStyles(inputStyles(st))
+	ff.input.SetStyles(st.TextInput())
 	ff.input.Placeholder = termtext.Line(ff.placeholder())
 	return ff
-}
-
-// inputStyles dresses a text input in mcpsh's styles, with a steady cursor
-// (no blink timers).
-func inputStyles(st *Styles) textinput.Styles {
-	state := textinput.StyleState{Text: st.Row, Placeholder: st.Muted, Suggestion: st.Muted, Prompt: st.Muted}
-	return textinput.Styles{
-		Focused: state,
-		Blurred: state,
-		Cursor:  textinput.CursorStyle{Shape: tea.CursorBlock},
-	}
 }
 
 func (ff *formField) isChoice() bool {
@@ -222,7 +212,7 @@ func jsonEqual(a, b any) bool { return compactJSON(a) == compactJSON(b) }
 
 // render draws the field's lines: name and input, then type, rules and
 // description, then the error if any. labelW is the name column's width.
-func (ff *formField) render(st *Styles, width, labelW int, focused bool) []string {
+func (ff *formField) render(st *style.Styles, width, labelW int, focused bool) []string {
 	indent := 2 + labelW + 2
 	name := termtext.Line(ff.label)
 	req := ""

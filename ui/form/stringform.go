@@ -1,4 +1,4 @@
-package ui
+package form
 
 import (
 	"fmt"
@@ -10,20 +10,22 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
-// stringForm is the form for a resource template's variables or a prompt's
+// StringForm is the form for a resource template's variables or a prompt's
 // arguments: every value a string, the required ones marked, and the server's
 // completions for the field being typed in, offered as suggestions to pick.
 // It sends nothing itself: the model asks for completions (debounced, with
 // request IDs) and reads or gets on Run.
-type stringForm struct {
-	st   *Styles
-	keys *KeyMap
+type StringForm struct {
+	st   *style.Styles
+	keys *keys.KeyMap
 
 	// What it fills: one of the two.
-	tmpl   *client.ResourceTemplate
-	prompt *client.Prompt
+	Template *client.ResourceTemplate
+	Prompt   *client.Prompt
 
 	fields []*stringField
 	focus  int
@@ -32,25 +34,27 @@ type stringForm struct {
 	// Completion: the server's suggestions for the focused field.
 	ref      client.CompletionRef
 	complete bool // the server offers completion
-	want     int  // the completion request scheduled last; answers to others are dropped
-	sugg     []string
-	suggFor  int // the field sugg is for
-	sel      int // the highlighted suggestion; -1 for none
-	more     int // values the server has beyond sugg (-1: some, count unknown)
-	suggErr  string
+	// Want is the completion request the model scheduled last; answers to
+	// others are dropped.
+	Want    int
+	sugg    []string
+	suggFor int // the field sugg is for
+	sel     int // the highlighted suggestion; -1 for none
+	more    int // values the server has beyond sugg (-1: some, count unknown)
+	suggErr string
 
 	offset        int // first line on screen
 	width, height int
 }
 
-// stringSpec is one value the form asks for.
-type stringSpec struct {
-	name, title, desc string
-	required          bool
+// StringSpec is one value the form asks for.
+type StringSpec struct {
+	Name, Title, Desc string
+	Required          bool
 }
 
 type stringField struct {
-	spec stringSpec
+	spec StringSpec
 	in   textinput.Model
 	err  string
 }
@@ -58,13 +62,13 @@ type stringField struct {
 // suggestionsShown is how many suggestions are drawn under a field.
 const suggestionsShown = 6
 
-func newStringForm(specs []stringSpec, ref client.CompletionRef, complete bool, st *Styles, keys *KeyMap) *stringForm {
-	f := &stringForm{st: st, keys: keys, ref: ref, complete: complete, sel: -1, suggFor: -1}
+func NewStringForm(specs []StringSpec, ref client.CompletionRef, complete bool, st *style.Styles, keys *keys.KeyMap) *StringForm {
+	f := &StringForm{st: st, keys: keys, ref: ref, complete: complete, sel: -1, suggFor: -1}
 	for _, s := range specs {
 		in := textinput.New()
 		in.Prompt = ""
-		in.SetStyles(inputStyles(st))
-		if !s.required {
+		in.SetStyles(st.TextInput())
+		if !s.Required {
 			in.Placeholder = "optional"
 		}
 		f.fields = append(f.fields, &stringField{spec: s, in: in})
@@ -73,9 +77,9 @@ func newStringForm(specs []stringSpec, ref client.CompletionRef, complete bool, 
 }
 
 // SetValues fills the fields (editing again).
-func (f *stringForm) SetValues(values map[string]string) {
+func (f *StringForm) SetValues(values map[string]string) {
 	for _, ff := range f.fields {
-		if v, ok := values[ff.spec.name]; ok {
+		if v, ok := values[ff.spec.Name]; ok {
 			ff.in.SetValue(v)
 			ff.in.CursorEnd()
 		}
@@ -83,11 +87,11 @@ func (f *stringForm) SetValues(values map[string]string) {
 }
 
 // Values are the fields that have a value; empty ones are left out.
-func (f *stringForm) Values() map[string]string {
+func (f *StringForm) Values() map[string]string {
 	out := map[string]string{}
 	for _, ff := range f.fields {
 		if v := ff.in.Value(); v != "" {
-			out[ff.spec.name] = v
+			out[ff.spec.Name] = v
 		}
 	}
 	return out
@@ -95,12 +99,12 @@ func (f *stringForm) Values() map[string]string {
 
 // Check marks the required fields left empty and focuses the first; it
 // reports whether there were none.
-func (f *stringForm) Check() (bool, tea.Cmd) {
+func (f *StringForm) Check() (bool, tea.Cmd) {
 	f.err = ""
 	first := -1
 	for i, ff := range f.fields {
 		ff.err = ""
-		if ff.spec.required && ff.in.Value() == "" {
+		if ff.spec.Required && ff.in.Value() == "" {
 			ff.err = "required"
 			if first < 0 {
 				first = i
@@ -113,14 +117,15 @@ func (f *stringForm) Check() (bool, tea.Cmd) {
 	return false, f.focusField(first)
 }
 
-func (f *stringForm) focusCmd() tea.Cmd {
+// Focus puts the cursor in the focused field.
+func (f *StringForm) Focus() tea.Cmd {
 	if len(f.fields) == 0 {
 		return nil
 	}
 	return f.fields[f.focus].in.Focus()
 }
 
-func (f *stringForm) focusField(i int) tea.Cmd {
+func (f *StringForm) focusField(i int) tea.Cmd {
 	if len(f.fields) == 0 {
 		return nil
 	}
@@ -130,13 +135,39 @@ func (f *stringForm) focusField(i int) tea.Cmd {
 	return f.fields[f.focus].in.Focus()
 }
 
-func (f *stringForm) clearSuggestions() {
+func (f *StringForm) clearSuggestions() {
 	f.sugg, f.suggFor, f.sel, f.more, f.suggErr = nil, -1, -1, 0, ""
 }
 
+// Len is the number of values the form asks for.
+func (f *StringForm) Len() int { return len(f.fields) }
+
+// Completes reports whether the server offers completion for the form.
+func (f *StringForm) Completes() bool { return f.complete }
+
+// Ref is what the form's completions are asked for: its prompt or template.
+func (f *StringForm) Ref() client.CompletionRef { return f.ref }
+
+// Suggestions are the server's values for the field they were asked for,
+// narrowed by what was typed since.
+func (f *StringForm) Suggestions() []string { return f.sugg }
+
+// Unhighlight leaves the suggestions: it reports whether one was
+// highlighted, which is then no longer.
+func (f *StringForm) Unhighlight() bool {
+	if f.sel < 0 {
+		return false
+	}
+	f.sel = -1
+	return true
+}
+
+// SetErr shows a problem that belongs to no field.
+func (f *StringForm) SetErr(msg string) { f.err = msg }
+
 // Update handles a key. changed says the focused field's value, or which
 // field has focus, changed: the model then asks for completions again.
-func (f *stringForm) Update(msg tea.KeyPressMsg) (changed bool, cmd tea.Cmd) {
+func (f *StringForm) Update(msg tea.KeyPressMsg) (changed bool, cmd tea.Cmd) {
 	if len(f.fields) == 0 {
 		return false, nil
 	}
@@ -178,7 +209,7 @@ func (f *stringForm) Update(msg tea.KeyPressMsg) (changed bool, cmd tea.Cmd) {
 // narrow keeps the suggestions that still start with what was typed, until
 // the server's new answer replaces them: what is on screen never offers a
 // value the typing has ruled out.
-func (f *stringForm) narrow(v string) {
+func (f *StringForm) narrow(v string) {
 	f.sel = -1
 	if f.suggFor != f.focus {
 		return
@@ -192,8 +223,8 @@ func (f *stringForm) narrow(v string) {
 	f.sugg = keep
 }
 
-// forward gives other messages (cursor blinks) to the focused input.
-func (f *stringForm) forward(msg tea.Msg) tea.Cmd {
+// Forward gives other messages (cursor blinks) to the focused input.
+func (f *StringForm) Forward(msg tea.Msg) tea.Cmd {
 	if len(f.fields) == 0 {
 		return nil
 	}
@@ -203,17 +234,17 @@ func (f *stringForm) forward(msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
-// completing is what to ask the server to complete: the focused field's
+// Completing is what to ask the server to complete: the focused field's
 // name and value, and the other fields' values as context.
-func (f *stringForm) completing() (arg, value string, given map[string]string) {
+func (f *StringForm) Completing() (arg, value string, given map[string]string) {
 	ff := f.fields[f.focus]
 	given = f.Values()
-	delete(given, ff.spec.name)
-	return ff.spec.name, ff.in.Value(), given
+	delete(given, ff.spec.Name)
+	return ff.spec.Name, ff.in.Value(), given
 }
 
-// setSuggestions takes the server's answer for the focused field.
-func (f *stringForm) setSuggestions(c *client.Completion, err error) {
+// SetSuggestions takes the server's answer for the focused field.
+func (f *StringForm) SetSuggestions(c *client.Completion, err error) {
 	f.clearSuggestions()
 	f.suggFor = f.focus
 	if err != nil {
@@ -235,7 +266,7 @@ func (f *stringForm) setSuggestions(c *client.Completion, err error) {
 	}
 }
 
-func (f *stringForm) SetSize(width, height int) {
+func (f *StringForm) SetSize(width, height int) {
 	f.width, f.height = width, height
 	lw := f.labelWidth()
 	for _, ff := range f.fields {
@@ -243,24 +274,24 @@ func (f *stringForm) SetSize(width, height int) {
 	}
 }
 
-func (f *stringForm) labelWidth() int {
+func (f *StringForm) labelWidth() int {
 	w := 4
 	for _, ff := range f.fields {
-		w = max(w, ansi.StringWidth(termtext.Line(ff.spec.name))+1)
+		w = max(w, ansi.StringWidth(termtext.Line(ff.spec.Name))+1)
 	}
 	return min(w, max(f.width/3, 4))
 }
 
 // blocks draws every field, and says where the focused one starts and ends.
-func (f *stringForm) blocks() (out []string, start, end int) {
+func (f *StringForm) blocks() (out []string, start, end int) {
 	st, lw := f.st, f.labelWidth()
 	pad := strings.Repeat(" ", lw+4)
 	for i, ff := range f.fields {
 		if i == f.focus {
 			start = len(out)
 		}
-		label := termtext.Line(ff.spec.name)
-		if ff.spec.required {
+		label := termtext.Line(ff.spec.Name)
+		if ff.spec.Required {
 			label += "*"
 		}
 		// As in the argument form: the focused field is marked, not only
@@ -273,7 +304,7 @@ func (f *stringForm) blocks() (out []string, start, end int) {
 		if ff.err != "" {
 			out = append(out, pad+st.Error.Render("✗ "+ff.err))
 		}
-		if d := ff.spec.desc; d != "" {
+		if d := ff.spec.Desc; d != "" {
 			out = append(out, pad+st.Muted.Render(termtext.Truncate(termtext.Line(d), max(f.width-len(pad), 1))))
 		}
 		if i == f.focus {
@@ -284,7 +315,7 @@ func (f *stringForm) blocks() (out []string, start, end int) {
 	return out, start, end
 }
 
-func (f *stringForm) suggestionLines(pad string) []string {
+func (f *StringForm) suggestionLines(pad string) []string {
 	st := f.st
 	if f.suggErr != "" && f.suggFor == f.focus {
 		return []string{pad + st.Warning.Render(f.suggErr)}
@@ -315,7 +346,7 @@ func (f *stringForm) suggestionLines(pad string) []string {
 
 // Layout scrolls the form so the focused field, its suggestions included,
 // is in view. Update calls it (Model.prepareFrame); View draws from there.
-func (f *stringForm) Layout() {
+func (f *StringForm) Layout() {
 	if f.width > 0 && f.height > 0 {
 		_, _, f.offset = f.frame()
 	}
@@ -323,7 +354,7 @@ func (f *stringForm) Layout() {
 
 // frame is the form's lines above the fields, every field's lines, and the
 // first of those on screen.
-func (f *stringForm) frame() (head, body []string, off int) {
+func (f *StringForm) frame() (head, body []string, off int) {
 	if f.err != "" {
 		head = append(head, f.st.Error.Render(termtext.Truncate("✗ "+f.err, f.width)))
 	}
@@ -342,7 +373,7 @@ func (f *stringForm) frame() (head, body []string, off int) {
 }
 
 // View draws the form in at most height lines, the focused field in view.
-func (f *stringForm) View() string {
+func (f *StringForm) View() string {
 	if f.width <= 0 || f.height <= 0 {
 		return ""
 	}
@@ -355,10 +386,15 @@ func (f *stringForm) View() string {
 	}
 	out := append(head, body...)
 	out = append(out, f.st.Muted.Render(hint))
-	return strings.Join(fitLines(strings.Join(out, "\n"), f.width, min(len(out), f.height)), "\n")
+	lines := strings.Split(strings.Join(out, "\n"), "\n")
+	lines = lines[:min(len(out), f.height)]
+	for i, l := range lines {
+		lines[i] = termtext.Truncate(l, f.width)
+	}
+	return strings.Join(lines, "\n")
 }
 
-func (f *stringForm) ShortHelp() []key.Binding {
+func (f *StringForm) ShortHelp() []key.Binding {
 	k := f.keys
 	b := []key.Binding{k.NextArg, k.PrevArg}
 	if len(f.sugg) > 0 && f.suggFor == f.focus {

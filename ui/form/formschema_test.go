@@ -1,4 +1,4 @@
-package ui
+package form
 
 import (
 	"encoding/json"
@@ -11,6 +11,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/theme"
+	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 // The elicitation shapes of the 2025-11-25 spec, as a server would ask.
@@ -27,15 +29,15 @@ const elicitFormSchema = `{"type":"object","properties":{
 	"pets":{"type":"array","items":{"anyOf":[{"const":"cat","title":"Cat"},{"const":"dog","title":"Dog"}]}}},
  "required":["name","email"]}`
 
-func newElicitForm(t *testing.T, width, height int) *argForm {
+func newElicitForm(t *testing.T, width, height int) *ArgForm {
 	t.Helper()
 	sc := client.ReadSchema("the server's form", "requested", json.RawMessage(elicitFormSchema))
-	f := newSchemaForm("the server's form", sc, nil, NewStyles(theme.Dark(), true), DefaultKeyMap(), withDefaultsFilled(), withTitleLabels())
+	f := NewSchemaForm("the server's form", sc, nil, style.NewStyles(theme.Dark(), true), keys.DefaultKeyMap(), WithDefaultsFilled(), WithTitleLabels())
 	f.SetSize(width, height)
 	return f
 }
 
-func fieldNamed(f *argForm, name string) *formField {
+func fieldNamed(f *ArgForm, name string) *formField {
 	for _, ff := range f.fields {
 		if ff.spec.Name == name {
 			return ff
@@ -102,7 +104,7 @@ func TestSchemaFormElicitation(t *testing.T) {
 }
 
 // focus moves the form's focus to the named field, as tab would.
-func focus(t *testing.T, f *argForm, name string) {
+func focus(t *testing.T, f *ArgForm, name string) {
 	t.Helper()
 	for range f.fields {
 		if focusedName(f) == name {
@@ -115,29 +117,29 @@ func focus(t *testing.T, f *argForm, name string) {
 
 func TestSchemaFormGolden(t *testing.T) {
 	f := newElicitForm(t, 80, 30)
-	golden(t, "form/elicit-80", f.View())
+	golden(t, "elicit-80", f.View())
 	assertFits(t, f.View(), 80, 30)
 
 	f.Args() // name and email are required
 	focus(t, f, "toppings")
 	formPress(f, formKeys.Right)
-	golden(t, "form/elicit-required-80", f.View())
+	golden(t, "elicit-required-80", f.View())
 	assertFits(t, f.View(), 80, 30)
 }
 
 func TestSchemaFormValidateAndJSON(t *testing.T) {
 	sc := client.ReadSchema("ask", "requested", json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer","default":2}}}`))
 	called := 0
-	f := newSchemaForm("ask", sc, func(v map[string]any) error {
+	f := NewSchemaForm("ask", sc, func(v map[string]any) error {
 		called++
 		if v["n"] == int64(7) {
 			return errors.New("seven is not allowed")
 		}
 		return nil
-	}, NewStyles(theme.Dark(), true), DefaultKeyMap())
+	}, style.NewStyles(theme.Dark(), true), keys.DefaultKeyMap())
 	f.SetSize(80, 10)
 	if args, ok := f.Args(); !ok || len(args) != 0 || called != 1 {
-		t.Errorf("defaults are placeholders without withDefaultsFilled: %v %v, called %d", args, ok, called)
+		t.Errorf("defaults are placeholders without WithDefaultsFilled: %v %v, called %d", args, ok, called)
 	}
 	formType(f, "7")
 	if _, ok := f.Args(); ok || f.topErr != "seven is not allowed" {
@@ -150,16 +152,16 @@ func TestSchemaFormValidateAndJSON(t *testing.T) {
 
 	// A schema a form cannot express opens on JSON, with its defaults.
 	whole := client.ReadSchema("ask", "requested", json.RawMessage(`{"type":"object","properties":{"a":{"type":"string","default":"x"}},"anyOf":[{"required":["a"]}]}`))
-	g := newSchemaForm("ask", whole, nil, NewStyles(theme.Dark(), true), DefaultKeyMap(), withDefaultsFilled())
+	g := NewSchemaForm("ask", whole, nil, style.NewStyles(theme.Dark(), true), keys.DefaultKeyMap(), WithDefaultsFilled())
 	if !g.jsonMode || g.editor.Value() != "{\n  \"a\": \"x\"\n}" {
 		t.Errorf("json mode %v, editor %q", g.jsonMode, g.editor.Value())
 	}
-	none := newSchemaForm("ask", nil, nil, NewStyles(theme.Dark(), true), DefaultKeyMap())
+	none := NewSchemaForm("ask", nil, nil, style.NewStyles(theme.Dark(), true), keys.DefaultKeyMap())
 	none.SetSize(80, 5)
 	if !strings.Contains(ansi.Strip(none.View()), "nothing to fill in") {
 		t.Errorf("empty form:\n%s", ansi.Strip(none.View()))
 	}
-	bad := newSchemaForm("ask", client.ReadSchemaText(json.RawMessage(`{"properties":5}`)), nil, NewStyles(theme.Dark(), true), DefaultKeyMap())
+	bad := NewSchemaForm("ask", client.ReadSchemaText(json.RawMessage(`{"properties":5}`)), nil, style.NewStyles(theme.Dark(), true), keys.DefaultKeyMap())
 	bad.SetSize(80, 5)
 	if !strings.Contains(ansi.Strip(bad.View()), "schema properties are a number, not an object; edit") {
 		t.Errorf("unreadable:\n%s", ansi.Strip(bad.View()))
@@ -229,7 +231,7 @@ func TestFormAgreesWithKeyValue(t *testing.T) {
 		props = append(props, fmt.Sprintf(`"p%d":%s`, i, row.prop))
 	}
 	sc := client.ReadSchema("agree", "input", json.RawMessage(`{"type":"object","properties":{`+strings.Join(props, ",")+`}}`))
-	f := newSchemaForm("agree", sc, nil, NewStyles(theme.Dark(), true), DefaultKeyMap())
+	f := NewSchemaForm("agree", sc, nil, style.NewStyles(theme.Dark(), true), keys.DefaultKeyMap())
 	for i, row := range agreement {
 		name := fmt.Sprintf("p%d", i)
 		ff := fieldNamed(f, name)
@@ -296,7 +298,7 @@ func TestSchemaFormUntrustedTitles(t *testing.T) {
 		"a":{"type":"string","title":"Na\u001b]0;pwned\u0007me","minLength":2},
 		"b":{"type":"string","oneOf":[{"const":"x","title":"E\u001b[31mvil\u202e"}]},
 		"c":{"type":"array","items":{"anyOf":[{"const":"y","title":"Bi\u001b[5mdi"}]},"default":["y"]}}}`))
-	f := newSchemaForm("ask", sc, nil, NewStyles(theme.Dark(), true), DefaultKeyMap(), withTitleLabels(), withDefaultsFilled())
+	f := NewSchemaForm("ask", sc, nil, style.NewStyles(theme.Dark(), true), keys.DefaultKeyMap(), WithTitleLabels(), WithDefaultsFilled())
 	f.SetSize(80, 20)
 	formType(f, "z")
 	f.Args()

@@ -1,8 +1,13 @@
-package ui
+// Package style is the interactive view's one set of styles, built from the
+// semantic palette of internal/theme for dark and light terminals, or
+// colourless under NO_COLOR. Views never pick colours themselves.
+package style
 
 import (
 	"image/color"
 
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/mcpsh/mcpsh/internal/theme"
 	"github.com/mcpsh/mcpsh/policy"
@@ -11,14 +16,14 @@ import (
 // Theme is mcpsh's palette by meaning (internal/theme), shared with the batch
 // commands. Views never pick colours themselves: they use Styles, built from
 // a Theme. The view starts with theme.Dark, the common case, and switches
-// when the terminal says its background is light (theme.go).
+// when the terminal says its background is light (SetBackground).
 type Theme = theme.Theme
 
 // Styles are every style the views use. With colour off (NO_COLOR), meaning
 // is carried by text, bold, faint and reverse video instead.
 type Styles struct {
 	NoColor bool
-	// theme counts the theme changes (setBackground), so what was drawn
+	// theme counts the theme changes (SetBackground), so what was drawn
 	// ahead with an older theme (the audit's lines) is known to be stale.
 	theme int
 
@@ -41,7 +46,7 @@ type Styles struct {
 	Footer             lipgloss.Style
 	Key, KeyDesc       lipgloss.Style
 	Filter             lipgloss.Style
-	// Markdown (markdown.go): headings (the first level underlined),
+	// Markdown (ui/markdown.go): headings (the first level underlined),
 	// **strong**, *emphasis*, `code`, links and the bar of a quote.
 	Heading1, Heading, Strong, Emphasis, Code, Link, Quote lipgloss.Style
 	ProgressFull                                           color.Color
@@ -116,14 +121,43 @@ func NewStyles(t Theme, noColor bool) *Styles {
 // ClassStyle is the style for text about a class of tool.
 func (s *Styles) ClassStyle(c policy.Class) lipgloss.Style { return s.Section[c] }
 
-// copy is a copy of st for a command to draw with off the UI's goroutine,
-// where the view may swap the theme meanwhile (theme.go).
-func (st *Styles) copy() *Styles {
+// Copy is a copy of st for a command to draw with off the UI's goroutine,
+// where the view may swap the theme meanwhile (SetBackground).
+func (st *Styles) Copy() *Styles {
 	c := *st
 	return &c
 }
 
-// draw is a style as a termtext.Cell's Style.
-func draw(s lipgloss.Style) func(string) string {
+// Generation counts the theme changes so far: lines drawn ahead under
+// another generation were drawn with an older theme.
+func (st *Styles) Generation() int { return st.theme }
+
+// SetBackground rebuilds st in place for a terminal whose background is
+// dark or light, so every component holding the pointer draws with the new
+// styles, and counts the change. Under NO_COLOR there are no colours: it
+// changes nothing and reports false.
+func (st *Styles) SetBackground(dark bool) bool {
+	if st.NoColor {
+		return false
+	}
+	n := st.theme + 1
+	*st = *NewStyles(theme.For(dark), false)
+	st.theme = n
+	return true
+}
+
+// TextInput dresses a text input in st, with a steady cursor (no blink
+// timers).
+func (st *Styles) TextInput() textinput.Styles {
+	state := textinput.StyleState{Text: st.Row, Placeholder: st.Muted, Suggestion: st.Muted, Prompt: st.Muted}
+	return textinput.Styles{
+		Focused: state,
+		Blurred: state,
+		Cursor:  textinput.CursorStyle{Shape: tea.CursorBlock},
+	}
+}
+
+// Draw is a style as a termtext.Cell's Style.
+func Draw(s lipgloss.Style) func(string) string {
 	return func(t string) string { return s.Render(t) }
 }

@@ -1,4 +1,4 @@
-package ui
+package form
 
 import (
 	"bytes"
@@ -27,29 +27,29 @@ const (
 	kindJSON    = client.InputJSON    // anything else, entered as JSON text
 )
 
-// fieldSpec is one top-level property as the argument editor and the detail
+// FieldSpec is one top-level property as the argument editor and the detail
 // pane show it. Name, Title, Description, Enum, Default and Constraints are
 // the server's text: sanitize them (termtext) before display.
-type fieldSpec struct {
+type FieldSpec struct {
 	*client.Field
 	Kind        fieldKind
 	ItemTypes   []string // for arrays: the items' types
 	Constraints string   // a short summary of other rules: "1–50", "≥ 1", "min length 1", "format email"
 }
 
-// parseFields lists a schema's top-level properties in text order, from
+// ParseFields lists a schema's top-level properties in text order, from
 // its text alone (no $ref followed: the detail pane calls it on every
 // frame). It is total: a missing or null schema has no fields, and only a
 // schema or "properties" that is not an object is an error.
-func parseFields(schema json.RawMessage) ([]fieldSpec, error) {
+func ParseFields(schema json.RawMessage) ([]FieldSpec, error) {
 	s := client.ReadSchemaText(schema)
 	return specsOf(s), s.Err()
 }
 
-func specsOf(s *client.Schema) []fieldSpec {
-	out := make([]fieldSpec, 0, len(s.Fields))
+func specsOf(s *client.Schema) []FieldSpec {
+	out := make([]FieldSpec, 0, len(s.Fields))
 	for _, f := range s.Fields {
-		spec := fieldSpec{Field: f, Kind: f.Input, Constraints: constraints(f)}
+		spec := FieldSpec{Field: f, Kind: f.Input, Constraints: constraints(f)}
 		if f.Items != nil {
 			spec.ItemTypes = f.Items.Types
 		}
@@ -64,7 +64,7 @@ func schemaIsComplex(schema json.RawMessage) bool { return client.ReadSchemaText
 
 // TypeLabel names the field's type for people: "string", "integer | null",
 // "string enum", "array of string", "object (JSON)", "any (JSON)".
-func (f fieldSpec) TypeLabel() string {
+func (f FieldSpec) TypeLabel() string {
 	switch f.Kind {
 	case kindEnum:
 		if nn := nonNull(f.Types); len(nn) > 0 {

@@ -1,4 +1,4 @@
-package ui
+package form
 
 import (
 	"fmt"
@@ -9,6 +9,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcpsh/mcpsh/internal/theme"
+	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 const searchToolJSON = `{
@@ -53,27 +55,27 @@ var formKeys = struct {
 
 func altKey(r rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: r, Mod: tea.ModAlt} }
 
-func formPress(f *argForm, keys ...tea.KeyPressMsg) {
+func formPress(f *ArgForm, keys ...tea.KeyPressMsg) {
 	for _, k := range keys {
 		f.Update(k)
 	}
 }
 
-func formType(f *argForm, s string) {
+func formType(f *ArgForm, s string) {
 	for _, r := range s {
 		f.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
 	}
 }
 
-func newTestForm(t *testing.T, toolJSON string, width, height int) *argForm {
+func newTestForm(t *testing.T, toolJSON string, width, height int) *ArgForm {
 	t.Helper()
-	f := newArgForm(testTool(t, toolJSON), NewStyles(theme.Dark(), true), DefaultKeyMap())
+	f := NewArgForm(testTool(t, toolJSON), style.NewStyles(theme.Dark(), true), keys.DefaultKeyMap())
 	f.SetSize(width, height)
 	return f
 }
 
 // fieldErr is the error shown below the named field.
-func fieldErr(f *argForm, name string) string {
+func fieldErr(f *ArgForm, name string) string {
 	for _, ff := range f.fields {
 		if ff.spec.Name == name {
 			return ff.err
@@ -82,7 +84,7 @@ func fieldErr(f *argForm, name string) string {
 	return "no such field " + name
 }
 
-func focusedName(f *argForm) string { return f.fields[f.focus].spec.Name }
+func focusedName(f *ArgForm) string { return f.fields[f.focus].spec.Name }
 
 func TestFormTypingCyclingAndArgs(t *testing.T) {
 	f := newTestForm(t, searchToolJSON, 80, 30)
@@ -238,7 +240,7 @@ func TestFormExamples(t *testing.T) {
 func TestFormExamplePicker(t *testing.T) {
 	f := newTestForm(t, searchToolJSON, 80, 30)
 	formPress(f, formKeys.CtrlE)
-	if !f.picking() || !f.Editing() {
+	if !f.Picking() || !f.Editing() {
 		t.Fatal("ctrl+e did not open the picker")
 	}
 	view := ansi.Strip(f.View())
@@ -250,7 +252,7 @@ func TestFormExamplePicker(t *testing.T) {
 	assertFits(t, f.View(), 80, 30)
 
 	formPress(f, formKeys.Down, formKeys.Down, formKeys.Up, formKeys.Enter)
-	if f.picking() {
+	if f.Picking() {
 		t.Fatal("enter did not close the picker")
 	}
 	if args, _ := f.Args(); args["query"] != "dogs" {
@@ -259,12 +261,12 @@ func TestFormExamplePicker(t *testing.T) {
 
 	formPress(f, formKeys.CtrlE)
 	formType(f, "1")
-	if args, _ := f.Args(); f.picking() || args["query"] != "cats" {
-		t.Errorf("digit 1 filled %v (picking %v)", args, f.picking())
+	if args, _ := f.Args(); f.Picking() || args["query"] != "cats" {
+		t.Errorf("digit 1 filled %v (picking %v)", args, f.Picking())
 	}
 
 	formPress(f, formKeys.CtrlE, formKeys.Esc)
-	if f.picking() {
+	if f.Picking() {
 		t.Error("esc did not close the picker")
 	}
 	if args, _ := f.Args(); args["query"] != "cats" {
@@ -273,8 +275,8 @@ func TestFormExamplePicker(t *testing.T) {
 
 	none := newTestForm(t, `{"name":"plain","inputSchema":{"type":"object","properties":{"a":{"type":"string"}}}}`, 80, 20)
 	formPress(none, formKeys.CtrlE)
-	if none.picking() || !strings.Contains(ansi.Strip(none.View()), "no input examples") {
-		t.Errorf("ctrl+e without examples: picking %v\n%s", none.picking(), ansi.Strip(none.View()))
+	if none.Picking() || !strings.Contains(ansi.Strip(none.View()), "no input examples") {
+		t.Errorf("ctrl+e without examples: picking %v\n%s", none.Picking(), ansi.Strip(none.View()))
 	}
 }
 
@@ -439,7 +441,7 @@ func TestFormScrollsToFocus(t *testing.T) {
 func TestFormGolden(t *testing.T) {
 	for _, width := range []int{80, 100} {
 		f := newTestForm(t, searchToolJSON, width, 20)
-		golden(t, fmt.Sprintf("form/mixed-%d", width), f.View())
+		golden(t, fmt.Sprintf("mixed-%d", width), f.View())
 		assertFits(t, f.View(), width, 20)
 	}
 
@@ -450,7 +452,7 @@ func TestFormGolden(t *testing.T) {
 	formPress(f, formKeys.Tab, formKeys.Right, formKeys.Tab, formKeys.Space, formKeys.Tab)
 	formType(f, "red, green")
 	f.Args()
-	golden(t, "form/required-80", f.View())
+	golden(t, "required-80", f.View())
 	assertFits(t, f.View(), 80, 20)
 
 	// An integer out of range.
@@ -460,18 +462,18 @@ func TestFormGolden(t *testing.T) {
 	formType(f, "500")
 	formPress(f, formKeys.Tab)
 	f.Args()
-	golden(t, "form/limit-80", f.View())
+	golden(t, "limit-80", f.View())
 	assertFits(t, f.View(), 80, 20)
 
 	formPress(f, formKeys.CtrlE, formKeys.Down)
-	golden(t, "form/picker-80", f.View())
+	golden(t, "picker-80", f.View())
 	assertFits(t, f.View(), 80, 20)
 
 	formPress(f, formKeys.Esc, formKeys.CtrlT)
 	if !f.jsonMode {
 		t.Fatalf("ctrl+t stayed in the form: %v", f.Err())
 	}
-	golden(t, "form/json-80", f.View())
+	golden(t, "json-80", f.View())
 	assertFits(t, f.View(), 80, 20)
 }
 
@@ -557,7 +559,7 @@ func TestFormRuleBesideAFieldWithAnUnsafeName(t *testing.T) {
 	name := "n\x1b[31mame\u202e"
 	for i, ff := range f.fields {
 		if ff.spec.Name == name {
-			f.focusField(i)
+			f.FocusField(i)
 		}
 	}
 	formType(f, "ab")

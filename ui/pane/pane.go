@@ -1,4 +1,6 @@
-package ui
+// Package pane is the scrolling body every pane of the interactive view
+// shares, and the keys that move a list's cursor.
+package pane
 
 import (
 	"strings"
@@ -6,9 +8,10 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/keys"
 )
 
-// pane is the scrolling body every pane shares (the audit, result, resource,
+// Pane is the scrolling body every pane shares (the audit, result, resource,
 // prompt, session log, server output, traffic and help): a window of height
 // lines over lines drawn ahead of time (wrapped, styled, at most the width
 // wide), made when the content, the width or the theme changes and never
@@ -25,7 +28,7 @@ import (
 // into view, and they restyle the cursor's row. A list whose rows are cheap
 // to draw and many to keep (the traffic) gives only their number (SetRows)
 // and draws the rows in Window itself.
-type pane struct {
+type Pane struct {
 	lines  []string // nil after SetRows
 	n      int      // lines, drawn or not
 	top    int      // first line on screen
@@ -41,36 +44,39 @@ type pane struct {
 // wheelLines is how far one step of the mouse wheel scrolls, as in bubbles.
 const wheelLines = 3
 
-// newTailPane is a pane that follows the newest line.
-func newTailPane() pane { return pane{tail: true, follow: true} }
+// NewTail is a pane that follows the newest line.
+func NewTail() Pane { return Pane{tail: true, follow: true} }
 
 // SetSize sets the window's size in cells, keeping it in range. It reports
 // whether the width changed: the lines are then to be drawn again.
-func (p *pane) SetSize(width, height int) (widthChanged bool) {
+func (p *Pane) SetSize(width, height int) (widthChanged bool) {
 	widthChanged = width != p.width
 	p.width, p.height = width, max(height, 0)
 	p.clamp()
 	return widthChanged
 }
 
+// SetPage sets how far a page key moves, in lines; 0 is a screenful.
+func (p *Pane) SetPage(n int) { p.page = n }
+
 // Width is the window's width in cells.
-func (p *pane) Width() int { return p.width }
+func (p *Pane) Width() int { return p.width }
 
 // SetLines replaces the lines. The window keeps its place (or the bottom,
 // when following).
-func (p *pane) SetLines(ls []string) {
+func (p *Pane) SetLines(ls []string) {
 	p.lines, p.n = ls, len(ls)
 	p.clamp()
 }
 
 // SetRows makes the pane a window over n rows its owner draws.
-func (p *pane) SetRows(n int) {
+func (p *Pane) SetRows(n int) {
 	p.lines, p.n = nil, n
 	p.clamp()
 }
 
 // Append adds lines at the end.
-func (p *pane) Append(ls ...string) {
+func (p *Pane) Append(ls ...string) {
 	p.lines = append(p.lines, ls...)
 	p.n = len(p.lines)
 	p.clamp()
@@ -80,7 +86,7 @@ func (p *pane) Append(ls ...string) {
 // it was: lines cut above the window move it up. The lines before from are
 // moved rather than the rest, so cutting the oldest lines under a short
 // heading (the server's instructions) costs the heading, not the pane.
-func (p *pane) Cut(from, n int) {
+func (p *Pane) Cut(from, n int) {
 	n = min(n, p.n-from)
 	if n <= 0 {
 		return
@@ -101,38 +107,39 @@ func (p *pane) Cut(from, n int) {
 }
 
 // Lines are the pane's lines: read them, do not write them.
-func (p *pane) Lines() []string { return p.lines }
+func (p *Pane) Lines() []string { return p.lines }
 
 // Len is the number of lines.
-func (p *pane) Len() int { return p.n }
+func (p *Pane) Len() int { return p.n }
 
 // Top is the first line on screen.
-func (p *pane) Top() int { return p.top }
+func (p *Pane) Top() int { return p.top }
 
 // Height is the number of lines on screen.
-func (p *pane) Height() int { return p.height }
+func (p *Pane) Height() int { return p.height }
 
-func (p *pane) maxTop() int { return max(p.n-p.height, 0) }
+// MaxTop is the top of the window at the bottom of the lines.
+func (p *Pane) MaxTop() int { return max(p.n-p.height, 0) }
 
 // clamp keeps the window in range, at the bottom when following.
-func (p *pane) clamp() {
+func (p *Pane) clamp() {
 	if p.tail && p.follow {
-		p.top = p.maxTop()
+		p.top = p.MaxTop()
 		return
 	}
-	p.top = min(max(p.top, 0), p.maxTop())
+	p.top = min(max(p.top, 0), p.MaxTop())
 }
 
 // ScrollTo puts line top first on screen, as far as the lines allow (the
 // bottom, in a pane that follows).
-func (p *pane) ScrollTo(top int) {
+func (p *Pane) ScrollTo(top int) {
 	p.top = top
 	p.clamp()
 }
 
 // Show scrolls as little as it takes to bring lines first to last into
 // view; when they do not all fit, first wins.
-func (p *pane) Show(first, last int) {
+func (p *Pane) Show(first, last int) {
 	top := p.top
 	if last >= top+p.height {
 		top = last - p.height + 1
@@ -145,15 +152,15 @@ func (p *pane) Show(first, last int) {
 
 // move is the user scrolling to top: in a pane that follows, leaving the
 // bottom stops following and reaching it again follows.
-func (p *pane) move(top int) {
-	p.top = min(max(top, 0), p.maxTop())
+func (p *Pane) move(top int) {
+	p.top = min(max(top, 0), p.MaxTop())
 	if p.tail {
-		p.follow = p.top >= p.maxTop()
+		p.follow = p.top >= p.MaxTop()
 	}
 }
 
 // pageLines is how far a page key moves.
-func (p *pane) pageLines() int {
+func (p *Pane) pageLines() int {
 	if p.page > 0 {
 		return p.page
 	}
@@ -162,7 +169,7 @@ func (p *pane) pageLines() int {
 
 // Scroll applies the scrolling keys (line, page, top, bottom) and the mouse
 // wheel, and reports whether msg was one of them.
-func (p *pane) Scroll(msg tea.Msg, keys *KeyMap) bool {
+func (p *Pane) Scroll(msg tea.Msg, keys *keys.KeyMap) bool {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		switch {
@@ -173,7 +180,7 @@ func (p *pane) Scroll(msg tea.Msg, keys *KeyMap) bool {
 		case key.Matches(msg, keys.Top):
 			p.move(0)
 		case key.Matches(msg, keys.Bottom):
-			p.move(p.maxTop())
+			p.move(p.MaxTop())
 		case key.Matches(msg, keys.ScrollUp):
 			p.move(p.top - 1)
 		case key.Matches(msg, keys.ScrollDown):
@@ -197,14 +204,14 @@ func (p *pane) Scroll(msg tea.Msg, keys *KeyMap) bool {
 }
 
 // Window is the rows on screen: from, up to but not including to.
-func (p *pane) Window() (from, to int) {
+func (p *Pane) Window() (from, to int) {
 	from = min(p.top, p.n)
 	return from, min(from+p.height, p.n)
 }
 
 // Visible are the lines on screen, in the pane's own slice: read them, do
 // not write them.
-func (p *pane) Visible() []string {
+func (p *Pane) Visible() []string {
 	from, to := p.Window()
 	if p.lines == nil {
 		return nil
@@ -214,7 +221,7 @@ func (p *pane) Visible() []string {
 
 // Fitted are the lines on screen, each cut to the width: lines drawn for a
 // wider pane (the audit's, until they are drawn again) never spill over.
-func (p *pane) Fitted() []string {
+func (p *Pane) Fitted() []string {
 	vis := p.Visible()
 	if len(vis) == 0 || p.width <= 0 {
 		return nil
@@ -227,13 +234,13 @@ func (p *pane) Fitted() []string {
 }
 
 // View is the lines on screen, each cut to the width.
-func (p *pane) View() string { return strings.Join(p.Fitted(), "\n") }
+func (p *Pane) View() string { return strings.Join(p.Fitted(), "\n") }
 
-// cursorMove is how far the keys that move a list's cursor (up, down, a
+// CursorMove is how far the keys that move a list's cursor (up, down, a
 // page, the top, the bottom) move it over n items, and whether msg is one.
 // The lists with a cursor share them: the tool list's resources and prompts
 // views, the session log and the traffic.
-func cursorMove(msg tea.KeyPressMsg, keys *KeyMap, page, n int) (int, bool) {
+func CursorMove(msg tea.KeyPressMsg, keys *keys.KeyMap, page, n int) (int, bool) {
 	switch {
 	case key.Matches(msg, keys.Up):
 		return -1, true

@@ -1,4 +1,4 @@
-package ui
+package form
 
 import (
 	"bytes"
@@ -13,10 +13,11 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 // newJSONEditor is the textarea for arguments as one JSON object.
-func newJSONEditor(st *Styles) textarea.Model {
+func newJSONEditor(st *style.Styles) textarea.Model {
 	ed := textarea.New()
 	ed.Prompt = ""
 	ed.ShowLineNumbers = false
@@ -36,7 +37,7 @@ func newJSONEditor(st *Styles) textarea.Model {
 // failure it puts the error beside the field at fault (or at the top, for the
 // JSON editor and for the object as a whole), focuses that field, and
 // returns false: nothing that breaks the schema gets out of the form.
-func (f *argForm) Args() (map[string]any, bool) {
+func (f *ArgForm) Args() (map[string]any, bool) {
 	f.clearErrors()
 	defer f.relayout()
 	var args map[string]any
@@ -63,7 +64,7 @@ func (f *argForm) Args() (map[string]any, bool) {
 
 // collect reads every field without checking the schema, marking fields
 // whose text cannot be typed (an integer that is not one, say).
-func (f *argForm) collect() (map[string]any, bool) {
+func (f *ArgForm) collect() (map[string]any, bool) {
 	args := map[string]any{}
 	first := -1
 	for i, ff := range f.fields {
@@ -80,7 +81,7 @@ func (f *argForm) collect() (map[string]any, bool) {
 		}
 	}
 	if first >= 0 {
-		f.focusField(first)
+		f.FocusField(first)
 		return nil, false
 	}
 	return args, true
@@ -88,7 +89,7 @@ func (f *argForm) collect() (map[string]any, bool) {
 
 // placeError shows a schema violation beside its field when the form shows
 // one for it, else at the top.
-func (f *argForm) placeError(err error) {
+func (f *ArgForm) placeError(err error) {
 	f.err = err
 	var ae *client.ArgError
 	if !errors.As(err, &ae) {
@@ -103,7 +104,7 @@ func (f *argForm) placeError(err error) {
 		// Named as the field is labelled ("Your name: …" when labelled by title).
 		ff := f.fields[i]
 		ff.err = termtext.Line(ff.label) + strings.TrimPrefix(ae.Arg, termtext.Line(ff.spec.Name)) + ": " + ae.Rule
-		f.focusField(i)
+		f.FocusField(i)
 		return
 	}
 	f.topErr = msg
@@ -112,7 +113,7 @@ func (f *argForm) placeError(err error) {
 // fieldFor finds the field an argument path ("filter.limit", "tags[]") is in.
 // The path names arguments as the client's messages do, made safe for the
 // terminal, so the field names are compared the same way.
-func (f *argForm) fieldFor(arg string) int {
+func (f *ArgForm) fieldFor(arg string) int {
 	best, bestLen := -1, -1
 	for i, ff := range f.fields {
 		n := termtext.Line(ff.spec.Name)
@@ -125,7 +126,7 @@ func (f *argForm) fieldFor(arg string) int {
 	return best
 }
 
-func (f *argForm) clearErrors() {
+func (f *ArgForm) clearErrors() {
 	f.topErr, f.notice, f.err = "", "", nil
 	for _, ff := range f.fields {
 		ff.err = ""
@@ -136,7 +137,7 @@ func (f *argForm) clearErrors() {
 // the form, fields args has are set and the others cleared; arguments the
 // form cannot show exactly (a name the schema lacks, a value of another type)
 // switch it to the JSON editor, so nothing is lost or changed.
-func (f *argForm) SetArgs(args map[string]any) {
+func (f *ArgForm) SetArgs(args map[string]any) {
 	f.clearErrors()
 	f.picker = false
 	defer f.relayout()
@@ -151,7 +152,7 @@ func (f *argForm) SetArgs(args map[string]any) {
 }
 
 // fillFields clears the fields and sets the ones args names.
-func (f *argForm) fillFields(args map[string]any) error {
+func (f *ArgForm) fillFields(args map[string]any) error {
 	for _, ff := range f.fields {
 		ff.clear()
 	}
@@ -175,7 +176,7 @@ func (f *argForm) fillFields(args map[string]any) error {
 // toggleJSON switches between the form and the JSON editor. Leaving the
 // editor needs valid JSON that the form can show; otherwise the editor stays,
 // with the reason at the top.
-func (f *argForm) toggleJSON() tea.Cmd {
+func (f *ArgForm) toggleJSON() tea.Cmd {
 	f.clearErrors()
 	if !f.jsonMode {
 		args, ok := f.collect()
@@ -200,11 +201,11 @@ func (f *argForm) toggleJSON() tea.Cmd {
 	}
 	f.jsonMode = false
 	f.editor.Blur()
-	return f.focusCmd()
+	return f.Focus()
 }
 
 // showJSON puts args in the JSON editor and focuses it.
-func (f *argForm) showJSON(args map[string]any) {
+func (f *ArgForm) showJSON(args map[string]any) {
 	if len(f.fields) > 0 {
 		f.fields[f.focus].blur()
 	}
@@ -213,7 +214,7 @@ func (f *argForm) showJSON(args map[string]any) {
 	f.editor.Focus()
 }
 
-func (f *argForm) order() []string {
+func (f *ArgForm) order() []string {
 	names := make([]string, len(f.fields))
 	for i, ff := range f.fields {
 		names[i] = ff.spec.Name

@@ -1,10 +1,12 @@
-package ui
+package form
 
 import (
 	"slices"
 	"strings"
 
 	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 // formWords are the form's words for what it edits.
@@ -15,41 +17,41 @@ type formWords struct {
 	noExample  string // with the example's number
 }
 
-// formOption adjusts a form built by newSchemaForm.
-type formOption func(*argForm)
+// Option adjusts a form built by NewSchemaForm.
+type Option func(*ArgForm)
 
 // withExamples offers values to fill the form with (alt+1–9, ctrl+e).
-func withExamples(ex []map[string]any) formOption {
-	return func(f *argForm) { f.examples = ex }
+func withExamples(ex []map[string]any) Option {
+	return func(f *ArgForm) { f.examples = ex }
 }
 
-// withDefaultsFilled puts the schema's defaults into the fields, so that what
+// WithDefaultsFilled puts the schema's defaults into the fields, so that what
 // is sent is what the user sees (an elicitation's answer), rather than
 // showing them as placeholders the server applies itself (a tool's arguments).
-func withDefaultsFilled() formOption { return func(f *argForm) { f.prefill = true } }
+func WithDefaultsFilled() Option { return func(f *ArgForm) { f.prefill = true } }
 
-// withTitleLabels labels fields by their schema titles where they have one:
+// WithTitleLabels labels fields by their schema titles where they have one:
 // for questions put to a person rather than arguments named on a command line.
-func withTitleLabels() formOption { return func(f *argForm) { f.titles = true } }
+func WithTitleLabels() Option { return func(f *ArgForm) { f.titles = true } }
 
-// newArgForm builds the editor for tool's arguments.
-func newArgForm(tool *client.Tool, st *Styles, keys *KeyMap) *argForm {
-	return newSchemaForm(tool.Name, tool.Input(), tool.Validate, st, keys, withExamples(tool.Examples), func(f *argForm) {
+// NewArgForm builds the editor for tool's arguments.
+func NewArgForm(tool *client.Tool, st *style.Styles, keys *keys.KeyMap) *ArgForm {
+	return NewSchemaForm(tool.Name, tool.Input(), tool.Validate, st, keys, withExamples(tool.Examples), func(f *ArgForm) {
 		f.tool = tool
 		f.words = formWords{schema: "input schema", empty: "this tool takes no arguments", noExamples: "this tool has no input examples", noExample: "this tool has no input example %d"}
 	})
 }
 
-// newSchemaForm builds an editor for a value described by schema (nil: any
+// NewSchemaForm builds an editor for a value described by schema (nil: any
 // object). name is whose value it is, for messages; validate checks the whole
 // value before Args returns it (nil: schema.Validate). It opens on the first
 // field, required ones first, or in the JSON editor when the schema is too
 // rich for a form.
-func newSchemaForm(name string, schema *client.Schema, validate func(map[string]any) error, st *Styles, keys *KeyMap, opts ...formOption) *argForm {
+func NewSchemaForm(name string, schema *client.Schema, validate func(map[string]any) error, st *style.Styles, keys *keys.KeyMap, opts ...Option) *ArgForm {
 	if schema == nil {
 		schema = client.ReadSchemaText(nil)
 	}
-	f := &argForm{name: name, validate: validate, st: st, keys: keys, editor: newJSONEditor(st),
+	f := &ArgForm{name: name, validate: validate, st: st, keys: keys, editor: newJSONEditor(st),
 		words: formWords{schema: "schema", empty: "nothing to fill in", noExamples: "there are no examples", noExample: "there is no example %d"}}
 	for _, o := range opts {
 		o(f)
@@ -65,7 +67,7 @@ func newSchemaForm(name string, schema *client.Schema, validate func(map[string]
 	}
 	// Required fields first, so focus lands on what must be filled; otherwise the
 	// schema's order (servers often sort properties alphabetically).
-	slices.SortStableFunc(specs, func(a, b fieldSpec) int {
+	slices.SortStableFunc(specs, func(a, b FieldSpec) int {
 		switch {
 		case a.Required == b.Required:
 			return 0
@@ -99,7 +101,7 @@ func newSchemaForm(name string, schema *client.Schema, validate func(map[string]
 }
 
 // fillDefaults puts each field's default in it, where the field can show it.
-func (f *argForm) fillDefaults() {
+func (f *ArgForm) fillDefaults() {
 	for _, ff := range f.fields {
 		if ff.spec.HasDefault {
 			ff.set(ff.spec.Default)

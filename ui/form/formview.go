@@ -1,4 +1,4 @@
-package ui
+package form
 
 import (
 	"fmt"
@@ -9,7 +9,7 @@ import (
 )
 
 // View draws the form in at most height lines of at most width cells.
-func (f *argForm) View() string {
+func (f *ArgForm) View() string {
 	if f.width <= 0 || f.height <= 0 {
 		return ""
 	}
@@ -34,7 +34,7 @@ func (f *argForm) View() string {
 
 // headerLines are the notes above the fields: what is wrong with the schema,
 // the error that belongs to no field, a passing notice.
-func (f *argForm) headerLines() []string {
+func (f *ArgForm) headerLines() []string {
 	var out []string
 	add := func(text string, style func(...string) string, maxLines int) {
 		wrapped := strings.Split(ansi.Wrap(termtext.Line(text), max(f.width, 1), ""), "\n")
@@ -70,7 +70,7 @@ func (f *argForm) headerLines() []string {
 
 // labelWidth is the width of the name column: the longest name and its
 // required mark, at most a third of the width.
-func (f *argForm) labelWidth() int {
+func (f *ArgForm) labelWidth() int {
 	w := 4
 	for _, ff := range f.fields {
 		w = max(w, ansi.StringWidth(termtext.Line(ff.label))+1)
@@ -79,7 +79,7 @@ func (f *argForm) labelWidth() int {
 }
 
 // blocks renders every field and says where each starts.
-func (f *argForm) blocks() (lines []string, starts []int) {
+func (f *ArgForm) blocks() (lines []string, starts []int) {
 	labelW := f.labelWidth()
 	for i, ff := range f.fields {
 		starts = append(starts, len(lines))
@@ -90,7 +90,7 @@ func (f *argForm) blocks() (lines []string, starts []int) {
 
 // relayout sizes the inner bubbles and scrolls the field list so the focused
 // field is in view. Everything that changes the form ends with it.
-func (f *argForm) relayout() {
+func (f *ArgForm) relayout() {
 	if f.width <= 0 || f.height <= 0 {
 		return
 	}
@@ -129,7 +129,7 @@ func (f *argForm) relayout() {
 
 // fieldLines is the window of the field list that fits in room lines, with a
 // line saying what is scrolled out of view.
-func (f *argForm) fieldLines(room int) []string {
+func (f *ArgForm) fieldLines(room int) []string {
 	lines, _ := f.blocks()
 	if len(lines) <= room {
 		return lines
@@ -151,7 +151,7 @@ func (f *argForm) fieldLines(room int) []string {
 }
 
 // pickerLines lists the examples, numbered, each as one line of JSON.
-func (f *argForm) pickerLines(room int) []string {
+func (f *ArgForm) pickerLines(room int) []string {
 	if room <= 0 {
 		return nil
 	}

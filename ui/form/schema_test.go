@@ -1,4 +1,4 @@
-package ui
+package form
 
 import (
 	"encoding/json"
@@ -29,7 +29,7 @@ func TestSchemaParseFieldsOrderAndKinds(t *testing.T) {
 		},
 		"required": ["alpha", "flag", 7, "missing"]
 	}`
-	fields, err := parseFields(json.RawMessage(schema))
+	fields, err := ParseFields(json.RawMessage(schema))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestSchemaParseFieldsOrderAndKinds(t *testing.T) {
 		t.Errorf("fields (-want +got):\n%s", diff)
 	}
 
-	byName := map[string]fieldSpec{}
+	byName := map[string]FieldSpec{}
 	for _, f := range fields {
 		byName[f.Name] = f
 	}
@@ -103,7 +103,7 @@ func TestSchemaConstraints(t *testing.T) {
 		{`{"type":"array","items":{"type":"string","enum":["a","b"]},"maxItems":3}`, "at most 3 items, items one of a, b"},
 		{`{"type":"string","minimum":"x"}`, ""}, // not a number: ignored
 	} {
-		fields, err := parseFields(json.RawMessage(`{"properties":{"p":` + tc.prop + `}}`))
+		fields, err := ParseFields(json.RawMessage(`{"properties":{"p":` + tc.prop + `}}`))
 		if err != nil || len(fields) != 1 {
 			t.Fatalf("%s: %v %v", tc.prop, fields, err)
 		}
@@ -138,16 +138,16 @@ func TestSchemaParseFieldsTotal(t *testing.T) {
 		{`{"properties":{"a":{"type":"array","items":[{"type":"string"}]}}}`, 1, false},
 		{`{"properties":{"a":{"type":"string"},"a":{"type":"integer"}},"required":"a"}`, 1, false},
 	} {
-		fields, err := parseFields(json.RawMessage(tc.schema))
+		fields, err := ParseFields(json.RawMessage(tc.schema))
 		if (err != nil) != tc.wantErr || len(fields) != tc.fields {
-			t.Errorf("parseFields(%s) = %d fields, %v; want %d fields, error %v", tc.schema, len(fields), err, tc.fields, tc.wantErr)
+			t.Errorf("ParseFields(%s) = %d fields, %v; want %d fields, error %v", tc.schema, len(fields), err, tc.fields, tc.wantErr)
 		}
 		for _, f := range fields {
 			_ = f.TypeLabel() // never panics
 		}
 	}
 	// A repeated key keeps its first place and its last value.
-	fields, _ := parseFields(json.RawMessage(`{"properties":{"a":{"type":"string"},"b":{},"a":{"type":"integer"}}}`))
+	fields, _ := ParseFields(json.RawMessage(`{"properties":{"a":{"type":"string"},"b":{},"a":{"type":"integer"}}}`))
 	if len(fields) != 2 || fields[0].Name != "a" || fields[0].Kind != kindInteger {
 		t.Errorf("duplicate key: %+v", fields)
 	}
@@ -184,7 +184,7 @@ var recursiveInputSchemas = map[string]string{
 
 func TestSchemaParseFieldsFollowsNoReference(t *testing.T) {
 	for name, schema := range recursiveInputSchemas {
-		fields, err := parseFields(json.RawMessage(schema))
+		fields, err := ParseFields(json.RawMessage(schema))
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 		}

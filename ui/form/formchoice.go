@@ -1,4 +1,4 @@
-package ui
+package form
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 // The choice widgets of the form: a single choice (booleans, enums) and a
@@ -69,7 +70,7 @@ func (ff *formField) setPicks(v any) bool {
 }
 
 // choiceView shows a choice as ‹ value › with its place among the others.
-func (ff *formField) choiceView(st *Styles, focused bool) string {
+func (ff *formField) choiceView(st *style.Styles, focused bool) string {
 	if ff.spec.Kind == kindMulti {
 		return ff.multiView(st, focused)
 	}
@@ -94,7 +95,7 @@ func (ff *formField) choiceView(st *Styles, focused bool) string {
 
 // multiView shows the option under the cursor with its box, its place, and
 // what is picked so far: ‹ [x] Red › 1/3 · Red, Blue.
-func (ff *formField) multiView(st *Styles, focused bool) string {
+func (ff *formField) multiView(st *style.Styles, focused bool) string {
 	i := ff.choice - 1
 	box := "[ ] "
 	if slices.Contains(ff.picks, i) {
@@ -117,7 +118,7 @@ func (ff *formField) multiView(st *Styles, focused bool) string {
 		st.Muted.Render(fmt.Sprintf(" %d/%d · ", ff.choice, len(ff.options))+termtext.Line(summary))
 }
 
-func (ff *formField) arrows(st *Styles, focused bool) lipgloss.Style {
+func (ff *formField) arrows(st *style.Styles, focused bool) lipgloss.Style {
 	if focused {
 		return st.Focused
 	}

@@ -1,4 +1,10 @@
-package ui
+// Package form is the interactive view's form engine: the editor of a JSON
+// object described by a schema (a tool's arguments, what a server asks for),
+// the form of string values (a template's variables, a prompt's arguments,
+// with the server's completions), and the reading of a schema's top-level
+// fields that the detail pane shows too. The forms send nothing themselves:
+// the root model routes keys to them and acts on what they hold.
+package form
 
 import (
 	"fmt"
@@ -7,14 +13,16 @@ import (
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
-// argForm is the editor of one JSON object described by a schema: one input
+// ArgForm is the editor of one JSON object described by a schema: one input
 // per top-level property, or a JSON editor for the whole object. A tool's
-// arguments are its first use (newArgForm); newSchemaForm builds one from a
+// arguments are its first use (NewArgForm); NewSchemaForm builds one from a
 // schema alone, for values a server asks for. It never sends anything
 // itself: the model asks Args when the user presses Run.
-type argForm struct {
+type ArgForm struct {
 	tool     *client.Tool // nil for a form built from a schema alone
 	name     string       // names the object's owner in messages: the tool's name
 	validate func(map[string]any) error
@@ -23,8 +31,8 @@ type argForm struct {
 	titles   bool // fields are labelled by their titles
 	words    formWords
 
-	st   *Styles
-	keys *KeyMap
+	st   *style.Styles
+	keys *keys.KeyMap
 
 	fields []*formField
 	focus  int // index into fields
@@ -47,21 +55,27 @@ type argForm struct {
 
 // Tool is the tool whose arguments are being edited, or nil for a form
 // built from a schema alone.
-func (f *argForm) Tool() *client.Tool { return f.tool }
+func (f *ArgForm) Tool() *client.Tool { return f.tool }
 
 // Err is why the last Args call failed, or nil.
-func (f *argForm) Err() error { return f.err }
+func (f *ArgForm) Err() error { return f.err }
 
 // SetSize sets the area the form draws in.
-func (f *argForm) SetSize(width, height int) {
+func (f *ArgForm) SetSize(width, height int) {
 	f.width, f.height = width, height
 	f.relayout()
+}
+
+// NothingToFill reports whether the form has nothing for the user to fill
+// in: no fields, no JSON editor, and no schema error to show.
+func (f *ArgForm) NothingToFill() bool {
+	return len(f.fields) == 0 && !f.jsonMode && f.schemaErr == ""
 }
 
 // Editing reports whether keys are text being typed (a text input or the JSON
 // editor has focus) or belong to the example picker, so the model must not
 // read q, L, S or ? as commands.
-func (f *argForm) Editing() bool {
+func (f *ArgForm) Editing() bool {
 	switch {
 	case f.picker, f.jsonMode:
 		return true
@@ -71,11 +85,11 @@ func (f *argForm) Editing() bool {
 	return !f.fields[f.focus].isChoice()
 }
 
-// picking reports whether the example picker is open; it takes Esc to close.
-func (f *argForm) picking() bool { return f.picker }
+// Picking reports whether the example picker is open; it takes Esc to close.
+func (f *ArgForm) Picking() bool { return f.picker }
 
 // ShortHelp is the form's keys that work right now. The model adds Run and Back.
-func (f *argForm) ShortHelp() []key.Binding {
+func (f *ArgForm) ShortHelp() []key.Binding {
 	k := f.keys
 	if f.picker {
 		return []key.Binding{k.PickExample, k.Up, k.Down}
@@ -96,7 +110,7 @@ func (f *argForm) ShortHelp() []key.Binding {
 
 // Update handles keys, pastes and the inner bubbles' messages while the form
 // has focus. Run and Back belong to the model and are ignored here.
-func (f *argForm) Update(msg tea.Msg) tea.Cmd {
+func (f *ArgForm) Update(msg tea.Msg) tea.Cmd {
 	defer f.relayout()
 	km, isKey := msg.(tea.KeyPressMsg)
 	if !isKey {
@@ -125,7 +139,7 @@ func (f *argForm) Update(msg tea.Msg) tea.Cmd {
 		if !f.FillExample(n) {
 			f.notice = fmt.Sprintf(f.words.noExample, n)
 		}
-		return f.focusCmd()
+		return f.Focus()
 	}
 	if f.jsonMode {
 		return f.forward(msg)
@@ -156,7 +170,7 @@ func (f *argForm) Update(msg tea.Msg) tea.Cmd {
 }
 
 // forward gives a message to whatever holds the cursor.
-func (f *argForm) forward(msg tea.Msg) tea.Cmd {
+func (f *ArgForm) forward(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	switch {
 	case f.jsonMode:
@@ -173,12 +187,13 @@ func (f *argForm) forward(msg tea.Msg) tea.Cmd {
 }
 
 // move focuses the field delta away, wrapping.
-func (f *argForm) move(delta int) tea.Cmd {
+func (f *ArgForm) move(delta int) tea.Cmd {
 	n := len(f.fields)
-	return f.focusField(((f.focus+delta)%n + n) % n)
+	return f.FocusField(((f.focus+delta)%n + n) % n)
 }
 
-func (f *argForm) focusField(i int) tea.Cmd {
+// FocusField focuses field i, in the order the form shows them.
+func (f *ArgForm) FocusField(i int) tea.Cmd {
 	if i < 0 || i >= len(f.fields) {
 		return nil
 	}
@@ -187,17 +202,17 @@ func (f *argForm) focusField(i int) tea.Cmd {
 	return f.fields[i].focus()
 }
 
-// focusCmd (re)focuses whatever should hold the cursor in the current mode.
-func (f *argForm) focusCmd() tea.Cmd {
+// Focus (re)focuses whatever should hold the cursor in the current mode.
+func (f *ArgForm) Focus() tea.Cmd {
 	if f.jsonMode {
 		return f.editor.Focus()
 	}
-	return f.focusField(f.focus)
+	return f.FocusField(f.focus)
 }
 
 // pickerKey handles a key while the example picker is open: digits pick at
 // once, up/down and enter pick the highlighted one, Esc closes.
-func (f *argForm) pickerKey(km tea.KeyPressMsg) {
+func (f *ArgForm) pickerKey(km tea.KeyPressMsg) {
 	k := f.keys
 	n := len(f.examples)
 	switch {
@@ -214,7 +229,7 @@ func (f *argForm) pickerKey(km tea.KeyPressMsg) {
 		}
 		if i <= n {
 			f.FillExample(i)
-			f.focusCmd()
+			f.Focus()
 		}
 	}
 }
@@ -222,7 +237,7 @@ func (f *argForm) pickerKey(km tea.KeyPressMsg) {
 // FillExample fills the form with example n (1-based): the fields the
 // example has are set and the others cleared. An example that breaks the
 // schema still fills; Args then names the problem.
-func (f *argForm) FillExample(n int) bool {
+func (f *ArgForm) FillExample(n int) bool {
 	if n < 1 || n > len(f.examples) {
 		return false
 	}

@@ -1,4 +1,7 @@
-package ui
+// Package keys is the interactive view's one keymap: every key it answers
+// to, grouped by where focus is, with the help text the footer and the help
+// overlay show.
+package keys
 
 import "charm.land/bubbles/v2/key"
 
