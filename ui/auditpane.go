@@ -7,7 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/internal/audit"
 	"github.com/mcpsh/mcpsh/internal/termtext"
-	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/pane"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
@@ -21,7 +21,7 @@ import (
 // shows the lines it has, cut to the new width, until new ones arrive.
 type auditPane struct {
 	st     *style.Styles
-	keys   *keys.KeyMap
+	keys   *keymap.KeyMap
 	report *audit.Report
 	view   auditLines // report rendered, for view.width
 	body   pane.Pane  // view.lines under the title
@@ -35,7 +35,7 @@ type auditLines struct {
 	lines []string
 }
 
-func newAuditPane(st *style.Styles, keys *keys.KeyMap) *auditPane {
+func newAuditPane(st *style.Styles, keys *keymap.KeyMap) *auditPane {
 	return &auditPane{st: st, keys: keys}
 }
 

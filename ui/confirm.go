@@ -12,7 +12,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
-	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -37,7 +37,7 @@ type pendingCall struct {
 
 // Scroll moves the arguments; it reports whether msg was a scrolling key.
 // Scrolling never answers the dialog.
-func (p *pendingCall) Scroll(msg tea.KeyPressMsg, keys *keys.KeyMap) bool {
+func (p *pendingCall) Scroll(msg tea.KeyPressMsg, keys *keymap.KeyMap) bool {
 	switch {
 	case key.Matches(msg, keys.PageUp):
 		p.argTop -= 5
@@ -91,7 +91,7 @@ func (m *Model) renderConfirmBody(h int) string {
 }
 
 // renderConfirm draws the dialog with room for all of it.
-func renderConfirm(p *pendingCall, server string, width int, st *style.Styles, keys *keys.KeyMap) string {
+func renderConfirm(p *pendingCall, server string, width int, st *style.Styles, keys *keymap.KeyMap) string {
 	return renderConfirmIn(p, server, width, 1<<16, st, keys)
 }
 
@@ -111,7 +111,7 @@ type confirmFrame struct {
 // line each, so that the arguments keep some room and the answers show. It
 // writes nothing: p's arguments are drawn again when they were drawn for
 // another width.
-func confirmLayout(p *pendingCall, server string, width, height int, st *style.Styles, keys *keys.KeyMap) confirmFrame {
+func confirmLayout(p *pendingCall, server string, width, height int, st *style.Styles, keys *keymap.KeyMap) confirmFrame {
 	f := confirmFrame{inner: min(max(width-6, 30), 76), args: p.args}
 	if p.args == nil || p.argsW != f.inner {
 		f.args = argLines(p.call.Args, f.inner)
@@ -148,7 +148,7 @@ func confirmLayout(p *pendingCall, server string, width, height int, st *style.S
 // on which server, with which arguments (scrolling when they do not fit),
 // whether it may reach outside systems, and why mcpsh asks. No is the
 // default; only y and a go ahead.
-func renderConfirmIn(p *pendingCall, server string, width, height int, st *style.Styles, keys *keys.KeyMap) string {
+func renderConfirmIn(p *pendingCall, server string, width, height int, st *style.Styles, keys *keymap.KeyMap) string {
 	f := confirmLayout(p, server, width, height, st, keys)
 	label := st.Label.Render("arguments")
 	shown := f.args
@@ -174,7 +174,7 @@ func renderConfirmIn(p *pendingCall, server string, width, height int, st *style
 
 // confirmParts are the dialog's lines above the arguments and below them;
 // compact cuts each sentence to one line, for small screens.
-func confirmParts(p *pendingCall, server string, inner int, compact bool, st *style.Styles, keys *keys.KeyMap) (top, bottom *lines) {
+func confirmParts(p *pendingCall, server string, inner int, compact bool, st *style.Styles, keys *keymap.KeyMap) (top, bottom *lines) {
 	t := p.call.Tool
 	wrap := func(l *lines, text string, style lipgloss.Style) {
 		if compact {

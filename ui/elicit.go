@@ -8,7 +8,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/form"
-	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -20,7 +20,7 @@ type elicitDialog struct {
 	ask  *serverAsk
 	form *form.ArgForm
 	st   *style.Styles
-	keys *keys.KeyMap
+	keys *keymap.KeyMap
 
 	width, height int
 }
@@ -32,7 +32,7 @@ const elicitFormName = "the server's form"
 // needs the room more.
 const elicitMessageLines = 6
 
-func newElicitDialog(a *serverAsk, st *style.Styles, keys *keys.KeyMap) *elicitDialog {
+func newElicitDialog(a *serverAsk, st *style.Styles, keys *keymap.KeyMap) *elicitDialog {
 	r := a.elicit
 	schema := client.ReadSchema(elicitFormName, "requested", r.Schema)
 	f := form.NewSchemaForm(elicitFormName, schema, r.Validate, st, keys, form.WithDefaultsFilled(), form.WithTitleLabels())

@@ -6,7 +6,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -18,7 +18,7 @@ func (m *Model) footerKeys(b []key.Binding) string {
 	return renderFooter(m.st, m.keys, b, m.width)
 }
 
-func renderFooter(st *style.Styles, keys *keys.KeyMap, b []key.Binding, width int) string {
+func renderFooter(st *style.Styles, keys *keymap.KeyMap, b []key.Binding, width int) string {
 	var rest, kept []key.Binding
 	for _, x := range b {
 		if !x.Enabled() {

@@ -7,7 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/internal/termtext"
-	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/pane"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
@@ -41,7 +41,7 @@ type helpKey struct {
 const helpPage = 10
 
 // Update scrolls the overlay.
-func (h *helpOverlay) Update(msg tea.Msg, keys *keys.KeyMap) {
+func (h *helpOverlay) Update(msg tea.Msg, keys *keymap.KeyMap) {
 	if km, ok := msg.(tea.KeyPressMsg); ok {
 		h.body.Scroll(km, keys)
 	}
@@ -103,7 +103,7 @@ func helpLines(sections []helpSection, st *style.Styles, width int) []string {
 
 // renderHelpOverlay draws h, laid out for height lines: a title with where
 // it is scrolled to, then the lines on screen.
-func renderHelpOverlay(h *helpOverlay, st *style.Styles, keys *keys.KeyMap, width, height int) string {
+func renderHelpOverlay(h *helpOverlay, st *style.Styles, keys *keymap.KeyMap, width, height int) string {
 	width = max(width, 1)
 	body, total, top := h.body.Height(), h.body.Len(), h.body.Top()
 	title := st.Title.Render("Keys")

@@ -10,7 +10,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/sessionlog"
 	"github.com/mcpsh/mcpsh/internal/termtext"
-	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/pane"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
@@ -26,7 +26,7 @@ import (
 // restyles its row.
 type logPane struct {
 	st       *style.Styles
-	keys     *keys.KeyMap
+	keys     *keymap.KeyMap
 	logPath  string
 	outcomes []*client.Outcome
 	argsMode sessionlog.ArgsMode
@@ -54,7 +54,7 @@ type logPane struct {
 	openView pane.Pane
 }
 
-func newLogPane(st *style.Styles, keys *keys.KeyMap) *logPane {
+func newLogPane(st *style.Styles, keys *keymap.KeyMap) *logPane {
 	in := textinput.New()
 	in.Prompt = "/ "
 	in.Placeholder = "tool or server"

@@ -9,7 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/sessionlog"
-	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/keymap"
 )
 
 // logModel is a model with the session log overlay open on logOutcomes, the
@@ -205,7 +205,7 @@ func TestLogPaneArgsAsTheLogKeepsThem(t *testing.T) {
 
 func TestLogPaneFitsEverySize(t *testing.T) {
 	for _, size := range [][2]int{{50, 16}, {80, 24}, {120, 40}, {160, 48}} {
-		p := newLogPane(monoStyles, keys.DefaultKeyMap())
+		p := newLogPane(monoStyles, keymap.Default())
 		p.SetSize(size[0], size[1])
 		calls := append(logOutcomes(), hostileOutcome())
 		p.SetEntries("/x.jsonl", calls)
@@ -219,7 +219,7 @@ func TestLogPaneFitsEverySize(t *testing.T) {
 		}
 	}
 	// Nothing logged yet.
-	p := newLogPane(monoStyles, keys.DefaultKeyMap())
+	p := newLogPane(monoStyles, keymap.Default())
 	p.SetSize(80, 10)
 	p.SetEntries("", []*client.Outcome{})
 	p.Update(keyOf("enter"))

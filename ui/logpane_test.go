@@ -10,7 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/theme"
-	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -113,7 +113,7 @@ func TestLogPaneHostileAndWidths(t *testing.T) {
 }
 
 func TestLogPaneViewFollowsNewest(t *testing.T) {
-	p := newLogPane(monoStyles, keys.DefaultKeyMap())
+	p := newLogPane(monoStyles, keymap.Default())
 	p.SetSize(80, 6)
 	var entries []*client.Outcome
 	for i := range 30 {

@@ -20,7 +20,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/theme"
 	"github.com/mcpsh/mcpsh/policy"
-	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -65,7 +65,7 @@ type Model struct {
 	ctx  context.Context
 	opts Options
 	st   *style.Styles
-	keys *keys.KeyMap
+	keys *keymap.KeyMap
 	now  func() time.Time
 	// width is the body's width: the terminal's, less the server sidebar when
 	// there is one (screenW is the terminal's); height is the terminal's.
@@ -109,7 +109,7 @@ type Model struct {
 // New builds the model. ctx bounds every server exchange it starts.
 func New(ctx context.Context, opts Options) *Model {
 	st := style.NewStyles(theme.Dark(), opts.NoColor)
-	keys := keys.DefaultKeyMap()
+	keys := keymap.Default()
 	m := &Model{
 		ctx:     ctx,
 		opts:    opts,

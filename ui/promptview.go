@@ -8,7 +8,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/form"
-	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/pane"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
@@ -18,7 +18,7 @@ import (
 // summarised. Drawn when the result arrives or the width changes.
 type promptView struct {
 	st   *style.Styles
-	keys *keys.KeyMap
+	keys *keymap.KeyMap
 	id   int              // the prompts/get request it waits for
 	form *form.StringForm // the arguments, for editing again
 	body pane.Pane
@@ -28,7 +28,7 @@ type promptView struct {
 	err    error
 }
 
-func newPromptView(f *form.StringForm, id int, st *style.Styles, keys *keys.KeyMap) *promptView {
+func newPromptView(f *form.StringForm, id int, st *style.Styles, keys *keymap.KeyMap) *promptView {
 	return &promptView{st: st, keys: keys, id: id, form: f}
 }
 

@@ -8,7 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
-	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/pane"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
@@ -106,7 +106,7 @@ func (m *Model) onResourcesKey(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 // moveList applies the list movement keys; it reports whether msg was one.
-func moveList(l *itemList, k *keys.KeyMap, msg tea.KeyPressMsg, page int) bool {
+func moveList(l *itemList, k *keymap.KeyMap, msg tea.KeyPressMsg, page int) bool {
 	n, ok := pane.CursorMove(msg, k, max(page, 1), len(l.rows))
 	if ok {
 		l.Move(n)

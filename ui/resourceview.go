@@ -10,7 +10,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/form"
-	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/pane"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
@@ -21,7 +21,7 @@ import (
 // arrive or the width changes, never on View.
 type resourceView struct {
 	st   *style.Styles
-	keys *keys.KeyMap
+	keys *keymap.KeyMap
 	body pane.Pane
 
 	id    int // the read in flight, or the last one
@@ -38,7 +38,7 @@ type resourceView struct {
 	following bool // subscribed to its updates
 }
 
-func newResourceView(title, uri, mimeType string, form *form.StringForm, id int, st *style.Styles, keys *keys.KeyMap) *resourceView {
+func newResourceView(title, uri, mimeType string, form *form.StringForm, id int, st *style.Styles, keys *keymap.KeyMap) *resourceView {
 	return &resourceView{st: st, keys: keys, id: id, title: title, uri: uri, mime: mimeType, form: form}
 }
 

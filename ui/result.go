@@ -12,7 +12,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
-	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/pane"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
@@ -255,7 +255,7 @@ func resultOr(s, def string) string {
 // be large.
 type resultView struct {
 	st      *style.Styles
-	keys    *keys.KeyMap
+	keys    *keymap.KeyMap
 	body    pane.Pane
 	outcome *client.Outcome
 	width   int
@@ -272,7 +272,7 @@ type resultView struct {
 	saveSeq   int
 }
 
-func newResultView(st *style.Styles, keys *keys.KeyMap) *resultView {
+func newResultView(st *style.Styles, keys *keymap.KeyMap) *resultView {
 	return &resultView{st: st, keys: keys}
 }
 

@@ -15,7 +15,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/theme"
 	"github.com/mcpsh/mcpsh/policy"
-	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -338,7 +338,7 @@ func TestResultHugeIsCapped(t *testing.T) {
 			}
 			assertWidth(t, name, got, 80)
 
-			v := newResultView(monoStyles, keys.DefaultKeyMap())
+			v := newResultView(monoStyles, keymap.Default())
 			v.SetSize(80, 20)
 			v.SetOutcome(o)
 			v.Update(tea.KeyPressMsg{Code: tea.KeyEnd})
@@ -379,7 +379,7 @@ func TestResultNilAndEmpty(t *testing.T) {
 			assertWidth(t, "empty", got, max(1, w))
 		}
 	}
-	v := newResultView(monoStyles, keys.DefaultKeyMap())
+	v := newResultView(monoStyles, keymap.Default())
 	if v.View() != "" {
 		t.Error("an unsized view draws something")
 	}
@@ -392,7 +392,7 @@ func TestResultNilAndEmpty(t *testing.T) {
 }
 
 func TestResultViewScrolls(t *testing.T) {
-	keys := keys.DefaultKeyMap()
+	keys := keymap.Default()
 	v := newResultView(monoStyles, keys)
 	v.SetSize(60, 6)
 	v.SetOutcome(okOutcome())

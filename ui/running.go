@@ -9,7 +9,7 @@ import (
 	"charm.land/bubbles/v2/progress"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
-	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -29,7 +29,7 @@ type runningCall struct {
 
 // renderRunning shows a call in flight: spinner and elapsed time, the server's
 // progress as a bar with its message, and the retry state with a countdown.
-func renderRunning(r *runningCall, spin string, now time.Time, bar progress.Model, width int, st *style.Styles, keys *keys.KeyMap) string {
+func renderRunning(r *runningCall, spin string, now time.Time, bar progress.Model, width int, st *style.Styles, keys *keymap.KeyMap) string {
 	w := &lines{width: width}
 	t := r.call.Tool
 	w.add(toolHeading(st, t))

@@ -10,7 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
-	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -22,7 +22,7 @@ type sampleDialog struct {
 	ask   *serverAsk
 	reply textarea.Model
 	st    *style.Styles
-	keys  *keys.KeyMap
+	keys  *keymap.KeyMap
 
 	info   []string // the request, drawn for the width
 	top    int      // first line of info on screen
@@ -38,7 +38,7 @@ const (
 	sampleLabelW   = len("assistant") + 2
 )
 
-func newSampleDialog(a *serverAsk, st *style.Styles, keys *keys.KeyMap) *sampleDialog {
+func newSampleDialog(a *serverAsk, st *style.Styles, keys *keymap.KeyMap) *sampleDialog {
 	return &sampleDialog{ask: a, reply: newReplyEditor(st), st: st, keys: keys}
 }
 

@@ -11,7 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
-	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -66,7 +66,7 @@ func (m *Model) onSaveKey(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 // key handles a key while the prompt is open; closed says the user closed it.
-func (s *savePrompt) key(msg tea.KeyPressMsg, k *keys.KeyMap) (cmd tea.Cmd, closed bool) {
+func (s *savePrompt) key(msg tea.KeyPressMsg, k *keymap.KeyMap) (cmd tea.Cmd, closed bool) {
 	if s.exists != "" {
 		switch {
 		case key.Matches(msg, k.Overwrite):
@@ -121,7 +121,7 @@ func (s *savePrompt) saved(msg savedMsg) (status string, done bool) {
 // saveLines are the prompt's lines, under the viewer.
 func (m *Model) saveLines() []string { return m.saving.lines(m.st, m.keys, m.width) }
 
-func (s *savePrompt) lines(st *style.Styles, k *keys.KeyMap, width int) []string {
+func (s *savePrompt) lines(st *style.Styles, k *keymap.KeyMap, width int) []string {
 	w := &lines{width: max(width, 1)}
 	w.add(st.Muted.Render(strings.Repeat("─", max(width, 1))))
 	if s.exists != "" {

@@ -8,7 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
-	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/pane"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
@@ -68,7 +68,7 @@ type serverLine struct {
 // server costs O(1) per line it writes, not O(lines).
 type serverPane struct {
 	st     *style.Styles
-	keys   *keys.KeyMap
+	keys   *keymap.KeyMap
 	width  int
 	height int
 
@@ -82,7 +82,7 @@ type serverPane struct {
 	body    pane.Pane // the instructions, then lines, drawn
 }
 
-func newServerPane(st *style.Styles, keys *keys.KeyMap) *serverPane {
+func newServerPane(st *style.Styles, keys *keymap.KeyMap) *serverPane {
 	return &serverPane{st: st, keys: keys, body: pane.NewTail()}
 }
 

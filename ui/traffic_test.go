@@ -16,7 +16,7 @@ import (
 	"github.com/mcpsh/mcpsh/internal/demo"
 	"github.com/mcpsh/mcpsh/internal/theme"
 	"github.com/mcpsh/mcpsh/policy"
-	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -133,7 +133,7 @@ func TestTrafficPane(t *testing.T) {
 // The pane keeps the newest messages only, each cut short, and the feed
 // never blocks the client: past its buffer, messages are counted as dropped.
 func TestTrafficIsBounded(t *testing.T) {
-	st, keys := style.NewStyles(theme.Dark(), true), keys.DefaultKeyMap()
+	st, keys := style.NewStyles(theme.Dark(), true), keymap.Default()
 	p := newTrafficPane(st, keys, nil)
 	p.SetSize(80, 20)
 	var batch []trafficEntry
@@ -219,7 +219,7 @@ func TestTrafficIsBounded(t *testing.T) {
 // Nothing from the server reaches the screen raw: methods, IDs and message
 // text go through termtext.
 func TestTrafficIsSanitized(t *testing.T) {
-	st, keys := style.NewStyles(theme.Dark(), true), keys.DefaultKeyMap()
+	st, keys := style.NewStyles(theme.Dark(), true), keymap.Default()
 	p := newTrafficPane(st, keys, nil)
 	p.SetSize(80, 20)
 	evil := "\x1b]0;pwned\x07\x1b[2J"
@@ -246,7 +246,7 @@ func TestTrafficIsSanitized(t *testing.T) {
 // terminals that read 8-bit controls) must not reach the clipboard, whether
 // the message is JSON, cut short or not JSON at all.
 func TestTrafficCopyHoldsNoRawInvalidBytes(t *testing.T) {
-	st, keys := style.NewStyles(theme.Dark(), true), keys.DefaultKeyMap()
+	st, keys := style.NewStyles(theme.Dark(), true), keymap.Default()
 	for _, m := range []struct {
 		name string
 		msg  []byte

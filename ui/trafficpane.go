@@ -11,7 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
-	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/pane"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
@@ -22,7 +22,7 @@ import (
 // and scrollable; c copies it to the clipboard. It keeps what traffic.go says.
 type trafficPane struct {
 	st   *style.Styles
-	keys *keys.KeyMap
+	keys *keymap.KeyMap
 	feed *trafficFeed
 
 	// entries are the kept messages, oldest first; entries[i] is message
@@ -57,7 +57,7 @@ type trafficOpen struct {
 	width int
 }
 
-func newTrafficPane(st *style.Styles, keys *keys.KeyMap, b *inbox) *trafficPane {
+func newTrafficPane(st *style.Styles, keys *keymap.KeyMap, b *inbox) *trafficPane {
 	p := &trafficPane{st: st, keys: keys, feed: newTrafficFeed(b), follow: true, filterIn: textinput.New()}
 	p.filterIn.SetStyles(st.TextInput())
 	p.filterIn.Prompt = "/ "

@@ -11,7 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
-	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -25,7 +25,7 @@ type urlDialog struct {
 	open func(context.Context, string) error
 	ids  func() int // the model's request IDs
 	st   *style.Styles
-	keys *keys.KeyMap
+	keys *keymap.KeyMap
 
 	openID int    // the open request in flight
 	notice string // what came of the last o
@@ -33,7 +33,7 @@ type urlDialog struct {
 	width, height int
 }
 
-func newURLDialog(a *serverAsk, open func(context.Context, string) error, ids func() int, st *style.Styles, keys *keys.KeyMap) *urlDialog {
+func newURLDialog(a *serverAsk, open func(context.Context, string) error, ids func() int, st *style.Styles, keys *keymap.KeyMap) *urlDialog {
 	return &urlDialog{ask: a, open: open, ids: ids, st: st, keys: keys}
 }
 

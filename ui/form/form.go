@@ -13,7 +13,7 @@ import (
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
-	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -32,7 +32,7 @@ type ArgForm struct {
 	words    formWords
 
 	st   *style.Styles
-	keys *keys.KeyMap
+	keys *keymap.KeyMap
 
 	fields []*formField
 	focus  int // index into fields

@@ -9,7 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcpsh/mcpsh/internal/theme"
-	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -69,7 +69,7 @@ func formType(f *ArgForm, s string) {
 
 func newTestForm(t *testing.T, toolJSON string, width, height int) *ArgForm {
 	t.Helper()
-	f := NewArgForm(testTool(t, toolJSON), style.NewStyles(theme.Dark(), true), keys.DefaultKeyMap())
+	f := NewArgForm(testTool(t, toolJSON), style.NewStyles(theme.Dark(), true), keymap.Default())
 	f.SetSize(width, height)
 	return f
 }

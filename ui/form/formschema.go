@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/mcpsh/mcpsh/client"
-	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -35,7 +35,7 @@ func WithDefaultsFilled() Option { return func(f *ArgForm) { f.prefill = true } 
 func WithTitleLabels() Option { return func(f *ArgForm) { f.titles = true } }
 
 // NewArgForm builds the editor for tool's arguments.
-func NewArgForm(tool *client.Tool, st *style.Styles, keys *keys.KeyMap) *ArgForm {
+func NewArgForm(tool *client.Tool, st *style.Styles, keys *keymap.KeyMap) *ArgForm {
 	return NewSchemaForm(tool.Name, tool.Input(), tool.Validate, st, keys, withExamples(tool.Examples), func(f *ArgForm) {
 		f.tool = tool
 		f.words = formWords{schema: "input schema", empty: "this tool takes no arguments", noExamples: "this tool has no input examples", noExample: "this tool has no input example %d"}
@@ -47,7 +47,7 @@ func NewArgForm(tool *client.Tool, st *style.Styles, keys *keys.KeyMap) *ArgForm
 // value before Args returns it (nil: schema.Validate). It opens on the first
 // field, required ones first, or in the JSON editor when the schema is too
 // rich for a form.
-func NewSchemaForm(name string, schema *client.Schema, validate func(map[string]any) error, st *style.Styles, keys *keys.KeyMap, opts ...Option) *ArgForm {
+func NewSchemaForm(name string, schema *client.Schema, validate func(map[string]any) error, st *style.Styles, keys *keymap.KeyMap, opts ...Option) *ArgForm {
 	if schema == nil {
 		schema = client.ReadSchemaText(nil)
 	}

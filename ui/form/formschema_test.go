@@ -11,7 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/theme"
-	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -32,7 +32,7 @@ const elicitFormSchema = `{"type":"object","properties":{
 func newElicitForm(t *testing.T, width, height int) *ArgForm {
 	t.Helper()
 	sc := client.ReadSchema("the server's form", "requested", json.RawMessage(elicitFormSchema))
-	f := NewSchemaForm("the server's form", sc, nil, style.NewStyles(theme.Dark(), true), keys.DefaultKeyMap(), WithDefaultsFilled(), WithTitleLabels())
+	f := NewSchemaForm("the server's form", sc, nil, style.NewStyles(theme.Dark(), true), keymap.Default(), WithDefaultsFilled(), WithTitleLabels())
 	f.SetSize(width, height)
 	return f
 }
@@ -136,7 +136,7 @@ func TestSchemaFormValidateAndJSON(t *testing.T) {
 			return errors.New("seven is not allowed")
 		}
 		return nil
-	}, style.NewStyles(theme.Dark(), true), keys.DefaultKeyMap())
+	}, style.NewStyles(theme.Dark(), true), keymap.Default())
 	f.SetSize(80, 10)
 	if args, ok := f.Args(); !ok || len(args) != 0 || called != 1 {
 		t.Errorf("defaults are placeholders without WithDefaultsFilled: %v %v, called %d", args, ok, called)
@@ -152,16 +152,16 @@ func TestSchemaFormValidateAndJSON(t *testing.T) {
 
 	// A schema a form cannot express opens on JSON, with its defaults.
 	whole := client.ReadSchema("ask", "requested", json.RawMessage(`{"type":"object","properties":{"a":{"type":"string","default":"x"}},"anyOf":[{"required":["a"]}]}`))
-	g := NewSchemaForm("ask", whole, nil, style.NewStyles(theme.Dark(), true), keys.DefaultKeyMap(), WithDefaultsFilled())
+	g := NewSchemaForm("ask", whole, nil, style.NewStyles(theme.Dark(), true), keymap.Default(), WithDefaultsFilled())
 	if !g.jsonMode || g.editor.Value() != "{\n  \"a\": \"x\"\n}" {
 		t.Errorf("json mode %v, editor %q", g.jsonMode, g.editor.Value())
 	}
-	none := NewSchemaForm("ask", nil, nil, style.NewStyles(theme.Dark(), true), keys.DefaultKeyMap())
+	none := NewSchemaForm("ask", nil, nil, style.NewStyles(theme.Dark(), true), keymap.Default())
 	none.SetSize(80, 5)
 	if !strings.Contains(ansi.Strip(none.View()), "nothing to fill in") {
 		t.Errorf("empty form:\n%s", ansi.Strip(none.View()))
 	}
-	bad := NewSchemaForm("ask", client.ReadSchemaText(json.RawMessage(`{"properties":5}`)), nil, style.NewStyles(theme.Dark(), true), keys.DefaultKeyMap())
+	bad := NewSchemaForm("ask", client.ReadSchemaText(json.RawMessage(`{"properties":5}`)), nil, style.NewStyles(theme.Dark(), true), keymap.Default())
 	bad.SetSize(80, 5)
 	if !strings.Contains(ansi.Strip(bad.View()), "schema properties are a number, not an object; edit") {
 		t.Errorf("unreadable:\n%s", ansi.Strip(bad.View()))
@@ -231,7 +231,7 @@ func TestFormAgreesWithKeyValue(t *testing.T) {
 		props = append(props, fmt.Sprintf(`"p%d":%s`, i, row.prop))
 	}
 	sc := client.ReadSchema("agree", "input", json.RawMessage(`{"type":"object","properties":{`+strings.Join(props, ",")+`}}`))
-	f := NewSchemaForm("agree", sc, nil, style.NewStyles(theme.Dark(), true), keys.DefaultKeyMap())
+	f := NewSchemaForm("agree", sc, nil, style.NewStyles(theme.Dark(), true), keymap.Default())
 	for i, row := range agreement {
 		name := fmt.Sprintf("p%d", i)
 		ff := fieldNamed(f, name)
@@ -298,7 +298,7 @@ func TestSchemaFormUntrustedTitles(t *testing.T) {
 		"a":{"type":"string","title":"Na\u001b]0;pwned\u0007me","minLength":2},
 		"b":{"type":"string","oneOf":[{"const":"x","title":"E\u001b[31mvil\u202e"}]},
 		"c":{"type":"array","items":{"anyOf":[{"const":"y","title":"Bi\u001b[5mdi"}]},"default":["y"]}}}`))
-	f := NewSchemaForm("ask", sc, nil, style.NewStyles(theme.Dark(), true), keys.DefaultKeyMap(), WithTitleLabels(), WithDefaultsFilled())
+	f := NewSchemaForm("ask", sc, nil, style.NewStyles(theme.Dark(), true), keymap.Default(), WithTitleLabels(), WithDefaultsFilled())
 	f.SetSize(80, 20)
 	formType(f, "z")
 	f.Args()

@@ -1,61 +1,11 @@
 package form
 
-import (
-	"flag"
-	"os"
-	"path/filepath"
-	"strings"
-	"testing"
+import "github.com/mcpsh/mcpsh/ui/internal/uitest"
 
-	"github.com/charmbracelet/x/ansi"
-	"github.com/google/go-cmp/cmp"
+// The shared test helpers (ui/internal/uitest), by the names the form's tests use.
+var (
+	golden     = uitest.Golden
+	assertFits = uitest.AssertFits
+	// testTool serves one tool from an in-process server and lists it, as on the wire.
+	testTool = uitest.Tool
 )
-
-// updating says whether to rewrite the golden files: go test ./ui/form/ -update.
-func updating() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
-
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite golden files")
-	}
-}
-
-// golden compares got, with ANSI sequences stripped so the files stay
-// readable, against testdata/<name>.golden. With -update it writes the file
-// instead.
-func golden(t *testing.T, name string, got string) {
-	t.Helper()
-	got = ansi.Strip(got)
-	path := filepath.Join("testdata", filepath.FromSlash(name)+".golden")
-	if updating() {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (write it with: go test ./ui/form/ -run %s -update)", err, t.Name())
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s differs from %s (-want +got):\n%s", t.Name(), path, diff)
-	}
-}
-
-// assertFits checks that a view has at most height lines, each at most width
-// cells wide.
-func assertFits(t *testing.T, view string, width, height int) {
-	t.Helper()
-	lines := strings.Split(view, "\n")
-	if len(lines) > height {
-		t.Errorf("view has %d lines, more than height %d", len(lines), height)
-	}
-	for i, l := range lines {
-		if w := ansi.StringWidth(l); w > width {
-			t.Errorf("line %d is %d cells wide, more than width %d: %q", i+1, w, width, ansi.Strip(l))
-		}
-	}
-}

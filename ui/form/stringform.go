@@ -10,7 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
-	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -21,7 +21,7 @@ import (
 // request IDs) and reads or gets on Run.
 type StringForm struct {
 	st   *style.Styles
-	keys *keys.KeyMap
+	keys *keymap.KeyMap
 
 	// What it fills: one of the two.
 	Template *client.ResourceTemplate
@@ -62,7 +62,7 @@ type stringField struct {
 // suggestionsShown is how many suggestions are drawn under a field.
 const suggestionsShown = 6
 
-func NewStringForm(specs []StringSpec, ref client.CompletionRef, complete bool, st *style.Styles, keys *keys.KeyMap) *StringForm {
+func NewStringForm(specs []StringSpec, ref client.CompletionRef, complete bool, st *style.Styles, keys *keymap.KeyMap) *StringForm {
 	f := &StringForm{st: st, keys: keys, ref: ref, complete: complete, sel: -1, suggFor: -1}
 	for _, s := range specs {
 		in := textinput.New()

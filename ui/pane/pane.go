@@ -8,7 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/internal/termtext"
-	"github.com/mcpsh/mcpsh/ui/keys"
+	"github.com/mcpsh/mcpsh/ui/keymap"
 )
 
 // Pane is the scrolling body every pane shares (the audit, result, resource,
@@ -169,7 +169,7 @@ func (p *Pane) pageLines() int {
 
 // Scroll applies the scrolling keys (line, page, top, bottom) and the mouse
 // wheel, and reports whether msg was one of them.
-func (p *Pane) Scroll(msg tea.Msg, keys *keys.KeyMap) bool {
+func (p *Pane) Scroll(msg tea.Msg, keys *keymap.KeyMap) bool {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		switch {
@@ -240,7 +240,7 @@ func (p *Pane) View() string { return strings.Join(p.Fitted(), "\n") }
 // page, the top, the bottom) move it over n items, and whether msg is one.
 // The lists with a cursor share them: the tool list's resources and prompts
 // views, the session log and the traffic.
-func CursorMove(msg tea.KeyPressMsg, keys *keys.KeyMap, page, n int) (int, bool) {
+func CursorMove(msg tea.KeyPressMsg, keys *keymap.KeyMap, page, n int) (int, bool) {
 	switch {
 	case key.Matches(msg, keys.Up):
 		return -1, true

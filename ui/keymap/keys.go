@@ -1,7 +1,7 @@
 // Package keys is the interactive view's one keymap: every key it answers
 // to, grouped by where focus is, with the help text the footer and the help
 // overlay show.
-package keys
+package keymap
 
 import "charm.land/bubbles/v2/key"
 
@@ -67,8 +67,8 @@ type KeyMap struct {
 	RawJSON, Unallow key.Binding
 }
 
-// DefaultKeyMap returns mcpsh's keys.
-func DefaultKeyMap() *KeyMap {
+// Default returns mcpsh's keys.
+func Default() *KeyMap {
 	b := func(keys []string, help, desc string) key.Binding {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 	}

@@ -1,4 +1,4 @@
-package ui
+package uitest
 
 import (
 	"context"
@@ -10,15 +10,26 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// testSession serves every tool in toolsJSON from an in-process server, the
-// way mcpsh really gets tools, and returns a session that has listed them.
-// Each tool is as on the wire: name, title, description, inputSchema and
+// Tool builds a *client.Tool the way mcpsh really gets one: a go-sdk
+// server in this process serves the tool and the client lists it. toolJSON is
+// the tool as on the wire: name, title, description, inputSchema and
 // outputSchema (served verbatim, key order included; inputSchema defaults to
 // {"type":"object"}), annotations (through mcp.ToolAnnotations, so only
 // well-typed hints), and _meta (each entry verbatim, e.g. inputExamples).
-// Calls answer with the text "ok". (ui/form's tests build single tools the
-// same way.)
-func testSession(t *testing.T, toolsJSON ...string) *client.Session {
+func Tool(t *testing.T, toolJSON string) *client.Tool {
+	t.Helper()
+	s := Session(t, toolJSON)
+	tools := s.Tools()
+	if len(tools) != 1 {
+		t.Fatalf("listed %d tools, want 1", len(tools))
+	}
+	return tools[0]
+}
+
+// Session serves every tool in toolsJSON (see Tool) from an
+// in-process server and returns a session that has listed them. Calls answer
+// with the text "ok".
+func Session(t *testing.T, toolsJSON ...string) *client.Session {
 	t.Helper()
 	srv := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "1"}, nil)
 	for _, tj := range toolsJSON {
