@@ -4,6 +4,7 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -42,6 +43,8 @@ type app struct {
 	elicitor *elicitor
 	// updated receives the URIs of resources the server says changed (read --follow).
 	updated chan string
+	// stepBuf holds one step of run's output, written at once.
+	stepBuf bytes.Buffer
 	// trace is --trace's file, opened by the first command that connects.
 	trace *traceFile
 	// several: this command talks to every configured server (--all).

@@ -252,14 +252,18 @@ func (a *app) printRunStep(p palette, c scriptCall, o *client.Outcome, failed in
 	if failed > 0 {
 		unmet = " · " + p.Bad(fmt.Sprintf("%d of %s failed", failed, plural(len(c.expects), "expectation")))
 	}
-	fmt.Fprintf(a.io.Out, "%s %s (%s) · %s · %.0fms%s\n", p.Muted(fmt.Sprintf("[line %d]", c.line)),
+	// One write a step: stdout is not buffered, and a write is a system call.
+	b := &a.stepBuf
+	b.Reset()
+	fmt.Fprintf(b, "%s %s (%s) · %s · %.0fms%s\n", p.Muted(fmt.Sprintf("[line %d]", c.line)),
 		termtext.Line(o.Title), termtext.Line(o.Tool), status, o.DurationMS, unmet)
 	switch o.Status {
 	case client.StatusOK, client.StatusToolError:
-		fmt.Fprint(a.io.Out, indent(resultText(o.Result, a.io.StdoutTTY)))
+		b.WriteString(indent(resultText(o.Result, a.io.StdoutTTY)))
 	default:
-		fmt.Fprint(a.io.Out, indent(termtext.Sanitize(o.Error)))
+		b.WriteString(indent(termtext.Sanitize(o.Error)))
 	}
+	a.io.Out.Write(b.Bytes())
 }
 
 func indent(s string) string {
