@@ -113,8 +113,8 @@ func renderHelpOverlay(h *helpOverlay, st *style.Styles, keys *keymap.KeyMap, wi
 		hint = st.Muted.Render(itoa(top+1)+"–"+itoa(min(top+body, total))+" of "+itoa(total)+" · ") + hint
 	}
 	head := title
-	if gap := width - ansi.StringWidth(title) - ansi.StringWidth(hint); gap >= 2 {
-		head += strings.Repeat(" ", gap) + hint
+	if l, fits := termtext.Spread(title, hint, width, 2); fits {
+		head = l
 	}
 	out := []string{termtext.Truncate(head, width)}
 	out = append(out, h.body.Visible()...)

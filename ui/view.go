@@ -208,10 +208,7 @@ func (m *Model) header() string {
 			calls += " · " + m.st.MarkOpenWorld.Render(fmt.Sprintf("%s %d open-world", markOpenWorld, n))
 		}
 	}
-	line := func(left, right string) (string, bool) {
-		gap := w - ansi.StringWidth(left) - ansi.StringWidth(right)
-		return left + strings.Repeat(" ", max(gap, 0)) + right, gap >= 1
-	}
+	line := func(left, right string) (string, bool) { return termtext.Spread(left, right, w, 1) }
 	if via != "" {
 		// How the server is reached, cut to the room left, when that is enough to read.
 		room := w - ansi.StringWidth(brand+name+proto) - ansi.StringWidth(tools+calls) - len(" · ") - 1

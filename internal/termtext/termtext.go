@@ -115,6 +115,18 @@ func Pad(s string, width int) string {
 	return s
 }
 
+// Spread puts left at the start and right at the end of width cells, with
+// at least minGap spaces between them. fits is false when they need more
+// than width: the two are then joined by minGap spaces, for the caller to cut
+// or to drop right.
+func Spread(left, right string, width, minGap int) (line string, fits bool) {
+	gap := width - ansi.StringWidth(left) - ansi.StringWidth(right)
+	if gap < minGap {
+		return left + strings.Repeat(" ", max(minGap, 0)) + right, false
+	}
+	return left + strings.Repeat(" ", gap) + right, true
+}
+
 // Cell is one cell of a row of columns (Row): Text is cut to Width cells,
 // with "…" when cut, and padded to it, on the left when Right; a Width of 0
 // leaves the text as it is. Style, when set, draws the fitted text, padding

@@ -109,3 +109,23 @@ func TestColumns(t *testing.T) {
 		}
 	}
 }
+
+func TestSpread(t *testing.T) {
+	for _, c := range []struct {
+		left, right string
+		width, min  int
+		want        string
+		fits        bool
+	}{
+		{"ab", "cd", 7, 1, "ab   cd", true},
+		{"ab", "cd", 5, 1, "ab cd", true},
+		{"ab", "cd", 4, 1, "ab cd", false},
+		{"\x1b[1mab\x1b[0m", "é", 5, 2, "\x1b[1mab\x1b[0m  é", true}, // styles and wide runes measured as drawn
+		{"ab", "cd", 5, 2, "ab  cd", false},
+	} {
+		got, fits := Spread(c.left, c.right, c.width, c.min)
+		if got != c.want || fits != c.fits {
+			t.Errorf("Spread(%q, %q, %d, %d) = %q, %v; want %q, %v", c.left, c.right, c.width, c.min, got, fits, c.want, c.fits)
+		}
+	}
+}

@@ -230,7 +230,7 @@ func (ff *formField) render(st *style.Styles, width, labelW int, focused bool) [
 	} else {
 		input = ff.input.View()
 	}
-	first := st.Focused.Render(marker) + nameStyle.Render(name) + strings.Repeat(" ", max(labelW-ansi.StringWidth(name), 0)+2) + input
+	first := st.Focused.Render(marker) + termtext.Pad(nameStyle.Render(name), labelW) + "  " + input
 	lines := []string{first}
 
 	info := []string{ff.spec.TypeLabel()}
