@@ -13,8 +13,8 @@ import (
 	"github.com/mcpsh/mcpsh/internal/termtext"
 )
 
-// stdoutReader stands between a stdio server's stdout and the SDK, which
-// reads newline-delimited JSON-RPC. Servers print banners there ("Starting
+// stdoutReader stands between a stdio server's stdout and the connection
+// that decodes its newline-delimited JSON-RPC (lineconn.go). Servers print banners there ("Starting
 // server..."), which would end the session with "invalid character 'S'", and
 // a hostile one may write a line that never ends. So each line is judged on
 // its own: JSON goes on, anything else is skipped with a warning that shows
@@ -25,8 +25,6 @@ type stdoutReader struct {
 	in  *bufio.Reader
 	out []byte // the line being handed on, without its newline
 	err error
-	// newline: Read has handed on a whole line but not yet its newline.
-	newline bool
 	// line is the buffer the next line is read into: out is a part of it,
 	// and the next line is read only once out has been taken.
 	line []byte
@@ -58,28 +56,6 @@ func (r *stdoutReader) nextLine() ([]byte, error) {
 		return line, nil
 	}
 	return nil, r.err
-}
-
-// Read gives the message lines as a stream, each ended by a newline.
-func (r *stdoutReader) Read(p []byte) (int, error) {
-	if r.newline && len(r.out) == 0 {
-		if len(p) == 0 {
-			return 0, nil
-		}
-		p[0], r.newline = '\n', false
-		return 1, nil
-	}
-	for len(r.out) == 0 && r.err == nil {
-		r.err = r.next()
-	}
-	if len(r.out) > 0 {
-		n := copy(p, r.out)
-		if r.out = r.out[n:]; len(r.out) == 0 {
-			r.newline = true
-		}
-		return n, nil
-	}
-	return 0, r.err
 }
 
 func (r *stdoutReader) Close() error { return r.src.Close() }

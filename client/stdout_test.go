@@ -23,10 +23,12 @@ func TestStdoutReaderKeepsEachLineWhole(t *testing.T) {
 	var warned []string
 	r := newStdoutReader(io.NopCloser(strings.NewReader(strings.Join(lines, "\n")+"\n")), newTap(), func(w string) { warned = append(warned, w) })
 	var got bytes.Buffer
-	p := make([]byte, 7)
 	for {
-		n, err := r.Read(p)
-		got.Write(p[:n])
+		line, err := r.nextLine()
+		if len(line) > 0 {
+			got.Write(line)
+			got.WriteByte('\n')
+		}
 		if cap(r.line) > keepLineBuf {
 			t.Fatalf("the reader keeps a %d-byte buffer, more than %d", cap(r.line), keepLineBuf)
 		}
