@@ -171,8 +171,8 @@ func (f *Field) enumTitle(i int) string {
 
 // classify picks the input for a field.
 func (f *Field) classify() Input {
-	nn := nonNull(f.Types)
-	if len(f.Enum) > 0 && len(nonNull(f.free)) == 0 {
+	nn := NonNull(f.Types)
+	if len(f.Enum) > 0 && len(NonNull(f.free)) == 0 {
 		if allScalar(f.Enum) && !slices.Contains(nn, "array") && !slices.Contains(nn, "object") {
 			return InputChoice
 		}

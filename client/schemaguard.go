@@ -57,28 +57,8 @@ func schemaTooBig(raw []byte) error {
 	if len(raw) > maxSchemaBytes {
 		return fmt.Errorf("is %d bytes, more than the %d mcpsh checks", len(raw), maxSchemaBytes)
 	}
-	depth, inString, escaped := 0, false, false
-	for _, c := range raw {
-		switch {
-		case escaped:
-			escaped = false
-		case inString:
-			switch c {
-			case '\\':
-				escaped = true
-			case '"':
-				inString = false
-			}
-		case c == '"':
-			inString = true
-		case c == '{' || c == '[':
-			depth++
-			if depth > maxSchemaJSONDepth {
-				return fmt.Errorf("nests JSON more than %d levels deep", maxSchemaJSONDepth)
-			}
-		case c == '}' || c == ']':
-			depth--
-		}
+	if nestsDeeper(raw, maxSchemaJSONDepth) {
+		return fmt.Errorf("nests JSON more than %d levels deep", maxSchemaJSONDepth)
 	}
 	return nil
 }

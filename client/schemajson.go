@@ -106,7 +106,8 @@ func kindsOf(vals []any) []string {
 	return out
 }
 
-func nonNull(types []string) []string {
+// NonNull is types without "null".
+func NonNull(types []string) []string {
 	var out []string
 	for _, t := range types {
 		if t != "null" {

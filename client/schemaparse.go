@@ -173,6 +173,11 @@ func ValueText(v any) string {
 	if s, ok := v.(string); ok {
 		return s
 	}
+	return CompactJSON(v)
+}
+
+// CompactJSON is v as one line of JSON, without HTML escaping.
+func CompactJSON(v any) string {
 	var b strings.Builder
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)

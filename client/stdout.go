@@ -94,7 +94,7 @@ func (r *stdoutReader) next() error {
 		}
 		// Nesting deeper than maxNesting takes more opening brackets than a
 		// shorter line has, so the scan is for long lines only.
-		if len(body) > maxNesting && nestedTooDeep(body) {
+		if len(body) > maxNesting && nestsDeeper(body, maxNesting) {
 			// go-sdk refuses such a message and ends the session with it.
 			if sub, ok := r.tap.refuseAnswer(sniffID(body[:min(len(body), sniffKeep)], body[max(len(body)-sniffKeep, 0):]), errAnswerTooDeep); ok {
 				r.out = sub
@@ -127,34 +127,6 @@ func (r *stdoutReader) noise(msg string) {
 const maxNesting = 1000
 
 var errAnswerTooDeep = errors.New("the server's answer is nested more than 1000 levels deep, more than mcpsh reads")
-
-// nestedTooDeep reports whether valid JSON nests objects and arrays deeper
-// than maxNesting.
-func nestedTooDeep(b []byte) bool {
-	depth, inString, escaped := 0, false, false
-	for _, c := range b {
-		switch {
-		case escaped:
-			escaped = false
-		case inString:
-			switch c {
-			case '\\':
-				escaped = true
-			case '"':
-				inString = false
-			}
-		case c == '"':
-			inString = true
-		case c == '{' || c == '[':
-			if depth++; depth > maxNesting {
-				return true
-			}
-		case c == '}' || c == ']':
-			depth--
-		}
-	}
-	return false
-}
 
 // sniffKeep is how much of the start and end of an oversized line is kept to
 // find its request ID.

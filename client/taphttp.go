@@ -187,7 +187,7 @@ func (h *httpTap) rewrite(data []byte) []byte {
 		h.tap.trace.noteRaw("in", data)
 	}
 	if err != nil {
-		if nestedTooDeep(data) {
+		if nestsDeeper(data, maxNesting) {
 			// go-sdk refuses it too, and would end the session.
 			if sub, ok := h.tap.refuseAnswer(sniffID(data[:min(len(data), sniffKeep)], data[max(len(data)-sniffKeep, 0):]), errAnswerTooDeep); ok {
 				return sub

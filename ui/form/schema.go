@@ -1,7 +1,6 @@
 package form
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -67,12 +66,12 @@ func schemaIsComplex(schema json.RawMessage) bool { return client.ReadSchemaText
 func (f FieldSpec) TypeLabel() string {
 	switch f.Kind {
 	case kindEnum:
-		if nn := nonNull(f.Types); len(nn) > 0 {
+		if nn := client.NonNull(f.Types); len(nn) > 0 {
 			return strings.Join(nn, " | ") + " enum"
 		}
 		return "enum"
 	case kindMulti:
-		if it := nonNull(f.ItemTypes); len(it) > 0 {
+		if it := client.NonNull(f.ItemTypes); len(it) > 0 {
 			return "array of " + strings.Join(it, " | ") + " enum"
 		}
 		return "array of enum"
@@ -165,27 +164,9 @@ func rangeText(lo, hi *int, both, onlyLo, onlyHi string) string {
 	return fmt.Sprintf(onlyHi, strconv.Itoa(*hi))
 }
 
-func nonNull(types []string) []string {
-	var out []string
-	for _, t := range types {
-		if t != "null" {
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
 // valueText shows a JSON value the way a user would type it: strings bare,
 // everything else as compact JSON. It is the server's text: sanitize it.
 func valueText(v any) string { return client.ValueText(v) }
 
 // compactJSON is v as one line of JSON, without HTML escaping.
-func compactJSON(v any) string {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return fmt.Sprint(v)
-	}
-	return strings.TrimSuffix(b.String(), "\n")
-}
+func compactJSON(v any) string { return client.CompactJSON(v) }
