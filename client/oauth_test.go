@@ -4,19 +4,19 @@ import (
 	"context"
 	"errors"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/mcpsh/mcpsh/internal/oauthfake"
 	"github.com/mcpsh/mcpsh/policy"
 )
 
 // testBound keeps a broken flow from hanging the suite; nothing is timed by it.
 const testBound = 60 * time.Second
 
-func connectOAuth(t *testing.T, f *fakeOAuth, a *Auth, headers map[string]string) (*Session, error) {
+func connectOAuth(t *testing.T, f *oauthfake.Server, a *Auth, headers map[string]string) (*Session, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), testBound)
 	defer cancel()
@@ -43,14 +43,14 @@ func callWhoami(t *testing.T, s *Session) {
 }
 
 func browserAuth(store TokenStore) *Auth {
-	return &Auth{Store: store, Login: &BrowserLogin{Open: followBrowser}}
+	return &Auth{Store: store, Login: &BrowserLogin{Open: oauthfake.FollowBrowser}}
 }
 
 // TestOAuthLoginThenStoredToken: the first session runs the whole flow (DCR,
 // browser, PKCE exchange) and stores the token; the next one, with no one to
 // authorize, uses the stored token and never asks.
 func TestOAuthLoginThenStoredToken(t *testing.T) {
-	f := newFakeOAuth(t)
+	f := oauthfake.New(t)
 	store := NewFileTokenStore(t.TempDir())
 	var stored []string
 	a := browserAuth(store)
@@ -61,7 +61,7 @@ func TestOAuthLoginThenStoredToken(t *testing.T) {
 	}
 	callWhoami(t, s)
 	s.Close()
-	first := f.seen()
+	first := f.Seen()
 	if len(first.Registrations) != 1 || len(first.Authorizes) != 1 || len(stored) != 1 {
 		t.Fatalf("registrations %d, authorizations %d, stored %v; want one of each", len(first.Registrations), len(first.Authorizes), stored)
 	}
@@ -83,7 +83,7 @@ func TestOAuthLoginThenStoredToken(t *testing.T) {
 		t.Fatalf("second session, with the stored token: %v", err)
 	}
 	callWhoami(t, s)
-	second := f.seen()
+	second := f.Seen()
 	if len(second.Authorizes) != 1 || len(second.Registrations) != 1 || len(second.TokenForms) != len(first.TokenForms) {
 		t.Errorf("the second session authorized again: %d authorizations, %d token requests (first had %d)",
 			len(second.Authorizes), len(second.TokenForms), len(first.TokenForms))
@@ -97,8 +97,8 @@ func TestOAuthLoginThenStoredToken(t *testing.T) {
 // token endpoint it came from, and the new token (and rotated refresh token)
 // is stored before the next run needs it.
 func TestOAuthRefreshExpired(t *testing.T) {
-	f := newFakeOAuth(t)
-	f.issueRefresh("rt-seed-Lm3Qp9")
+	f := oauthfake.New(t)
+	f.IssueRefresh("rt-seed-Lm3Qp9")
 	store := NewFileTokenStore(t.TempDir())
 	key, _ := CanonicalURL(f.URL())
 	seed := &storedToken{Version: 1, URL: key, Grant: "authorization_code", AccessToken: "at-expired-Hw5Rt1", TokenType: "Bearer",
@@ -111,7 +111,7 @@ func TestOAuthRefreshExpired(t *testing.T) {
 		t.Fatal(err)
 	}
 	callWhoami(t, s)
-	seen := f.seen()
+	seen := f.Seen()
 	if len(seen.TokenForms) != 1 || seen.TokenForms[0].Get("grant_type") != "refresh_token" || seen.TokenForms[0].Get("refresh_token") != "rt-seed-Lm3Qp9" {
 		t.Fatalf("token requests = %v, want one refresh with the stored refresh token", seen.TokenForms)
 	}
@@ -133,7 +133,7 @@ func TestOAuthRefreshExpired(t *testing.T) {
 // TestOAuthLoginRequired: with no one to authorize, a server that asks gets
 // a LoginRequiredError naming the command, and mcpsh registers nothing.
 func TestOAuthLoginRequired(t *testing.T) {
-	f := newFakeOAuth(t)
+	f := oauthfake.New(t)
 	_, err := connectOAuth(t, f, &Auth{Store: NewFileTokenStore(t.TempDir()), Hint: "mcpsh login -s prot"}, nil)
 	var lr *LoginRequiredError
 	if !errors.As(err, &lr) {
@@ -142,7 +142,7 @@ func TestOAuthLoginRequired(t *testing.T) {
 	if !strings.Contains(err.Error(), "run mcpsh login -s prot") {
 		t.Errorf("message lacks the hint: %v", err)
 	}
-	if seen := f.seen(); len(seen.Registrations)+len(seen.Authorizes)+len(seen.TokenForms) != 0 {
+	if seen := f.Seen(); len(seen.Registrations)+len(seen.Authorizes)+len(seen.TokenForms) != 0 {
 		t.Errorf("the authorization server was used: %+v", seen)
 	}
 	lr.Hint = ""
@@ -154,13 +154,13 @@ func TestOAuthLoginRequired(t *testing.T) {
 // TestOAuthHeadersStayWithServer: the headers configured for the MCP server
 // (credentials, often) never reach the authorization server.
 func TestOAuthHeadersStayWithServer(t *testing.T) {
-	f := newFakeOAuth(t)
+	f := oauthfake.New(t)
 	s, err := connectOAuth(t, f, browserAuth(NewFileTokenStore(t.TempDir())), map[string]string{"X-Api-Key": "hdr-secret-Vb7Nc2"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	callWhoami(t, s)
-	seen := f.seen()
+	seen := f.Seen()
 	if len(seen.ASHeaders) == 0 {
 		t.Fatal("the authorization server saw nothing")
 	}
@@ -174,7 +174,7 @@ func TestOAuthHeadersStayWithServer(t *testing.T) {
 // TestOAuthTokensNotInErrors: a failed refresh whose answer quotes the
 // tokens says what failed without them.
 func TestOAuthTokensNotInErrors(t *testing.T) {
-	f := newFakeOAuth(t)
+	f := oauthfake.New(t)
 	f.RefreshFails = `{"error":"server_error","echo":"refresh_token=rt-seed-Lm3Qp9 access at-expired-Hw5Rt1"}`
 	store := NewFileTokenStore(t.TempDir())
 	key, _ := CanonicalURL(f.URL())
@@ -192,7 +192,7 @@ func TestOAuthTokensNotInErrors(t *testing.T) {
 // TestOAuthStepUp: a 403 asking for more scope runs a second authorization
 // for the union of what the token had and what the server wants.
 func TestOAuthStepUp(t *testing.T) {
-	f := newFakeOAuth(t)
+	f := oauthfake.New(t)
 	f.ScopesSupported = []string{"read"}
 	f.CallScope = "write"
 	s, err := connectOAuth(t, f, browserAuth(NewFileTokenStore(t.TempDir())), nil)
@@ -200,7 +200,7 @@ func TestOAuthStepUp(t *testing.T) {
 		t.Fatal(err)
 	}
 	callWhoami(t, s)
-	seen := f.seen()
+	seen := f.Seen()
 	if len(seen.Authorizes) != 2 {
 		t.Fatalf("authorizations = %d, want 2", len(seen.Authorizes))
 	}
@@ -215,7 +215,7 @@ func TestOAuthStepUp(t *testing.T) {
 // without touching the authorization server: no registration, no browser.
 // (How the call's error reads is client/failure.go's: see LoginRequiredError.)
 func TestOAuthStepUpWithoutBrowser(t *testing.T) {
-	f := newFakeOAuth(t)
+	f := oauthfake.New(t)
 	f.ScopesSupported = []string{"read"}
 	store := NewFileTokenStore(t.TempDir())
 	s, err := connectOAuth(t, f, browserAuth(store), nil)
@@ -224,10 +224,8 @@ func TestOAuthStepUpWithoutBrowser(t *testing.T) {
 	}
 	callWhoami(t, s)
 	s.Close()
-	before := f.seen()
-	f.mu.Lock()
-	f.CallScope = "write"
-	f.mu.Unlock()
+	before := f.Seen()
+	f.SetCallScope("write")
 	s, err = connectOAuth(t, f, &Auth{Store: store, Hint: "mcpsh login -s prot"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -241,7 +239,7 @@ func TestOAuthStepUpWithoutBrowser(t *testing.T) {
 	if o == nil || o.Status != StatusFailed {
 		t.Fatalf("outcome = %+v", o)
 	}
-	after := f.seen()
+	after := f.Seen()
 	if len(after.Registrations) != len(before.Registrations) || len(after.Authorizes) != len(before.Authorizes) {
 		t.Errorf("a script started an authorization: registrations %d→%d, authorizations %d→%d",
 			len(before.Registrations), len(after.Registrations), len(before.Authorizes), len(after.Authorizes))
@@ -251,7 +249,7 @@ func TestOAuthStepUpWithoutBrowser(t *testing.T) {
 // TestOAuthPreregistered: a configured client ID and secret are used instead
 // of registering, and the secret goes to the token endpoint only.
 func TestOAuthPreregistered(t *testing.T) {
-	f := newFakeOAuth(t)
+	f := oauthfake.New(t)
 	f.ClientSecret = "pre-secret-Tg6Yh3"
 	a := browserAuth(NewFileTokenStore(t.TempDir()))
 	a.ClientID, a.ClientSecret = "pre", "pre-secret-Tg6Yh3"
@@ -260,7 +258,7 @@ func TestOAuthPreregistered(t *testing.T) {
 		t.Fatal(err)
 	}
 	callWhoami(t, s)
-	seen := f.seen()
+	seen := f.Seen()
 	if len(seen.Registrations) != 0 || seen.Authorizes[0].Get("client_id") != "pre" {
 		t.Errorf("registrations %d, client_id %q", len(seen.Registrations), seen.Authorizes[0].Get("client_id"))
 	}
@@ -269,7 +267,7 @@ func TestOAuthPreregistered(t *testing.T) {
 // TestOAuthClientCredentials: the client_credentials grant needs no person,
 // so it works without a browser, and its token is stored like any other.
 func TestOAuthClientCredentials(t *testing.T) {
-	f := newFakeOAuth(t)
+	f := oauthfake.New(t)
 	f.ClientSecret = "svc-secret-Qw2Er5"
 	store := NewFileTokenStore(t.TempDir())
 	a := &Auth{Store: store, Grant: GrantClientCredentials, ClientID: "svc", ClientSecret: "svc-secret-Qw2Er5"}
@@ -278,7 +276,7 @@ func TestOAuthClientCredentials(t *testing.T) {
 		t.Fatal(err)
 	}
 	callWhoami(t, s)
-	seen := f.seen()
+	seen := f.Seen()
 	if len(seen.Authorizes) != 0 || len(seen.TokenForms) != 1 || seen.TokenForms[0].Get("grant_type") != "client_credentials" {
 		t.Errorf("authorizations %d, token requests %v", len(seen.Authorizes), seen.TokenForms)
 	}
@@ -291,8 +289,8 @@ func TestOAuthClientCredentials(t *testing.T) {
 // TestOAuthBrowserCommand runs the flow through $BROWSER, as a person's
 // machine would: a script that fetches the URL and follows the redirects.
 func TestOAuthBrowserCommand(t *testing.T) {
-	browser := curlBrowser(t)
-	f := newFakeOAuth(t)
+	browser := oauthfake.CurlBrowser(t)
+	f := oauthfake.New(t)
 	var notes []string
 	a := &Auth{Store: NewFileTokenStore(t.TempDir()), Notify: func(s string) { notes = append(notes, s) },
 		Login: &BrowserLogin{Open: OpenBrowser(func(k string) (string, bool) {
@@ -312,24 +310,10 @@ func TestOAuthBrowserCommand(t *testing.T) {
 	}
 }
 
-// curlBrowser writes a $BROWSER script that fetches its URL with curl.
-func curlBrowser(t *testing.T) string {
-	t.Helper()
-	if _, err := os.Stat("/usr/bin/curl"); err != nil {
-		t.Skip("no curl to play the browser")
-	}
-	p := filepath.Join(t.TempDir(), "browser")
-	script := "#!/bin/sh\nexec /usr/bin/curl -sSfL --noproxy '*' -o /dev/null \"$1\"\n"
-	if err := os.WriteFile(p, []byte(script), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 // TestOAuthFreshIgnoresStored: a login asks again even with a token stored,
 // and replaces it.
 func TestOAuthFreshIgnoresStored(t *testing.T) {
-	f := newFakeOAuth(t)
+	f := oauthfake.New(t)
 	store := NewFileTokenStore(t.TempDir())
 	s, err := connectOAuth(t, f, browserAuth(store), nil)
 	if err != nil {
@@ -347,7 +331,7 @@ func TestOAuthFreshIgnoresStored(t *testing.T) {
 	}
 	callWhoami(t, s)
 	after, _, _ := store.load(key)
-	if n := len(f.seen().Authorizes); n != 2 || after.AccessToken == before.AccessToken {
+	if n := len(f.Seen().Authorizes); n != 2 || after.AccessToken == before.AccessToken {
 		t.Errorf("authorizations %d; token replaced: %v", n, after.AccessToken != before.AccessToken)
 	}
 }
@@ -355,7 +339,7 @@ func TestOAuthFreshIgnoresStored(t *testing.T) {
 // TestOAuthRefreshRefused: a refresh token the server no longer accepts
 // (invalid_grant) leads to a new login, not to a dead end.
 func TestOAuthRefreshRefused(t *testing.T) {
-	f := newFakeOAuth(t)
+	f := oauthfake.New(t)
 	store := NewFileTokenStore(t.TempDir())
 	key, _ := CanonicalURL(f.URL())
 	store.save(key, &storedToken{Version: 1, URL: key, AccessToken: "at-expired-Hw5Rt1", RefreshToken: "rt-revoked-Bn4Mk0",
@@ -365,7 +349,7 @@ func TestOAuthRefreshRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	callWhoami(t, s)
-	seen := f.seen()
+	seen := f.Seen()
 	if len(seen.Authorizes) != 1 || seen.TokenForms[0].Get("grant_type") != "refresh_token" {
 		t.Errorf("authorizations %d, token requests %v; want a refused refresh, then a login", len(seen.Authorizes), seen.TokenForms)
 	}
@@ -374,7 +358,7 @@ func TestOAuthRefreshRefused(t *testing.T) {
 // TestOAuthDamagedStore: a stored token that cannot be read is reported and
 // replaced by a new login.
 func TestOAuthDamagedStore(t *testing.T) {
-	f := newFakeOAuth(t)
+	f := oauthfake.New(t)
 	dir := t.TempDir()
 	store := NewFileTokenStore(dir).(*fileStore)
 	key, _ := CanonicalURL(f.URL())

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mcpsh/mcpsh/internal/oauthfake"
 )
 
 // authEnv is the environment of the OAuth tests: a state folder shared by
@@ -20,25 +22,10 @@ func authEnv(t *testing.T, state, browser string) env {
 	return env{vars: vars}
 }
 
-// curlBrowser writes a $BROWSER script that fetches its URL and follows the
-// redirects to mcpsh's loopback listener, as a person clicking "allow" would.
-func curlBrowser(t *testing.T) string {
-	t.Helper()
-	if _, err := os.Stat("/usr/bin/curl"); err != nil {
-		t.Skip("no curl to play the browser")
-	}
-	p := filepath.Join(t.TempDir(), "browser")
-	script := "#!/bin/sh\nexec /usr/bin/curl -sSfL --noproxy '*' -o /dev/null \"$1\"\n"
-	if err := os.WriteFile(p, []byte(script), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 // noSecrets fails if any token the fake handed out shows in texts.
-func noSecrets(t *testing.T, f *fakeOAuth, extra []string, texts map[string]string) {
+func noSecrets(t *testing.T, f *oauthfake.Server, extra []string, texts map[string]string) {
 	t.Helper()
-	secrets := append(f.seen().Issued, extra...)
+	secrets := append(f.Seen().Issued, extra...)
 	for what, text := range texts {
 		for _, s := range secrets {
 			if s != "" && strings.Contains(text, s) {
@@ -51,21 +38,21 @@ func noSecrets(t *testing.T, f *fakeOAuth, extra []string, texts map[string]stri
 // TestLoginThenCall: login runs the browser flow once and stores the token;
 // a script then calls the server with it, and nothing asks again.
 func TestLoginThenCall(t *testing.T) {
-	f := newFakeOAuth(t)
+	f := oauthfake.New(t)
 	state := t.TempDir()
-	r, _ := run(t, authEnv(t, state, curlBrowser(t)), "login", "--url", f.URL())
+	r, _ := run(t, authEnv(t, state, oauthfake.CurlBrowser(t)), "login", "--url", f.URL())
 	wantCode(t, r, ExitOK)
 	tokens := filepath.Join(state, "mcpsh", "tokens")
 	contains(t, "stdout", r.out, "logged in to "+f.URL()+" (token expires in 59m); the token is in "+tokens+string(filepath.Separator))
 	contains(t, "stderr", r.errOut, "asks you to log in at 127.0.0.1", f.AS.URL+"/authorize?")
-	if n := len(f.seen().Authorizes); n != 1 {
+	if n := len(f.Seen().Authorizes); n != 1 {
 		t.Fatalf("authorizations = %d", n)
 	}
 	log := filepath.Join(t.TempDir(), "session.jsonl")
 	c, _ := run(t, authEnv(t, state, ""), "call", "--url", f.URL(), "whoami", "--log", log)
 	wantCode(t, c, ExitOK)
 	contains(t, "stdout", c.out, "you are in")
-	seen := f.seen()
+	seen := f.Seen()
 	if len(seen.Authorizes) != 1 || len(seen.Registrations) != 1 || seen.Calls != 1 {
 		t.Errorf("after the call: %d authorizations, %d registrations, %d calls", len(seen.Authorizes), len(seen.Registrations), seen.Calls)
 	}
@@ -90,7 +77,7 @@ func TestLoginThenCall(t *testing.T) {
 // TestBatchNeedsLogin: a script with no terminal and no $BROWSER cannot log
 // in: it fails (exit 1) saying which command to run, and registers nothing.
 func TestBatchNeedsLogin(t *testing.T) {
-	f := newFakeOAuth(t)
+	f := oauthfake.New(t)
 	state := t.TempDir()
 	r, _ := run(t, authEnv(t, state, ""), "call", "--url", f.URL(), "whoami")
 	wantCode(t, r, ExitFailure)
@@ -100,16 +87,16 @@ func TestBatchNeedsLogin(t *testing.T) {
 	r, _ = run(t, authEnv(t, state, ""), "tools", "--config", cfg, "-s", "prot")
 	wantCode(t, r, ExitFailure)
 	contains(t, "stderr", r.errOut, "run mcpsh login --config "+cfg+" -s prot")
-	if seen := f.seen(); len(seen.Registrations)+len(seen.Authorizes) != 0 {
+	if seen := f.Seen(); len(seen.Registrations)+len(seen.Authorizes) != 0 {
 		t.Errorf("a script started an authorization: %d registrations, %d authorizations", len(seen.Registrations), len(seen.Authorizes))
 	}
 }
 
 // TestLogout removes the stored token, and says so when there is none.
 func TestLogout(t *testing.T) {
-	f := newFakeOAuth(t)
+	f := oauthfake.New(t)
 	state := t.TempDir()
-	e := authEnv(t, state, curlBrowser(t))
+	e := authEnv(t, state, oauthfake.CurlBrowser(t))
 	r, _ := run(t, e, "login", "--url", f.URL())
 	wantCode(t, r, ExitOK)
 	r, _ = run(t, e, "logout", "--url", f.URL())
@@ -129,10 +116,10 @@ func TestLogout(t *testing.T) {
 // TestServersLoginStatus: servers says who is logged in and until when,
 // in text and JSON, and never shows a token or the client secret.
 func TestServersLoginStatus(t *testing.T) {
-	f := newFakeOAuth(t)
+	f := oauthfake.New(t)
 	f.ClientSecret = "pre-secret-Tg6Yh3"
 	state := t.TempDir()
-	e := authEnv(t, state, curlBrowser(t))
+	e := authEnv(t, state, oauthfake.CurlBrowser(t))
 	e.vars["PRE_SECRET"] = f.ClientSecret
 	cfg := writeConfig(t, sprintf(`{"mcpServers": {
 		"prot": {"type": "http", "url": %q, "clientId": "pre", "clientSecret": "${PRE_SECRET}", "scopes": "read"},
@@ -143,7 +130,7 @@ func TestServersLoginStatus(t *testing.T) {
 
 	login, _ := run(t, e, "login", "--config", cfg, "-s", "prot")
 	wantCode(t, login, ExitOK)
-	seen := f.seen()
+	seen := f.Seen()
 	if len(seen.Registrations) != 0 || seen.Authorizes[0].Get("client_id") != "pre" || seen.Authorizes[0].Get("scope") != "read" {
 		t.Errorf("login did not use the configured client: %d registrations, %v", len(seen.Registrations), seen.Authorizes)
 	}
@@ -174,12 +161,12 @@ func TestServersLoginStatus(t *testing.T) {
 // TestLoginWithFlags: a pre-registered client given on the command line;
 // its secret never shows, not even in an error.
 func TestLoginWithFlags(t *testing.T) {
-	f := newFakeOAuth(t)
+	f := oauthfake.New(t)
 	f.ClientSecret = "pre-secret-Tg6Yh3"
-	e := authEnv(t, t.TempDir(), curlBrowser(t))
+	e := authEnv(t, t.TempDir(), oauthfake.CurlBrowser(t))
 	r, _ := run(t, e, "login", "--url", f.URL(), "--client-id", "pre", "--client-secret", f.ClientSecret, "--scope", "read", "--scope", "write admin")
 	wantCode(t, r, ExitOK)
-	seen := f.seen()
+	seen := f.Seen()
 	// A set: go-sdk's auth handler unions scopes through a map, so the order
 	// it sends them in varies from run to run.
 	asked := strings.Fields(seen.Authorizes[0].Get("scope"))
@@ -194,8 +181,8 @@ func TestLoginWithFlags(t *testing.T) {
 
 // TestLoginNotAsked: a server that lets mcpsh in without a token stores nothing.
 func TestLoginNotAsked(t *testing.T) {
-	f := newFakeOAuth(t)
-	r, _ := run(t, authEnv(t, t.TempDir(), curlBrowser(t)), "login", "--url", f.RS.URL+"/open")
+	f := oauthfake.New(t)
+	r, _ := run(t, authEnv(t, t.TempDir(), oauthfake.CurlBrowser(t)), "login", "--url", f.OpenURL())
 	wantCode(t, r, ExitOK)
 	contains(t, "stderr", r.errOut, "did not ask for a login")
 	if r.out != "" {

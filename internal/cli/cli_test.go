@@ -10,7 +10,7 @@ import (
 
 	"github.com/mcpsh/mcpsh/internal/demo"
 	"github.com/mcpsh/mcpsh/internal/iostreams"
-	"github.com/mcpsh/mcpsh/internal/sessionlog"
+	"github.com/mcpsh/mcpsh/internal/testenv"
 )
 
 // The test binary doubles as `mcpsh serve-demo` for configured stdio servers.
@@ -21,59 +21,7 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(runInTempHome(m))
-}
-
-// runInTempHome runs the tests with HOME and the XDG folders in a temporary
-// folder and MCPSH_CONFIG unset. Main gets its environment from each test, but
-// the servers the tests start inherit the process's, and nothing a test runs
-// may read the user's config or add to the user's session logs, which `mcpsh
-// log` would then show as the latest. It fails the run if the user's sessions
-// folder gained a file all the same.
-func runInTempHome(m *testing.M) int {
-	realSessions, _ := sessionlog.SessionsDir(os.LookupEnv)
-	root, err := os.MkdirTemp("", "mcpsh-cli-home-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer os.RemoveAll(root)
-	for _, k := range []string{"HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME"} {
-		d := filepath.Join(root, strings.ToLower(k))
-		if err := os.MkdirAll(d, 0o700); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1
-		}
-		os.Setenv(k, d)
-	}
-	os.Unsetenv("MCPSH_CONFIG")
-	before := namesIn(realSessions)
-	code := m.Run()
-	var added []string
-	for name := range namesIn(realSessions) {
-		if !before[name] {
-			added = append(added, name)
-		}
-	}
-	if len(added) > 0 {
-		fmt.Fprintf(os.Stderr, "FAIL: session logs appeared in the user's own %s while the tests ran "+
-			"(a test escaped the temporary HOME, unless another mcpsh was running): %s\n", realSessions, strings.Join(added, ", "))
-		code = 1
-	}
-	return code
-}
-
-// namesIn lists a folder; a missing one (or "") has nothing in it.
-func namesIn(dir string) map[string]bool {
-	names := map[string]bool{}
-	if dir == "" {
-		return names
-	}
-	entries, _ := os.ReadDir(dir)
-	for _, e := range entries {
-		names[e.Name()] = true
-	}
-	return names
+	os.Exit(testenv.RunInTempHome(m))
 }
 
 type result struct {
@@ -117,14 +65,7 @@ func wantCode(t *testing.T, r result, code int) {
 	}
 }
 
-func contains(t *testing.T, what, s string, wants ...string) {
-	t.Helper()
-	for _, w := range wants {
-		if !strings.Contains(s, w) {
-			t.Errorf("%s lacks %q:\n%s", what, w, s)
-		}
-	}
-}
+var contains = testenv.Contains
 
 // writeConfig writes a config file and returns its path.
 func writeConfig(t *testing.T, body string) string {

@@ -4,10 +4,11 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mcpsh/mcpsh/internal/testenv"
 )
 
 const testConfig = `{
@@ -126,66 +127,18 @@ func TestHelpTeachesExitCodes(t *testing.T) {
 	contains(t, "help", r.out, "Exit codes:", "130  interrupted", "--demo", "-- COMMAND ARGS")
 }
 
-// hostTree is config/testdata/hosts installed in a temporary folder: a HOME
-// and a repository holding the config of every host mcpsh reads.
-type hostTree struct {
-	home, repo, cwd string
-	vars            map[string]string
-}
-
-// installHosts copies the fixture, filling in its placeholders (see its
-// README) with the test binary as the demo server, and makes the tests'
-// working directory a folder deep in the repository.
-func installHosts(t *testing.T) *hostTree {
+// installHosts installs the other hosts' config (testenv.InstallHosts) with
+// the test binary as the demo server, and makes the tests' working directory
+// a folder deep in the repository.
+func installHosts(t *testing.T) *testenv.Hosts {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	root := t.TempDir()
-	if r, err := filepath.EvalSymlinks(root); err == nil {
-		root = r
-	}
-	h := &hostTree{home: filepath.Join(root, "home"), repo: filepath.Join(root, "repo")}
-	h.cwd = filepath.Join(h.repo, "sub", "dir")
-	// Desktop applications keep their settings per platform.
-	appData := filepath.Join(h.home, ".config")
-	switch runtime.GOOS {
-	case "darwin":
-		appData = filepath.Join(h.home, "Library", "Application Support")
-	case "windows":
-		appData = filepath.Join(root, "AppData", "Roaming")
-	}
-	q := func(v any) string { b, _ := json.Marshal(v); return string(b) }
-	repl := strings.NewReplacer("@REPO@", q(h.repo), "@DEMO@", q(exe), "@DEMOARGS@", "[]")
-	src := filepath.Join("..", "..", "config", "testdata", "hosts")
-	err = filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || d.Name() == "README.md" {
-			return err
-		}
-		rel, _ := filepath.Rel(src, path)
-		dst := filepath.Join(root, rel)
-		if first, rest, _ := strings.Cut(filepath.ToSlash(rel), "/"); first == "appdata" {
-			dst = filepath.Join(appData, filepath.FromSlash(rest))
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		os.MkdirAll(filepath.Dir(dst), 0o755)
-		return os.WriteFile(dst, []byte(repl.Replace(string(data))), 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.MkdirAll(filepath.Join(h.repo, ".git"), 0o755)
-	h.vars = map[string]string{
-		"HOME": h.home, "USERPROFILE": h.home, "APPDATA": appData, "XDG_CONFIG_HOME": appData,
-		"MCPSH_CONFIG": filepath.Join(root, "own", "config.json"),
-		"GITHUB_TOKEN": "ghp_s3cretgithubtoken", "DB_CONNECTION_STRING": "postgres://u:pw@db/x",
-	}
+	h := testenv.InstallHosts(t, exe)
 	old := getwd
-	getwd = func() (string, error) { return h.cwd, nil }
+	getwd = func() (string, error) { return h.Cwd, nil }
 	t.Cleanup(func() { getwd = old })
 	return h
 }
@@ -200,7 +153,7 @@ type discoveredJSON struct {
 
 func TestServersFromEveryHost(t *testing.T) {
 	h := installHosts(t)
-	r, _ := run(t, env{vars: h.vars}, "servers", "--json")
+	r, _ := run(t, env{vars: h.Env()}, "servers", "--json")
 	wantCode(t, r, ExitOK)
 	var list []discoveredJSON
 	if err := json.Unmarshal([]byte(r.out), &list); err != nil {
@@ -229,12 +182,12 @@ func TestServersFromEveryHost(t *testing.T) {
 		t.Errorf("github's winners: %v", winners)
 	}
 	gh := byRef["claude-code:github"]
-	if len(gh) != 2 || gh[0].Origin.Scope != "project" || gh[0].Held == "" || gh[1].Origin.File != filepath.Join(h.home, ".claude.json") ||
+	if len(gh) != 2 || gh[0].Origin.Scope != "project" || gh[0].Held == "" || gh[1].Origin.File != filepath.Join(h.Home, ".claude.json") ||
 		gh[1].Origin.Key != "mcpServers.github" || !slices.Equal(gh[1].Env, []string{"GITHUB_PERSONAL_ACCESS_TOKEN", "MCPSH_TEST_SERVE_DEMO"}) {
 		t.Errorf("claude-code:github: %+v", gh)
 	}
 	local := byRef["claude-code:local-db"]
-	if len(local) != 1 || local[0].Origin.Scope != "local" || local[0].Origin.Key != "projects["+h.repo+"].mcpServers.local-db" || local[0].Cwd != h.repo {
+	if len(local) != 1 || local[0].Origin.Scope != "local" || local[0].Origin.Key != "projects["+h.Repo+"].mcpServers.local-db" || local[0].Cwd != h.Repo {
 		t.Errorf("local-db: %+v", local)
 	}
 	if s := byRef["cursor:github"]; len(s) != 1 || s[0].Trust != "untrusted" || !slices.Equal(s[0].Headers, []string{"Authorization"}) {
@@ -253,13 +206,13 @@ func TestServersFromEveryHost(t *testing.T) {
 		}
 	}
 	// The malformed file is one warning naming it, with line and column.
-	warn := "mcpsh: warning: " + filepath.Join(h.home, ".gemini", "settings.json") + ":5:5: invalid character"
+	warn := "mcpsh: warning: " + filepath.Join(h.Home, ".gemini", "settings.json") + ":5:5: invalid character"
 	if strings.Count(r.errOut, "mcpsh: warning:") != 1 || !strings.Contains(r.errOut, warn) {
 		t.Errorf("stderr:\n%s\nwant once: %s", r.errOut, warn)
 	}
 
 	// The text listing: the winner marked, the others told how to be picked.
-	r, _ = run(t, env{vars: h.vars}, "servers")
+	r, _ = run(t, env{vars: h.Env()}, "servers")
 	wantCode(t, r, ExitOK)
 	contains(t, "servers", r.out,
 		"github\tstdio\t"+os.Args[0],
@@ -270,7 +223,7 @@ func TestServersFromEveryHost(t *testing.T) {
 	)
 
 	// --no-discover: mcpsh's own file only, and no warning.
-	r, _ = run(t, env{vars: h.vars}, "servers", "--json", "--no-discover")
+	r, _ = run(t, env{vars: h.Env()}, "servers", "--json", "--no-discover")
 	wantCode(t, r, ExitOK)
 	if err := json.Unmarshal([]byte(r.out), &list); err != nil || len(list) != 1 || list[0].Ref != "mcpsh:docs" || r.errOut != "" {
 		t.Errorf("--no-discover: %s %s", r.out, r.errOut)
@@ -280,42 +233,42 @@ func TestServersFromEveryHost(t *testing.T) {
 func TestServerFromAnyHost(t *testing.T) {
 	h := installHosts(t)
 	// A project's server approved in Claude Code runs, and nothing is said.
-	r, _ := run(t, env{vars: h.vars}, "tools", "-s", "api")
+	r, _ := run(t, env{vars: h.Env()}, "tools", "-s", "api")
 	wantCode(t, r, ExitOK)
 	contains(t, "tools -s api", r.out, "list_notes")
 	if strings.Contains(r.errOut, "-s api") {
 		t.Errorf("no clash, no note: %s", r.errOut)
 	}
 	// A clash: -s NAME takes the precedence and says so, with how to pick another.
-	r, _ = run(t, env{vars: h.vars}, "tools", "-s", "github")
+	r, _ = run(t, env{vars: h.Env()}, "tools", "-s", "github")
 	wantCode(t, r, ExitOK)
-	contains(t, "stderr", r.errOut, "mcpsh: -s github: using claude-code (~/.claude.json); also defined by claude-code ("+filepath.Join(h.repo, ".mcp.json")+"), claude-desktop (",
+	contains(t, "stderr", r.errOut, "mcpsh: -s github: using claude-code (~/.claude.json); also defined by claude-code ("+filepath.Join(h.Repo, ".mcp.json")+"), claude-desktop (",
 		"-s claude-desktop:github picks claude-desktop's")
 	// -s HOST:NAME picks explicitly.
-	r, _ = run(t, env{vars: h.vars}, "tools", "-s", "claude-desktop:github")
+	r, _ = run(t, env{vars: h.Env()}, "tools", "-s", "claude-desktop:github")
 	wantCode(t, r, ExitFailure)
 	contains(t, "stderr", r.errOut, "/nonexistent/claude-desktop-github")
-	r, _ = run(t, env{vars: h.vars}, "tools", "-s", "cursor:github")
+	r, _ = run(t, env{vars: h.Env()}, "tools", "-s", "cursor:github")
 	wantCode(t, r, ExitFailure)
 	contains(t, "stderr", r.errOut, "http://127.0.0.1:9/cursor-github/mcp")
 	// A project's server nobody approved starts when named, saying so.
-	r, _ = run(t, env{vars: h.vars}, "tools", "-s", "vscode:playwright")
+	r, _ = run(t, env{vars: h.Env()}, "tools", "-s", "vscode:playwright")
 	wantCode(t, r, ExitOK)
-	contains(t, "stderr", r.errOut, "mcpsh: -s vscode:playwright: using vscode ("+filepath.Join(h.repo, ".vscode", "mcp.json")+"), held (a project's server not approved in vscode",
+	contains(t, "stderr", r.errOut, "mcpsh: -s vscode:playwright: using vscode ("+filepath.Join(h.Repo, ".vscode", "mcp.json")+"), held (a project's server not approved in vscode",
 		"starting it because you named it")
 	// Unusable and unknown servers are usage errors naming why.
-	r, _ = run(t, env{vars: h.vars}, "tools", "-s", "perplexity")
+	r, _ = run(t, env{vars: h.Env()}, "tools", "-s", "perplexity")
 	wantCode(t, r, ExitUsage)
 	contains(t, "stderr", r.errOut, "servers.perplexity.env.PERPLEXITY_API_KEY: ${input:perplexity-key} asks vscode to prompt")
-	r, _ = run(t, env{vars: h.vars}, "tools", "-s", "cursor:nope")
+	r, _ = run(t, env{vars: h.Env()}, "tools", "-s", "cursor:nope")
 	wantCode(t, r, ExitUsage)
 	contains(t, "stderr", r.errOut, "unknown server cursor:nope (cursor has: docs, github, notion)")
 	// --no-discover: the other hosts' servers are not there.
-	r, _ = run(t, env{vars: h.vars}, "tools", "-s", "api", "--no-discover")
+	r, _ = run(t, env{vars: h.Env()}, "tools", "-s", "api", "--no-discover")
 	wantCode(t, r, ExitUsage)
 	contains(t, "stderr", r.errOut, `unknown server "api" (known: docs)`)
 	// --untrusted tightens a discovered server too.
-	r, _ = run(t, env{vars: h.vars}, "call", "-s", "api", "list_notes", "--untrusted")
+	r, _ = run(t, env{vars: h.Env()}, "call", "-s", "api", "list_notes", "--untrusted")
 	wantCode(t, r, ExitRefused)
 	for _, secret := range []string{"ghp_s3cretgithubtoken", "docs-s3cret-value"} {
 		if strings.Contains(r.out+r.errOut, secret) {
@@ -328,15 +281,15 @@ func TestServerFromAnyHost(t *testing.T) {
 // servers and commands; none of its bytes reach the terminal raw.
 func TestDiscoveredNamesAreSanitised(t *testing.T) {
 	h := installHosts(t)
-	os.WriteFile(filepath.Join(h.repo, ".mcp.json"), []byte(`{"mcpServers": {"evil\u001b]0;pwned\u0007": {"command": "x\u001b[2J", "args": ["\u202eabc"]}}}`), 0o644)
+	os.WriteFile(filepath.Join(h.Repo, ".mcp.json"), []byte(`{"mcpServers": {"evil\u001b]0;pwned\u0007": {"command": "x\u001b[2J", "args": ["\u202eabc"]}}}`), 0o644)
 	for _, tty := range []bool{false, true} {
-		r, _ := run(t, env{vars: h.vars, tty: tty}, "servers")
+		r, _ := run(t, env{vars: h.Env(), tty: tty}, "servers")
 		wantCode(t, r, ExitOK)
 		if strings.ContainsAny(r.out, "\x1b\u202e\a") && !tty || strings.Contains(r.out, "\x1b]0;") || strings.Contains(r.out, "\x1b[2J") || strings.Contains(r.out, "\u202e") {
 			t.Errorf("tty=%v: raw control bytes in %q", tty, r.out)
 		}
 	}
-	r, _ := run(t, env{vars: h.vars}, "tools", "-s", "evil\x1b]0;pwned\x07")
+	r, _ := run(t, env{vars: h.Env()}, "tools", "-s", "evil\x1b]0;pwned\x07")
 	if strings.Contains(r.errOut, "\x1b]0;") {
 		t.Errorf("stderr: %q", r.errOut)
 	}

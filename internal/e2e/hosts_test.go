@@ -5,69 +5,37 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mcpsh/mcpsh/internal/testenv"
 )
 
 // Servers from other hosts, end to end: the built binary run in a folder
 // deep in a repository, with a HOME holding the config of every host mcpsh
 // reads (config/testdata/hosts, written from each host's documentation).
 
-// hostTree is that fixture installed for one test.
+// hostTree is that fixture installed for one test (testenv.InstallHosts),
+// with the environment the binary runs in.
 type hostTree struct {
-	home, repo, cwd string
-	env             []string
+	*testenv.Hosts
+	env []string
 }
 
 func installHosts(t *testing.T) *hostTree {
 	t.Helper()
-	root := t.TempDir()
-	if r, err := filepath.EvalSymlinks(root); err == nil {
-		root = r // the binary's working directory is reported resolved
+	h := &hostTree{Hosts: testenv.InstallHosts(t, mcpshBin, "serve-demo")}
+	h.env = []string{"XDG_STATE_HOME=" + filepath.Join(h.Root, "state")}
+	for k, v := range h.Env() {
+		h.env = append(h.env, k+"="+v)
 	}
-	h := &hostTree{home: filepath.Join(root, "home"), repo: filepath.Join(root, "repo")}
-	h.cwd = filepath.Join(h.repo, "sub", "dir")
-	appData := filepath.Join(h.home, ".config")
-	switch runtime.GOOS {
-	case "darwin":
-		appData = filepath.Join(h.home, "Library", "Application Support")
-	case "windows":
-		appData = filepath.Join(root, "AppData", "Roaming")
-	}
-	q := func(v any) string { b, _ := json.Marshal(v); return string(b) }
-	repl := strings.NewReplacer("@REPO@", q(h.repo), "@DEMO@", q(mcpshBin), "@DEMOARGS@", `["serve-demo"]`)
-	src := filepath.Join(repoRoot, "config", "testdata", "hosts")
-	err := filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || d.Name() == "README.md" {
-			return err
-		}
-		rel, _ := filepath.Rel(src, path)
-		dst := filepath.Join(root, rel)
-		if first, rest, _ := strings.Cut(filepath.ToSlash(rel), "/"); first == "appdata" {
-			dst = filepath.Join(appData, filepath.FromSlash(rest))
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		os.MkdirAll(filepath.Dir(dst), 0o755)
-		return os.WriteFile(dst, []byte(repl.Replace(string(data))), 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.MkdirAll(filepath.Join(h.repo, ".git"), 0o755)
-	h.env = []string{"HOME=" + h.home, "USERPROFILE=" + h.home, "APPDATA=" + appData, "XDG_CONFIG_HOME=" + appData,
-		"XDG_STATE_HOME=" + filepath.Join(root, "state"), "MCPSH_CONFIG=" + filepath.Join(root, "own", "config.json"),
-		"GITHUB_TOKEN=ghp_s3cretgithubtoken", "DB_CONNECTION_STRING=postgres://u:pw@db/x"}
 	return h
 }
 
 func (h *hostTree) mcpsh(t *testing.T, args ...string) result {
 	t.Helper()
-	return mcpsh(t, opts{env: h.env, dir: h.cwd}, args...)
+	return mcpsh(t, opts{env: h.env, dir: h.Cwd}, args...)
 }
 
 func TestServersFromOtherHosts(t *testing.T) {
@@ -100,7 +68,7 @@ func TestServersFromOtherHosts(t *testing.T) {
 	if slices.ContainsFunc(refs, func(r string) bool { return strings.Contains(r, "elsewhere") }) {
 		t.Errorf("another project's servers were read: %v", refs)
 	}
-	warn := filepath.Join(h.home, ".gemini", "settings.json") + ":5:5:"
+	warn := filepath.Join(h.Home, ".gemini", "settings.json") + ":5:5:"
 	if strings.Count(r.errOut, "mcpsh: warning:") != 1 || !strings.Contains(r.errOut, warn) {
 		t.Errorf("stderr:\n%s\nwant one warning naming %s", r.errOut, warn)
 	}
@@ -134,7 +102,7 @@ func TestServersFromOtherHosts(t *testing.T) {
 	if ls := strings.Split(strings.TrimSpace(r.out), "\n"); len(ls) != 1 || !strings.HasPrefix(ls[0], "docs\tstdio") || r.errOut != "" {
 		t.Errorf("--no-discover: %q %q", r.out, r.errOut)
 	}
-	own := filepath.Join(filepath.Dir(h.repo), "own", "config.json")
+	own := h.Own
 	b, _ := os.ReadFile(own)
 	os.WriteFile(own, []byte(strings.Replace(string(b), `"mcpServers"`, `"discover": false, "mcpServers"`, 1)), 0o644)
 	r = h.mcpsh(t, "tools", "-s", "api")

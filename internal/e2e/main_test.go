@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/mcpsh/mcpsh/internal/demo"
-	"github.com/mcpsh/mcpsh/internal/sessionlog"
+	"github.com/mcpsh/mcpsh/internal/testenv"
 )
 
 var (
@@ -32,17 +32,16 @@ func TestMain(m *testing.M) {
 func buildAndRun(m *testing.M) int {
 	_, file, _, _ := runtime.Caller(0)
 	repoRoot = filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
+	if err := keepGoEnv(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
 	dir, err := os.MkdirTemp("", "mcpsh-e2e-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
 	defer os.RemoveAll(dir)
-	realSessions, err := isolateHome(filepath.Join(dir, "home"))
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
 	mcpshBin = filepath.Join(dir, "mcpsh")
 	baselineBin = filepath.Join(dir, "baseline")
 	fixtureBin = filepath.Join(dir, "fixtureserver")
@@ -61,66 +60,25 @@ func buildAndRun(m *testing.M) int {
 	if b := os.Getenv("MCPSH_E2E_BIN"); b != "" {
 		mcpshBin = b
 	}
-	before := sessionFiles(realSessions)
-	code := m.Run()
-	if added := newSessionFiles(realSessions, before); len(added) > 0 {
-		fmt.Fprintf(os.Stderr, "FAIL: session logs appeared in the user's own %s while the tests ran "+
-			"(a test escaped the temporary HOME, unless another mcpsh was running): %s\n", realSessions, strings.Join(added, ", "))
-		code = 1
-	}
-	return code
+	return testenv.RunInTempHome(m)
 }
 
-// isolateHome points HOME and the XDG folders at a folder under root and
-// forgets MCPSH_CONFIG, so neither the tests nor the processes they start read
-// the user's config or add to the user's session logs, which `mcpsh log` would
-// then show as the latest. go build keeps the user's caches and go env file,
-// found before HOME moves. It returns the user's sessions folder.
-func isolateHome(root string) (string, error) {
-	realSessions, _ := sessionlog.SessionsDir(os.LookupEnv)
+// keepGoEnv pins go's caches, GOPATH and env file to the user's, found while
+// HOME is still the user's, so that the tests that run go build once HOME has
+// moved (RunInTempHome) neither fill an empty cache nor miss the settings.
+func keepGoEnv() error {
 	out, err := exec.Command("go", "env", "-json", "GOCACHE", "GOMODCACHE", "GOPATH", "GOENV").Output()
 	if err != nil {
-		return "", fmt.Errorf("go env: %w", err)
+		return fmt.Errorf("go env: %w", err)
 	}
 	var goVars map[string]string
 	if err := json.Unmarshal(out, &goVars); err != nil {
-		return "", fmt.Errorf("go env -json: %w", err)
+		return fmt.Errorf("go env -json: %w", err)
 	}
 	for k, v := range goVars {
 		os.Setenv(k, v)
 	}
-	for _, k := range []string{"HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME"} {
-		d := filepath.Join(root, strings.ToLower(k))
-		if err := os.MkdirAll(d, 0o700); err != nil {
-			return "", err
-		}
-		os.Setenv(k, d)
-	}
-	os.Unsetenv("MCPSH_CONFIG")
-	return realSessions, nil
-}
-
-// sessionFiles lists a sessions folder; a missing folder has none.
-func sessionFiles(dir string) map[string]bool {
-	names := map[string]bool{}
-	entries, _ := os.ReadDir(dir)
-	for _, e := range entries {
-		names[e.Name()] = true
-	}
-	return names
-}
-
-func newSessionFiles(dir string, before map[string]bool) []string {
-	if dir == "" {
-		return nil
-	}
-	var added []string
-	for name := range sessionFiles(dir) {
-		if !before[name] {
-			added = append(added, name)
-		}
-	}
-	return added
+	return nil
 }
 
 type result struct {
@@ -164,14 +122,7 @@ func wantCode(t *testing.T, r result, code int) {
 	}
 }
 
-func contains(t *testing.T, what, s string, wants ...string) {
-	t.Helper()
-	for _, w := range wants {
-		if !strings.Contains(s, w) {
-			t.Errorf("%s lacks %q:\n%s", what, w, s)
-		}
-	}
-}
+var contains = testenv.Contains
 
 // npmBin finds a reference server installed by .ci/run. Under CI a missing
 // server fails the test: a skipped check would pass without checking anything.
