@@ -12,63 +12,78 @@ import (
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
-// auditPane shows the audit of the whole server (key A): every finding grouped
+// Audit shows the audit of the whole server (key A): every finding grouped
 // by tool, what each host will do with each tool, and directory readiness.
 //
 // A server of 40,000 tools makes hundreds of thousands of lines, so the pane
 // never renders: the audit and its lines for a width are made in a command
 // (audit.go), and the pane only holds them and scrolls. After a resize it
 // shows the lines it has, cut to the new width, until new ones arrive.
-type auditPane struct {
+type Audit struct {
 	st     *style.Styles
 	keys   *keymap.KeyMap
 	report *audit.Report
-	view   auditLines // report rendered, for view.width
+	view   AuditLines // report rendered, for view.width
 	body   pane.Pane  // view.lines under the title
 	width  int
 }
 
-// auditLines is a report rendered for one width.
-type auditLines struct {
-	width int
-	theme int // the Styles.Generation they were drawn with
-	lines []string
+// AuditLines is a report rendered for one width.
+type AuditLines struct {
+	Width int
+	Theme int // the Styles.Generation they were drawn with
+	Lines []string
 }
 
-func newAuditPane(st *style.Styles, keys *keymap.KeyMap) *auditPane {
-	return &auditPane{st: st, keys: keys}
+func NewAudit(st *style.Styles, keys *keymap.KeyMap) *Audit {
+	return &Audit{st: st, keys: keys}
 }
 
 // SetSize only records the size: re-rendering for a new width is a command
 // (Model.auditResized).
-func (p *auditPane) SetSize(width, height int) {
+func (p *Audit) SetSize(width, height int) {
 	p.width = width
 	p.body.SetSize(width, height-1) // the title takes a line
 }
 
 // SetReport shows a finished audit and its lines, or nil while one runs.
-func (p *auditPane) SetReport(r *audit.Report, v auditLines) {
+func (p *Audit) SetReport(r *audit.Report, v AuditLines) {
 	p.report, p.view = r, v
-	p.body.SetLines(v.lines)
+	p.body.SetLines(v.Lines)
 	p.body.ScrollTo(0)
 }
 
-// setLines swaps in the report rendered for another width, keeping the place.
-func (p *auditPane) setLines(v auditLines) {
+// SetLines swaps in the report rendered for another width, keeping the place.
+func (p *Audit) SetLines(v AuditLines) {
 	p.view = v
-	p.body.SetLines(v.lines)
+	p.body.SetLines(v.Lines)
 }
 
-// stale reports whether the lines on screen were rendered for another width.
-func (p *auditPane) stale() bool {
-	return p.report != nil && p.width > 0 && (p.view.width != p.width || p.view.theme != p.st.Generation())
+// Report is the audit shown; nil while one runs.
+func (p *Audit) Report() *audit.Report { return p.report }
+
+// Width is the pane's width in cells.
+func (p *Audit) Width() int { return p.width }
+
+// Rendered is the report as rendered for the lines on screen.
+func (p *Audit) Rendered() AuditLines { return p.view }
+
+// Top is the first line on screen.
+func (p *Audit) Top() int { return p.body.Top() }
+
+// MaxTop is the last line Top can be.
+func (p *Audit) MaxTop() int { return p.body.MaxTop() }
+
+// Stale reports whether the lines on screen were rendered for another width.
+func (p *Audit) Stale() bool {
+	return p.report != nil && p.width > 0 && (p.view.Width != p.width || p.view.Theme != p.st.Generation())
 }
 
-// renderAudit renders r for width. It is slow for a large server (a line per
+// RenderAudit renders r for width. It is slow for a large server (a line per
 // finding and per tool, each measured): commands call it, Update never does.
-func renderAudit(r *audit.Report, width int, st *style.Styles) auditLines {
+func RenderAudit(r *audit.Report, width int, st *style.Styles) AuditLines {
 	if r == nil || width <= 0 {
-		return auditLines{width: width, theme: st.Generation()}
+		return AuditLines{Width: width, Theme: st.Generation()}
 	}
 	var b strings.Builder
 	r.WriteText(&b, width, audit.Paint{
@@ -88,18 +103,18 @@ func renderAudit(r *audit.Report, width int, st *style.Styles) auditLines {
 	for i, l := range lines {
 		lines[i] = termtext.Truncate(l, width)
 	}
-	return auditLines{width: width, theme: st.Generation(), lines: lines}
+	return AuditLines{Width: width, Theme: st.Generation(), Lines: lines}
 }
 
 // Update scrolls: by line, page, to the top or bottom, or by the mouse wheel.
-func (p *auditPane) Update(msg tea.Msg) tea.Cmd {
+func (p *Audit) Update(msg tea.Msg) tea.Cmd {
 	p.body.Scroll(msg, p.keys)
 	return nil
 }
 
 // View draws the title and the lines on screen, cut to the width: after a
 // resize they may be from a wider render, until the new one arrives.
-func (p *auditPane) View(spin string) string {
+func (p *Audit) View(spin string) string {
 	title := p.st.Title.Render("Audit") + " " + p.st.Muted.Render("annotation QA of every tool (mcpsh audit prints the same)")
 	if p.report == nil {
 		return title + "\n\n" + fmt.Sprintf("  %s auditing…", spin)

@@ -35,7 +35,7 @@ var isFilters = []struct {
 	{"destructive", facetDestructive, "destructive tools"},
 	{"write", facetWrite, "write tools (declared non-destructive)"},
 	{"read-only", facetReadOnly, "read-only tools"},
-	{"open-world", facetOpenWorld, "open-world tools (" + markOpenWorld + ")"},
+	{"open-world", facetOpenWorld, "open-world tools (" + MarkOpenWorld + ")"},
 	{"implied", facetImplied, "tools with a hint left out (" + markImplied + ")"},
 	{"conflict", facetConflict, "tools declared read-only and destructive (" + markConflict + ")"},
 	{"idempotent", facetIdempotent, "idempotent writers (" + markIdempotent + ")"},

@@ -30,11 +30,10 @@ func logModel(t *testing.T, w, h int) *Model {
 
 // selectedCall is the tool of the call under the log pane's cursor.
 func selectedCall(m *Model) string {
-	p := m.logPane
-	if len(p.shown) == 0 {
-		return ""
+	if o := m.logPane.Selected(); o != nil {
+		return o.Tool
 	}
-	return p.outcomes[p.shown[p.cursor]].Tool
+	return ""
 }
 
 func TestLogPaneMovesOverCalls(t *testing.T) {
@@ -59,10 +58,10 @@ func TestLogPaneMovesOverCalls(t *testing.T) {
 		t.Errorf("the cursor is not drawn:\n%s", ansi.Strip(m.logPane.View()))
 	}
 	// A new call arrives while the cursor is away from the newest: it stays.
-	calls := m.logPane.outcomes
-	m.logPane.SetEntries("/x", append(calls[:len(calls):len(calls)], okOutcome()))
-	if got := selectedCall(m); got != "get_forecast" || m.logPane.cursor != 0 {
-		t.Errorf("a new call moved the cursor to %d (%s)", m.logPane.cursor, got)
+	calls := m.logPane.Shown()
+	m.logPane.SetEntries("/x", append(calls, okOutcome()))
+	if m.logPane.Selected() != calls[0] {
+		t.Errorf("a new call moved the cursor to %s, off the first call", selectedCall(m))
 	}
 }
 
@@ -71,8 +70,8 @@ func TestLogPaneFilters(t *testing.T) {
 	p := m.logPane
 	calls := func() string {
 		var out []string
-		for _, i := range p.shown {
-			out = append(out, string(p.outcomes[i].Status)+":"+p.outcomes[i].Tool)
+		for _, o := range p.Shown() {
+			out = append(out, string(o.Status)+":"+o.Tool)
 		}
 		return strings.Join(out, ",")
 	}
@@ -109,8 +108,10 @@ func TestLogPaneFilters(t *testing.T) {
 	if p.Typing() || calls() != "ok:get_forecast,tool_error:get_forecast" {
 		t.Errorf("enter did not keep the filter: %s", calls())
 	}
-	send(m, "/")
-	m.logPane.in.SetValue("")
+	send(m, "/") // the input holds the filter kept: clear it
+	for range len("forec") {
+		m.Update(tea.KeyPressMsg{Code: tea.KeyBackspace})
+	}
 	send(m, "w", "e", "b", "s")
 	if got := calls(); got != "ok:search_web" {
 		t.Errorf("/webs (the server's name): %s", got)
@@ -122,8 +123,8 @@ func TestLogPaneFilters(t *testing.T) {
 	if m.overlay != overlayLog {
 		t.Skip("esc while typing closed the pane: keyhandlers.go does not ask logPane.WantsKey yet")
 	}
-	if p.Typing() || p.filter.text != "" || len(p.shown) != 6 {
-		t.Errorf("esc did not clear the typed filter: %q, %d calls", p.filter.text, len(p.shown))
+	if p.Typing() || len(p.Shown()) != 6 {
+		t.Errorf("esc did not clear the typed filter: %d calls shown", len(p.Shown()))
 	}
 }
 
@@ -132,8 +133,8 @@ func TestLogPaneOpensACall(t *testing.T) {
 	send(m, "g", "j") // search_web, with arguments
 	send(m, "enter")
 	p := m.logPane
-	if p.open == nil || p.open.Tool != "search_web" {
-		t.Fatalf("enter opened %v", p.open)
+	if p.Opened() == nil || p.Opened().Tool != "search_web" {
+		t.Fatalf("enter opened %v", p.Opened())
 	}
 	view := ansi.Strip(m.logPane.View())
 	for _, want := range []string{
@@ -163,8 +164,8 @@ func TestLogPaneOpensACall(t *testing.T) {
 	if m.overlay == overlayNone {
 		t.Skip("esc on an opened call closed the pane: keyhandlers.go does not ask logPane.WantsKey yet")
 	}
-	if p.open != nil || m.overlay != overlayLog {
-		t.Errorf("esc did not go back to the calls: open %v, overlay %v", p.open, m.overlay)
+	if p.Opened() != nil || m.overlay != overlayLog {
+		t.Errorf("esc did not go back to the calls: open %v, overlay %v", p.Opened(), m.overlay)
 	}
 }
 
@@ -205,7 +206,7 @@ func TestLogPaneArgsAsTheLogKeepsThem(t *testing.T) {
 
 func TestLogPaneFitsEverySize(t *testing.T) {
 	for _, size := range [][2]int{{50, 16}, {80, 24}, {120, 40}, {160, 48}} {
-		p := newLogPane(monoStyles, keymap.Default())
+		p := NewLog(monoStyles, keymap.Default())
 		p.SetSize(size[0], size[1])
 		calls := append(logOutcomes(), hostileOutcome())
 		p.SetEntries("/x.jsonl", calls)
@@ -219,7 +220,7 @@ func TestLogPaneFitsEverySize(t *testing.T) {
 		}
 	}
 	// Nothing logged yet.
-	p := newLogPane(monoStyles, keymap.Default())
+	p := NewLog(monoStyles, keymap.Default())
 	p.SetSize(80, 10)
 	p.SetEntries("", []*client.Outcome{})
 	p.Update(keyOf("enter"))

@@ -14,30 +14,6 @@ import (
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
-// logOutcomes are a session's calls: ok, open-world, failed after retries,
-// refused, a tool error and a cancelled call, a few seconds apart.
-func logOutcomes() []*client.Outcome {
-	at := func(o *client.Outcome, sec int) *client.Outcome {
-		o.Time = paneTime.Add(time.Duration(sec) * time.Second)
-		return o
-	}
-	search := okOutcome()
-	search.Tool, search.Title, search.OpenWorld, search.DurationMS = "search_web", "Search the web", true, 1204.4
-	cancelled := failedOutcome()
-	cancelled.Tool, cancelled.Title, cancelled.OpenWorld = "long_job", "", false
-	cancelled.Attempts = []client.Attempt{{N: 1, DurationMS: 5000}}
-	cancelled.Status, cancelled.DurationMS = client.StatusCancelled, 5000
-	cancelled.Error = "cancelled by the user (the server was told)"
-	return []*client.Outcome{
-		at(okOutcome(), 0),
-		at(search, 12),
-		at(failedOutcome(), 75),
-		at(refusedOutcome(), 3600),
-		at(toolErrorOutcome(), 3661),
-		at(cancelled, 3700),
-	}
-}
-
 func TestLogPaneGolden(t *testing.T) {
 	for _, w := range []int{80, 100} {
 		got := renderLogEntries("/home/ada/.local/state/mcpsh/sessions/2025-03-14T09-26-53-weather.jsonl", logOutcomes(), w, monoStyles)
@@ -113,7 +89,7 @@ func TestLogPaneHostileAndWidths(t *testing.T) {
 }
 
 func TestLogPaneViewFollowsNewest(t *testing.T) {
-	p := newLogPane(monoStyles, keymap.Default())
+	p := NewLog(monoStyles, keymap.Default())
 	p.SetSize(80, 6)
 	var entries []*client.Outcome
 	for i := range 30 {

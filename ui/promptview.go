@@ -86,7 +86,7 @@ func promptLines(p *client.Prompt, args map[string]string, r *client.PromptResul
 		w.text(r.Description, st.Muted)
 	}
 	n := len(r.Messages)
-	w.styled(st.Muted.Render(fmt.Sprintf("%d message%s", n, plural(n))))
+	w.styled(st.Muted.Render(fmt.Sprintf("%d message%s", n, Plural(n))))
 	for _, m := range r.Messages {
 		w.blank()
 		w.styled(st.Label.Render(termtext.Truncate(termtext.Line(m.Role), width)))

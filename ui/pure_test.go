@@ -143,13 +143,13 @@ func pureScreens() []pureScreen {
 		}},
 		{"traffic", modeBrowse, overlayTraffic, false, func(t *testing.T) *Model {
 			m := demoAt(t)
-			m.Update(trafficMsg{entries: pureTraffic(60)})
+			m.Update(TrafficMsg{Entries: pureTraffic(60)})
 			send(m, "T", "k", "k")
 			return m
 		}},
 		{"traffic open", modeBrowse, overlayTraffic, false, func(t *testing.T) *Model {
 			m := demoAt(t)
-			m.Update(trafficMsg{entries: pureTraffic(3)})
+			m.Update(TrafficMsg{Entries: pureTraffic(3)})
 			send(m, "T", "enter", "G")
 			m.Update(tea.WindowSizeMsg{Width: 100, Height: 80})
 			return m
@@ -201,11 +201,11 @@ func pureScreens() []pureScreen {
 }
 
 // pureTraffic is n messages on the wire, each long enough to wrap when opened.
-func pureTraffic(n int) []trafficEntry {
-	var out []trafficEntry
+func pureTraffic(n int) []TrafficEntry {
+	var out []TrafficEntry
 	for i := range n {
 		msg, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": map[string]any{"lines": slices.Repeat([]string{"x"}, 60)}})
-		out = append(out, trafficEntry{TraceEntry: client.TraceEntry{Time: fixedNow, Dir: "out", Kind: "request", Method: "tools/call", ID: fmt.Sprint(i), Message: msg, Size: len(msg)}})
+		out = append(out, TrafficEntry{TraceEntry: client.TraceEntry{Time: fixedNow, Dir: "out", Kind: "request", Method: "tools/call", ID: fmt.Sprint(i), Message: msg, Size: len(msg)}})
 	}
 	return out
 }

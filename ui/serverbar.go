@@ -108,7 +108,7 @@ func (m *Model) stateText(s *serverState, d detail) string {
 		}
 	case phaseReady:
 		n := len(s.list.tools)
-		state = st.Muted.Render(fmt.Sprintf("%d tool%s", n, plural(n)))
+		state = st.Muted.Render(fmt.Sprintf("%d tool%s", n, Plural(n)))
 		if d == detailMark {
 			state = st.Muted.Render(fmt.Sprint(n))
 		}
@@ -261,7 +261,7 @@ func (m *Model) sidebar(h int) []string {
 			if phase == phaseUnusable {
 				word = "✗ unusable: "
 			}
-			lines := paneWrap(word+reason, w-2)
+			lines := Wrap(word+reason, w-2)
 			if len(lines) > sideReasonMax {
 				lines = lines[:sideReasonMax]
 				lines[sideReasonMax-1] = termtext.Truncate(lines[sideReasonMax-1]+"…", w-2)
@@ -276,7 +276,7 @@ func (m *Model) sidebar(h int) []string {
 	k := m.keys
 	out = append(out, "", st.Muted.Render(termtext.Truncate(k.PrevServer.Help().Key+" "+k.NextServer.Help().Key+" switch · "+m.keys.PickServer.Help().Key+" pick", w)),
 		st.Muted.Render(termtext.Truncate(k.Reconnect.Help().Key+" reconnect · "+k.Traffic.Help().Key+" traffic", w)))
-	return fitLines(strings.Join(out, "\n"), w, h)
+	return FitLines(strings.Join(out, "\n"), w, h)
 }
 
 // withSidebar puts the sidebar left of the body's lines.

@@ -34,7 +34,7 @@ func serverEvents() []client.Event {
 
 func TestServerPaneGolden(t *testing.T) {
 	for _, w := range []int{80, 100} {
-		p := newServerPane(monoStyles, keymap.Default())
+		p := NewServer(monoStyles, keymap.Default())
 		p.SetSize(w, 24)
 		for _, e := range serverEvents() {
 			p.Append(e)
@@ -50,7 +50,7 @@ func TestServerPaneGolden(t *testing.T) {
 
 func TestServerPaneStyles(t *testing.T) {
 	st := style.NewStyles(theme.Dark(), false)
-	p := newServerPane(st, keymap.Default())
+	p := NewServer(st, keymap.Default())
 	p.SetSize(200, 40)
 	for _, e := range serverEvents() {
 		p.Append(e)
@@ -81,7 +81,7 @@ func TestServerPaneStyles(t *testing.T) {
 }
 
 func TestServerPaneEmptyAndUnsized(t *testing.T) {
-	p := newServerPane(monoStyles, keymap.Default())
+	p := NewServer(monoStyles, keymap.Default())
 	if p.View() != "" {
 		t.Error("an unsized pane draws something")
 	}
@@ -91,7 +91,7 @@ func TestServerPaneEmptyAndUnsized(t *testing.T) {
 	if got := p.View(); !strings.Contains(got, "early") {
 		t.Errorf("early line lost:\n%s", got)
 	}
-	q := newServerPane(monoStyles, keymap.Default())
+	q := NewServer(monoStyles, keymap.Default())
 	q.SetSize(60, 5)
 	if got := ansi.Strip(q.View()); !strings.Contains(got, "nothing from the server yet") {
 		t.Errorf("empty pane: %q", got)
@@ -115,7 +115,7 @@ func TestServerPaneHostile(t *testing.T) {
 			if !plain {
 				st = style.NewStyles(theme.Dark(), false)
 			}
-			p := newServerPane(st, keymap.Default())
+			p := NewServer(st, keymap.Default())
 			p.SetSize(w, 30)
 			for _, e := range events {
 				p.Append(e)
@@ -135,7 +135,7 @@ func TestServerPaneHostile(t *testing.T) {
 }
 
 func TestServerPaneRing(t *testing.T) {
-	p := newServerPane(monoStyles, keymap.Default())
+	p := NewServer(monoStyles, keymap.Default())
 	p.SetSize(80, 10)
 	for i := range 6000 {
 		p.Append(client.Event{Kind: client.EventStderr, Time: paneTime, Text: fmt.Sprintf("line %d", i)})
@@ -158,7 +158,7 @@ func TestServerPaneRing(t *testing.T) {
 		t.Errorf("view is %d lines, want 10", n)
 	}
 	// An event with more lines than the pane keeps.
-	q := newServerPane(monoStyles, keymap.Default())
+	q := NewServer(monoStyles, keymap.Default())
 	q.SetSize(80, 10)
 	q.Append(client.Event{Kind: client.EventLog, Level: "info", Time: paneTime, Text: strings.Repeat("x\n", 7000) + "last"})
 	if q.Len() != serverPaneMax || !strings.Contains(q.View(), "last") || !strings.Contains(q.View(), "2001 earlier lines dropped") {
@@ -167,7 +167,7 @@ func TestServerPaneRing(t *testing.T) {
 }
 
 func TestServerPaneFollowsTail(t *testing.T) {
-	p := newServerPane(monoStyles, keymap.Default())
+	p := NewServer(monoStyles, keymap.Default())
 	p.SetSize(80, 8)
 	n := 0
 	add := func(k int) {
@@ -221,7 +221,7 @@ func TestServerPaneFollowsTail(t *testing.T) {
 }
 
 func TestServerPaneKeepsPlaceWhenDropping(t *testing.T) {
-	p := newServerPane(monoStyles, keymap.Default())
+	p := NewServer(monoStyles, keymap.Default())
 	p.SetSize(80, 6)
 	for i := range serverPaneMax {
 		p.Append(client.Event{Kind: client.EventStderr, Time: paneTime, Text: fmt.Sprintf("line %d", i)})
@@ -250,7 +250,7 @@ func TestServerPaneKeepsPlaceWhenDropping(t *testing.T) {
 }
 
 func TestServerPaneResize(t *testing.T) {
-	p := newServerPane(monoStyles, keymap.Default())
+	p := NewServer(monoStyles, keymap.Default())
 	p.SetSize(120, 10)
 	for _, e := range serverEvents() {
 		p.Append(e)
@@ -271,7 +271,7 @@ func BenchmarkServerPaneAppend(b *testing.B) {
 	e := client.Event{Kind: client.EventLog, Level: "info", Logger: "worker", Time: paneTime,
 		Text: "processed batch 1234 of 5000: 200 items, 3 retries, 12ms"}
 	for b.Loop() {
-		p := newServerPane(monoStyles, keymap.Default())
+		p := NewServer(monoStyles, keymap.Default())
 		p.SetSize(100, 40)
 		for range serverPaneMax {
 			p.Append(e)

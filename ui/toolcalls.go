@@ -19,7 +19,7 @@ import (
 // callWithExample runs t with its nth input example (1-based).
 func (m *Model) callWithExample(t *client.Tool, n int) tea.Cmd {
 	if n < 1 || n > len(t.Examples) {
-		m.status = fmt.Sprintf("%s has %d input example%s", termtext.Line(t.Name), len(t.Examples), plural(len(t.Examples)))
+		m.status = fmt.Sprintf("%s has %d input example%s", termtext.Line(t.Name), len(t.Examples), Plural(len(t.Examples)))
 		return nil
 	}
 	m.openForm(t, nil)

@@ -44,7 +44,7 @@ func TestTrafficPane(t *testing.T) {
 		t.Fatal("T did not open the traffic pane")
 	}
 	answered := func() bool {
-		for _, e := range a.traffic.entries {
+		for _, e := range a.traffic.Entries() {
 			if e.Method == "tools/call" && e.Kind == "response" {
 				return true
 			}
@@ -56,7 +56,7 @@ func TestTrafficPane(t *testing.T) {
 	if miss := has(s, "Traffic  alpha", "→ request", "initialize", "tools/list", "tools/call", "← response", " ms"); miss != "" {
 		t.Fatalf("the pane lacks %q:\n%s", miss, s)
 	}
-	for _, e := range a.traffic.entries {
+	for _, e := range a.traffic.Entries() {
 		if e.Method == "tools/call" && e.Kind == "response" && e.LatencyMS <= 0 {
 			t.Errorf("no latency on the tools/call answer: %+v", e.TraceEntry)
 		}
@@ -64,22 +64,22 @@ func TestTrafficPane(t *testing.T) {
 			t.Errorf("alpha's pane has a message of %q", e.Server)
 		}
 	}
-	if beta.Executions("list_notes") != 0 || len(b.traffic.entries) == 0 {
-		t.Fatalf("beta: %d calls, %d messages", beta.Executions("list_notes"), len(b.traffic.entries))
+	if beta.Executions("list_notes") != 0 || len(b.traffic.Entries()) == 0 {
+		t.Fatalf("beta: %d calls, %d messages", beta.Executions("list_notes"), len(b.traffic.Entries()))
 	}
 	for range len(traceCh) {
 		traced = append(traced, <-traceCh)
 	}
-	if len(traced) < len(a.traffic.entries)+len(b.traffic.entries) {
-		t.Errorf("Options.Client.Trace heard %d messages, the panes %d", len(traced), len(a.traffic.entries)+len(b.traffic.entries))
+	if len(traced) < len(a.traffic.Entries())+len(b.traffic.Entries()) {
+		t.Errorf("Options.Client.Trace heard %d messages, the panes %d", len(traced), len(a.traffic.Entries())+len(b.traffic.Entries()))
 	}
 	checkScreen(t, "traffic", m.render(), 100, 30)
 
 	// Filter by method as you type.
 	d.keys("/")
 	d.typeText("CALL")
-	if len(a.traffic.shown) != 2 || strings.Contains(screen(m), "tools/list") {
-		t.Fatalf("filter: %d shown\n%s", len(a.traffic.shown), screen(m))
+	if a.traffic.Matching() != 2 || strings.Contains(screen(m), "tools/list") {
+		t.Fatalf("filter: %d shown\n%s", a.traffic.Matching(), screen(m))
 	}
 	d.keys("enter")
 	if miss := has(screen(m), "/ CALL", "2 of "); miss != "" {
@@ -117,11 +117,11 @@ func TestTrafficPane(t *testing.T) {
 		t.Errorf("status %q", m.status)
 	}
 	d.keys("esc")
-	if a.traffic.open != nil {
+	if a.traffic.Opened() {
 		t.Fatal("esc did not close the message")
 	}
 	d.keys("esc")
-	if a.traffic.filter != "" || m.overlay != overlayTraffic {
+	if a.traffic.Filter() != "" || m.overlay != overlayTraffic {
 		t.Fatal("esc did not clear the filter first")
 	}
 	d.keys("esc")
@@ -134,13 +134,13 @@ func TestTrafficPane(t *testing.T) {
 // never blocks the client: past its buffer, messages are counted as dropped.
 func TestTrafficIsBounded(t *testing.T) {
 	st, keys := style.NewStyles(theme.Dark(), true), keymap.Default()
-	p := newTrafficPane(st, keys, nil)
+	p := NewTraffic(st, keys, nil, nil)
 	p.SetSize(80, 20)
-	var batch []trafficEntry
+	var batch []TrafficEntry
 	for i := range trafficKeep + 500 {
-		batch = append(batch, trafficEntry{TraceEntry: client.TraceEntry{Time: fixedNow, Dir: "out", Kind: "request", Method: fmt.Sprintf("m/%d", i), ID: fmt.Sprint(i), Message: json.RawMessage(`{}`), Size: 2}})
+		batch = append(batch, TrafficEntry{TraceEntry: client.TraceEntry{Time: fixedNow, Dir: "out", Kind: "request", Method: fmt.Sprintf("m/%d", i), ID: fmt.Sprint(i), Message: json.RawMessage(`{}`), Size: 2}})
 	}
-	p.add(batch, 7)
+	p.Add(batch, 7)
 	if p.Len() != trafficKeep || p.base != 500 || p.entries[0].Method != "m/500" {
 		t.Fatalf("kept %d from %d (%s)", p.Len(), p.base, p.entries[0].Method)
 	}
@@ -152,7 +152,7 @@ func TestTrafficIsBounded(t *testing.T) {
 	}
 
 	// A large message is cut; large ones together stay within the budget.
-	f := newTrafficFeed(nil)
+	f := newTrafficFeed(nil, nil)
 	huge := json.RawMessage(`"` + strings.Repeat("é", 1<<20) + `"`)
 	f.offer(client.TraceEntry{Message: huge, Size: len(huge)})
 	e := <-f.ch
@@ -162,11 +162,11 @@ func TestTrafficIsBounded(t *testing.T) {
 	if pretty := string(prettyMessage(e)); !strings.Contains(pretty, "more not kept") {
 		t.Fatal("a cut message does not say so")
 	}
-	var big []trafficEntry
+	var big []TrafficEntry
 	for range 300 {
 		big = append(big, e)
 	}
-	p.add(big, 0)
+	p.Add(big, 0)
 	if p.bytes > trafficBytes {
 		t.Fatalf("%d bytes kept, more than %d", p.bytes, trafficBytes)
 	}
@@ -178,12 +178,12 @@ func TestTrafficIsBounded(t *testing.T) {
 	if got := f.dropped.Load(); got != 10 {
 		t.Fatalf("dropped %d, want 10", got)
 	}
-	msg := waitTraffic(f)().(trafficMsg)
-	if len(msg.entries) != trafficBatch || msg.dropped != 10 {
-		t.Fatalf("a batch of %d, dropped %d", len(msg.entries), msg.dropped)
+	msg := waitTraffic(f)().(TrafficMsg)
+	if len(msg.Entries) != trafficBatch || msg.Dropped != 10 {
+		t.Fatalf("a batch of %d, dropped %d", len(msg.Entries), msg.Dropped)
 	}
 	// Nor does it hold more than trafficQueueBytes of text for the view.
-	g := newTrafficFeed(nil)
+	g := newTrafficFeed(nil, nil)
 	for range 2 * trafficQueueBytes / trafficTextMax {
 		g.offer(client.TraceEntry{Message: huge})
 	}
@@ -198,19 +198,19 @@ func TestTrafficIsBounded(t *testing.T) {
 	}
 	// A method or ID counts against the budgets as the message does.
 	long := strings.Repeat("m", 64<<10)
-	h := newTrafficFeed(nil)
+	h := newTrafficFeed(nil, nil)
 	for range trafficQueue {
 		h.offer(client.TraceEntry{Method: long, ID: long, Message: json.RawMessage(`{}`)})
 	}
 	if h.dropped.Load() == 0 || int64(len(h.ch))*int64(2*len(long)) > trafficQueueBytes {
 		t.Fatalf("%d entries with long methods queued, %d dropped", len(h.ch), h.dropped.Load())
 	}
-	var longs []trafficEntry
+	var longs []TrafficEntry
 	for range trafficKeep {
-		longs = append(longs, trafficEntry{TraceEntry: client.TraceEntry{Method: long, ID: long, Message: json.RawMessage(`{}`)}})
+		longs = append(longs, TrafficEntry{TraceEntry: client.TraceEntry{Method: long, ID: long, Message: json.RawMessage(`{}`)}})
 	}
-	q := newTrafficPane(st, keys, nil)
-	q.add(longs, 0)
+	q := NewTraffic(st, keys, nil, nil)
+	q.Add(longs, 0)
 	if q.bytes > trafficBytes || q.Len()*2*len(long) > trafficBytes {
 		t.Fatalf("%d entries with long methods kept (%d bytes counted)", q.Len(), q.bytes)
 	}
@@ -220,11 +220,11 @@ func TestTrafficIsBounded(t *testing.T) {
 // text go through termtext.
 func TestTrafficIsSanitized(t *testing.T) {
 	st, keys := style.NewStyles(theme.Dark(), true), keymap.Default()
-	p := newTrafficPane(st, keys, nil)
+	p := NewTraffic(st, keys, nil, nil)
 	p.SetSize(80, 20)
 	evil := "\x1b]0;pwned\x07\x1b[2J"
 	msg, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "x" + evil, "params": map[string]string{"t": "a\u202eb\u0085c" + evil}})
-	p.add([]trafficEntry{{TraceEntry: client.TraceEntry{Time: fixedNow, Dir: "in", Kind: "notification", Method: "x" + evil, ID: `"` + evil + `"`, Message: msg, Size: len(msg)}}}, 0)
+	p.Add([]TrafficEntry{{TraceEntry: client.TraceEntry{Time: fixedNow, Dir: "in", Kind: "notification", Method: "x" + evil, ID: `"` + evil + `"`, Message: msg, Size: len(msg)}}}, 0)
 	// The styles' own SGR sequences are the only escapes on screen.
 	raw := func(s string) bool {
 		return strings.Contains(s, "\x1b]") || strings.Contains(s, "\x1b[2J") || strings.ContainsAny(s, "\x07\u202e\u0085")
@@ -256,9 +256,9 @@ func TestTrafficCopyHoldsNoRawInvalidBytes(t *testing.T) {
 		{"not json", []byte("Starting\x9b2J server"), 0},
 		{"cut", []byte("{\"t\":\"a\x9b31m"), 100},
 	} {
-		p := newTrafficPane(st, keys, nil)
+		p := NewTraffic(st, keys, nil, nil)
 		p.SetSize(80, 20)
-		p.add([]trafficEntry{{TraceEntry: client.TraceEntry{Time: fixedNow, Dir: "in", Kind: "notification", Method: "x", Message: m.msg, Size: len(m.msg) + m.cut}, cut: m.cut}}, 0)
+		p.Add([]TrafficEntry{{TraceEntry: client.TraceEntry{Time: fixedNow, Dir: "in", Kind: "notification", Method: "x", Message: m.msg, Size: len(m.msg) + m.cut}, cut: m.cut}}, 0)
 		if text := prettyMessage(p.entries[0]); bytes.IndexByte(text, 0x9b) >= 0 || !utf8.Valid(text) {
 			t.Errorf("%s: the copy holds a raw 0x9b: %q", m.name, text)
 		}

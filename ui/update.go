@@ -82,9 +82,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.onEvent(msg.event)
 	case eventMsg:
 		return m.onEvent(msg.event)
-	case trafficMsg:
-		m.traffic.add(msg.entries, msg.dropped)
-		return waitTraffic(m.traffic.feed)
+	case TrafficMsg:
+		m.traffic.Add(msg.Entries, msg.Dropped)
+		return m.traffic.Wait()
 	case logLevelSetMsg:
 		return nil
 	case progressMsg:
@@ -159,10 +159,8 @@ func (m *Model) forwardToFocus(msg tea.Msg) tea.Cmd {
 		var cmd tea.Cmd
 		m.pick.in, cmd = m.pick.in.Update(msg)
 		return cmd
-	case m.overlay == overlayTraffic && m.traffic.filtering:
-		var cmd tea.Cmd
-		m.traffic.filterIn, cmd = m.traffic.filterIn.Update(msg)
-		return cmd
+	case m.overlay == overlayTraffic && m.traffic.Filtering():
+		return m.traffic.Forward(msg)
 	case m.filtering:
 		var cmd tea.Cmd
 		m.filterIn, cmd = m.filterIn.Update(msg)

@@ -84,10 +84,10 @@ type serverState struct {
 	// listGen counts listings; the audit (audit.go) is made per listing.
 	listGen   int
 	audit     auditState
-	auditPane *auditPane
+	auditPane *Audit
 
-	serverPane *serverPane
-	traffic    *trafficPane
+	serverPane *Server
+	traffic    *Traffic
 
 	// laid is the body size the components were last laid out for: a
 	// server brought on screen after a resize is laid out again.
@@ -115,9 +115,9 @@ func (m *Model) newServerState(c Choice) *serverState {
 		subscribed: map[string]bool{},
 		filterIn:   textinput.New(),
 		result:     newResultView(m.st, m.keys),
-		auditPane:  newAuditPane(m.st, m.keys),
-		serverPane: newServerPane(m.st, m.keys),
-		traffic:    newTrafficPane(m.st, m.keys, m.inbox),
+		auditPane:  NewAudit(m.st, m.keys),
+		serverPane: NewServer(m.st, m.keys),
+		traffic:    NewTraffic(m.st, m.keys, m.inbox.done, m.inbox.ctxDone),
 	}
 	if c.Problem == "" || c.Target.Kind != "" {
 		t := c.Target
@@ -243,7 +243,7 @@ func (m *Model) spinning() bool {
 // start begins what a server does when the view opens: connecting, unless
 // it cannot be used as configured, and reading its traffic.
 func (m *Model) start() tea.Cmd {
-	traffic := waitTraffic(m.traffic.feed)
+	traffic := m.traffic.Wait()
 	if m.unusable() || m.target == nil {
 		m.mode = modeConnectFailed
 		return traffic
