@@ -5,6 +5,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/audit"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/mcpsh/mcpsh/ui/panes"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -31,7 +32,7 @@ type auditDoneMsg struct {
 	id     int
 	gen    int
 	report *audit.Report
-	view   AuditLines
+	view   panes.AuditLines
 }
 
 // auditCmd audits every tool and renders the report for width, off the UI's
@@ -41,7 +42,7 @@ func auditCmd(id, gen, width int, st *style.Styles, server, via string, trust po
 	st = st.Copy()
 	return func() tea.Msg {
 		r := audit.New(server, via, trust, tools)
-		return auditDoneMsg{id: id, gen: gen, report: r, view: RenderAudit(r, width, st)}
+		return auditDoneMsg{id: id, gen: gen, report: r, view: panes.RenderAudit(r, width, st)}
 	}
 }
 
@@ -49,7 +50,7 @@ func auditCmd(id, gen, width int, st *style.Styles, server, via string, trust po
 func renderAuditCmd(id, gen, width int, st *style.Styles, r *audit.Report) tea.Cmd {
 	st = st.Copy()
 	return func() tea.Msg {
-		return auditDoneMsg{id: id, gen: gen, report: r, view: RenderAudit(r, width, st)}
+		return auditDoneMsg{id: id, gen: gen, report: r, view: panes.RenderAudit(r, width, st)}
 	}
 }
 
@@ -109,7 +110,7 @@ func (m *Model) openAudit() tea.Cmd {
 	if m.audit.forGen == m.listGen && m.auditPane.Report() != nil {
 		return m.auditRerender() // the terminal may have been resized while it was closed
 	}
-	m.auditPane.SetReport(nil, AuditLines{})
+	m.auditPane.SetReport(nil, panes.AuditLines{})
 	m.audit.req = m.nextID()
 	return tea.Batch(m.spinner.Tick, auditCmd(m.audit.req, m.listGen, m.auditPane.Width(), m.st,
 		m.serverName(), m.target.Via(), m.target.Trust, m.list.tools))

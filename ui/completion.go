@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/form"
+	"github.com/mcpsh/mcpsh/ui/panes"
 )
 
 // The template and prompt forms (form.StringForm) in the model: opening one,
@@ -79,7 +80,7 @@ const stringFormHeaderLines = 3
 // stringFormHeader says what the form fills and what ctrl+r does.
 func (m *Model) stringFormHeader() string {
 	f := m.strForm
-	w := &Lines{Width: max(m.width, 1)}
+	w := &panes.Lines{Width: max(m.width, 1)}
 	run := m.keys.Run.Help().Key
 	if f.Template != nil {
 		w.Add(m.st.Title.Render(termtext.Line(f.Template.DisplayName())) + "  " + m.st.Name.Render(termtext.Line(f.Template.URITemplate)))

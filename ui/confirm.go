@@ -13,6 +13,7 @@ import (
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/mcpsh/mcpsh/ui/keymap"
+	"github.com/mcpsh/mcpsh/ui/panes"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -100,7 +101,7 @@ func renderConfirm(p *pendingCall, server string, width int, st *style.Styles, k
 // room they have, and the first one shown.
 type confirmFrame struct {
 	inner        int
-	top, bottom  *Lines
+	top, bottom  *panes.Lines
 	args         []string
 	room, argTop int
 	scrolls      bool
@@ -174,9 +175,9 @@ func renderConfirmIn(p *pendingCall, server string, width, height int, st *style
 
 // confirmParts are the dialog's lines above the arguments and below them;
 // compact cuts each sentence to one line, for small screens.
-func confirmParts(p *pendingCall, server string, inner int, compact bool, st *style.Styles, keys *keymap.KeyMap) (top, bottom *Lines) {
+func confirmParts(p *pendingCall, server string, inner int, compact bool, st *style.Styles, keys *keymap.KeyMap) (top, bottom *panes.Lines) {
 	t := p.call.Tool
-	wrap := func(l *Lines, text string, style lipgloss.Style) {
+	wrap := func(l *panes.Lines, text string, style lipgloss.Style) {
 		if compact {
 			l.Add(style.Render(termtext.Truncate(text, inner)))
 			return
@@ -187,7 +188,7 @@ func confirmParts(p *pendingCall, server string, inner int, compact bool, st *st
 	if t.Class() == policy.ClassDestructive {
 		head = "Run a destructive tool?"
 	}
-	top = &Lines{Width: inner}
+	top = &panes.Lines{Width: inner}
 	top.Add(st.DialogTitle.Render(head))
 	top.Blank()
 	tool := toolHeading(st, t)
@@ -202,11 +203,11 @@ func confirmParts(p *pendingCall, server string, inner int, compact bool, st *st
 		if !t.Effective().OpenWorld {
 			why = "counted as open-world: the server is untrusted; the call is flagged in the session log"
 		}
-		wrap(top, MarkOpenWorld+" "+why, st.MarkOpenWorld)
+		wrap(top, panes.MarkOpenWorld+" "+why, st.MarkOpenWorld)
 	}
 	top.Blank()
 
-	bottom = &Lines{Width: inner}
+	bottom = &panes.Lines{Width: inner}
 	bottom.Blank()
 	if p.changed != "" {
 		bottom.Add(st.Label.Render("the server changed this tool"))
@@ -242,13 +243,13 @@ func argLines(args map[string]any, width int) []string {
 	}
 	var out []string
 	for _, l := range strings.Split(strings.TrimRight("  "+b.String(), "\n"), "\n") {
-		l = ExpandTabs(termtext.Sanitize(l))
+		l = panes.ExpandTabs(termtext.Sanitize(l))
 		// A long value wraps under itself, indented past its key's start.
 		indent := len(l) - len(strings.TrimLeft(l, " ")) + 2
 		if indent > width/2 {
 			indent = 0
 		}
-		for i, sub := range Wrap(l, width-indent) {
+		for i, sub := range panes.Wrap(l, width-indent) {
 			if i > 0 {
 				sub = strings.Repeat(" ", indent) + sub
 			}
@@ -259,7 +260,7 @@ func argLines(args map[string]any, width int) []string {
 }
 
 // dropBlank removes the last blank line of l, and reports how many it removed.
-func dropBlank(l *Lines) int {
+func dropBlank(l *panes.Lines) int {
 	for i := len(l.Out) - 1; i >= 0; i-- {
 		if l.Out[i] == "" {
 			l.Out = append(l.Out[:i], l.Out[i+1:]...)

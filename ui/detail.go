@@ -14,6 +14,7 @@ import (
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/mcpsh/mcpsh/ui/form"
+	"github.com/mcpsh/mcpsh/ui/panes"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -24,11 +25,11 @@ func renderDetail(t *client.Tool, d policy.Decision, findings []audit.Finding, w
 	if t == nil {
 		return st.Muted.Render("no tool matches the filter")
 	}
-	w := &Lines{Width: width}
+	w := &panes.Lines{Width: width}
 	w.Wrap(termtext.Line(t.Title), st.Title)
 	sub := termtext.Line(t.Name) + " · " + st.ClassStyle(t.Class()).Render(string(t.Class()))
 	if n := len(t.Examples); n > 0 {
-		sub += fmt.Sprintf(" · %d example%s", n, Plural(n))
+		sub += fmt.Sprintf(" · %d example%s", n, panes.Plural(n))
 	}
 	w.WrapStyled(sub)
 	if t.ToolTitle != "" && t.AnnTitle != "" && t.ToolTitle != t.AnnTitle {
@@ -53,7 +54,7 @@ func renderDetail(t *client.Tool, d policy.Decision, findings []audit.Finding, w
 	}
 	w.Wrap(replay, st.Muted)
 	if d.OpenWorld {
-		w.Wrap(MarkOpenWorld+" open-world: flagged in the session log", st.MarkOpenWorld)
+		w.Wrap(panes.MarkOpenWorld+" open-world: flagged in the session log", st.MarkOpenWorld)
 	}
 
 	w.Section(st, "Audit")
@@ -103,7 +104,7 @@ func decisionStyle(st *style.Styles, d policy.Decision) lipgloss.Style {
 
 // schemaSummary lists a schema's fields: name (* when required), type, rules,
 // default, and description.
-func schemaSummary(w *Lines, raw json.RawMessage, st *style.Styles, none string) {
+func schemaSummary(w *panes.Lines, raw json.RawMessage, st *style.Styles, none string) {
 	fields, err := form.ParseFields(raw)
 	switch {
 	case err != nil:

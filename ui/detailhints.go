@@ -8,13 +8,14 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/mcpsh/mcpsh/ui/panes"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 // hintTable shows each hint as the server declared it and what mcpsh makes
 // of it. The last column says in words when a value is ignored and why, or
 // comes from the spec's default, so no value can be read as the wrong one.
-func hintTable(w *Lines, t *client.Tool, st *style.Styles) {
+func hintTable(w *panes.Lines, t *client.Tool, st *style.Styles) {
 	w.Section(st, "Hints")
 	const labelW = 12 // "destructive" and a space
 	declared := make([]string, len(policy.Fields))

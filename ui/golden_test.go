@@ -14,12 +14,8 @@ var (
 	// testSession serves tools from an in-process server, as on the wire.
 	testSession = uitest.Session
 
-	paneTime         = uitest.PaneTime
 	textBlock        = uitest.TextBlock
 	mediaBlock       = uitest.MediaBlock
-	linkBlock        = uitest.LinkBlock
-	embeddedBlock    = uitest.EmbeddedBlock
-	mkBlock          = uitest.Block
 	mkResult         = uitest.Result
 	withResult       = uitest.WithResult
 	baseOutcome      = uitest.BaseOutcome

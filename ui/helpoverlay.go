@@ -9,6 +9,7 @@ import (
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/pane"
+	"github.com/mcpsh/mcpsh/ui/panes"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -85,7 +86,7 @@ func helpLines(sections []helpSection, st *style.Styles, width int) []string {
 		}
 	}
 	keyW = min(keyW, 16)
-	w := &Lines{Width: max(width, 1)}
+	w := &panes.Lines{Width: max(width, 1)}
 	for i, s := range sections {
 		if i > 0 {
 			w.Blank()

@@ -1,15 +1,12 @@
 package ui
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/sessionlog"
-	"github.com/mcpsh/mcpsh/ui/keymap"
 )
 
 // logModel is a model with the session log overlay open on logOutcomes, the
@@ -167,65 +164,4 @@ func TestLogPaneOpensACall(t *testing.T) {
 	if p.Opened() != nil || m.overlay != overlayLog {
 		t.Errorf("esc did not go back to the calls: open %v, overlay %v", p.Opened(), m.overlay)
 	}
-}
-
-// TestLogPaneArgsAsTheLogKeepsThem: an opened call shows its arguments as
-// the session log writes them, redaction included.
-func TestLogPaneArgsAsTheLogKeepsThem(t *testing.T) {
-	args := map[string]any{
-		"password": "hunter2", "note": "token ghp_0123456789abcdefghijklmnopqrstuvwxyz in text",
-		"nested": map[string]any{"Authorization": "Bearer abc.def.ghi", "list": []any{"sk-live-0123456789abcdefghij", 3}},
-	}
-	path := t.TempDir() + "/s.jsonl"
-	w := sessionlog.New(path, sessionlog.ArgsRedact)
-	if err := w.Open(); err != nil {
-		t.Fatal(err)
-	}
-	o := okOutcome()
-	o.Args = args
-	if err := w.Record(o); err != nil {
-		t.Fatal(err)
-	}
-	entries, _, err := sessionlog.ReadFile(path)
-	if err != nil || len(entries) != 1 {
-		t.Fatalf("%v, %d entries", err, len(entries))
-	}
-	var logged, shown any
-	if err := json.Unmarshal(entries[0].Args, &logged); err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal([]byte(loggedArgsJSON(args, sessionlog.ArgsRedact)), &shown); err != nil {
-		t.Fatal(err)
-	}
-	a, _ := json.Marshal(logged) // maps marshal in key order: comparable
-	b, _ := json.Marshal(shown)
-	if string(a) != string(b) {
-		t.Errorf("the log keeps %s, the pane shows %s", a, b)
-	}
-}
-
-func TestLogPaneFitsEverySize(t *testing.T) {
-	for _, size := range [][2]int{{50, 16}, {80, 24}, {120, 40}, {160, 48}} {
-		p := NewLog(monoStyles, keymap.Default())
-		p.SetSize(size[0], size[1])
-		calls := append(logOutcomes(), hostileOutcome())
-		p.SetEntries("/x.jsonl", calls)
-		for _, keys := range [][]string{nil, {"enter"}, {"esc", "f", "o"}, {"/", "x"}} {
-			for _, k := range keys {
-				p.Update(keyOf(k))
-			}
-			view := p.View()
-			assertFits(t, view, size[0], size[1])
-			assertTerminalSafe(t, "log", view)
-		}
-	}
-	// Nothing logged yet.
-	p := NewLog(monoStyles, keymap.Default())
-	p.SetSize(80, 10)
-	p.SetEntries("", []*client.Outcome{})
-	p.Update(keyOf("enter"))
-	if p.open != nil || !strings.Contains(ansi.Strip(p.View()), "no calls yet") {
-		t.Errorf("empty log:\n%s", ansi.Strip(p.View()))
-	}
-	p.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown})
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/mcpsh/mcpsh/internal/theme"
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/mcpsh/mcpsh/ui/keymap"
+	"github.com/mcpsh/mcpsh/ui/panes"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -97,7 +98,7 @@ type Model struct {
 
 	// logOutcomes are every server's calls, for the session log's pane.
 	logOutcomes []*client.Outcome
-	logPane     *Log
+	logPane     *panes.Log
 	helpView    helpOverlay
 	// detail is the tools view's detail, drawn by Update (frame.go).
 	detail  detailCache
@@ -120,7 +121,7 @@ func New(ctx context.Context, opts Options) *Model {
 		height:  24,
 		screenW: 80,
 
-		logPane: NewLog(st, keys),
+		logPane: panes.NewLog(st, keys),
 		help:    help.New(),
 		spinner: spinner.New(spinner.WithSpinner(spinner.Dot)),
 		bar:     progress.New(progress.WithoutPercentage(), progress.WithColors(st.ProgressFull, st.ProgressEmpty)),

@@ -13,6 +13,7 @@ import (
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/pane"
+	"github.com/mcpsh/mcpsh/ui/panes"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -55,7 +56,7 @@ func resultLines(o *client.Outcome, width int, st *style.Styles) []string {
 			s += " — " + a.Error
 		}
 		if a.WaitMS > 0 {
-			s += ", waited " + FormatMS(a.WaitMS)
+			s += ", waited " + panes.FormatMS(a.WaitMS)
 		}
 		w.text(termtext.Line(s), st.Warning)
 	}
@@ -179,13 +180,13 @@ func resultStatusLine(o *client.Outcome, st *style.Styles) string {
 	if title != "" && title != name {
 		head = st.Title.Render(title) + "  " + st.Name.Render(name)
 	}
-	parts := []string{StatusStyle(o.Status, st).Render(StatusWord(o.Status))}
+	parts := []string{panes.StatusStyle(o.Status, st).Render(panes.StatusWord(o.Status))}
 	if o.Status == client.StatusRefused {
 		parts = append(parts, st.Muted.Render("not sent"))
 	} else {
-		parts = append(parts, st.Muted.Render(FormatMS(o.DurationMS)), st.Muted.Render(Attempts(len(o.Attempts))))
+		parts = append(parts, st.Muted.Render(panes.FormatMS(o.DurationMS)), st.Muted.Render(panes.Attempts(len(o.Attempts))))
 	}
-	if a := Approver(o); a != "" {
+	if a := panes.Approver(o); a != "" {
 		parts = append(parts, st.Muted.Render(a))
 	}
 	return head + "  " + strings.Join(parts, st.Muted.Render(" · "))

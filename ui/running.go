@@ -10,6 +10,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/keymap"
+	"github.com/mcpsh/mcpsh/ui/panes"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -30,7 +31,7 @@ type runningCall struct {
 // renderRunning shows a call in flight: spinner and elapsed time, the server's
 // progress as a bar with its message, and the retry state with a countdown.
 func renderRunning(r *runningCall, spin string, now time.Time, bar progress.Model, width int, st *style.Styles, keys *keymap.KeyMap) string {
-	w := &Lines{Width: width}
+	w := &panes.Lines{Width: width}
 	t := r.call.Tool
 	w.Add(toolHeading(st, t))
 	args, _ := json.Marshal(r.call.Args)
@@ -40,7 +41,7 @@ func renderRunning(r *runningCall, spin string, now time.Time, bar progress.Mode
 	if r.cancelling {
 		state = "cancelling (the server has been told)"
 	}
-	w.Add(fmt.Sprintf("%s %s %s", spin, state, st.Muted.Render(FormatDuration(now.Sub(r.started)))))
+	w.Add(fmt.Sprintf("%s %s %s", spin, state, st.Muted.Render(panes.FormatDuration(now.Sub(r.started)))))
 	if p := r.progress; p != nil {
 		w.Blank()
 		if p.Total > 0 {
@@ -56,7 +57,7 @@ func renderRunning(r *runningCall, spin string, now time.Time, bar progress.Mode
 	if n := r.retry; n != nil {
 		w.Blank()
 		left := n.Wait - now.Sub(r.retryAt)
-		next := "next in " + FormatDuration(left)
+		next := "next in " + panes.FormatDuration(left)
 		if left <= 0 {
 			next = "sending again"
 		}

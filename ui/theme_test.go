@@ -10,6 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/internal/theme"
+	"github.com/mcpsh/mcpsh/ui/panes"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -110,7 +111,7 @@ func TestThemeSwapDuringTheAudit(t *testing.T) {
 		p := m.auditPane
 		return p.Report() != nil && !p.Stale() && m.audit.renderReq == 0
 	})
-	want := RenderAudit(m.auditPane.Report(), m.auditPane.Width(), m.st)
+	want := panes.RenderAudit(m.auditPane.Report(), m.auditPane.Width(), m.st)
 	if !reflect.DeepEqual(m.auditPane.Rendered().Lines, want.Lines) {
 		t.Fatal("the audit pane kept lines drawn in the old theme")
 	}

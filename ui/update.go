@@ -10,6 +10,7 @@ import (
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/mcpsh/mcpsh/ui/form"
+	"github.com/mcpsh/mcpsh/ui/panes"
 )
 
 // Update handles one message. It does no I/O: anything that talks to a
@@ -82,7 +83,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.onEvent(msg.event)
 	case eventMsg:
 		return m.onEvent(msg.event)
-	case TrafficMsg:
+	case panes.TrafficMsg:
 		m.traffic.Add(msg.Entries, msg.Dropped)
 		return m.traffic.Wait()
 	case logLevelSetMsg:

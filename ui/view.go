@@ -10,6 +10,7 @@ import (
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/mcpsh/mcpsh/ui/keymap"
+	"github.com/mcpsh/mcpsh/ui/panes"
 )
 
 // View draws the whole screen: a header, the server bar in a workspace, the
@@ -37,7 +38,7 @@ func (m *Model) render() string {
 		out = append(out, m.st.Banner.Render(termtext.Truncate(" untrusted server: its hints are shown but not believed; every call asks first ", m.screenW)))
 	}
 	h := m.bodyHeight()
-	body := FitLines(m.body(h), m.width, h)
+	body := panes.FitLines(m.body(h), m.width, h)
 	if m.sidebarShown() {
 		body = m.withSidebar(body, h)
 	}
@@ -106,7 +107,7 @@ const formHeaderLines = 3
 func (m *Model) formHeader() string {
 	t := m.form.Tool()
 	d := m.decision(t)
-	w := &Lines{Width: m.width}
+	w := &panes.Lines{Width: m.width}
 	w.Add(toolHeading(m.st, t) + "  " +
 		m.st.ClassStyle(t.Class()).Render(string(t.Class())))
 	verdict := map[policy.Verdict]string{policy.Run: "ctrl+r runs it", policy.Ask: "ctrl+r asks first", policy.Refuse: "ctrl+r will be refused"}[d.Verdict]
@@ -203,10 +204,10 @@ func (m *Model) header() string {
 	if m.session != nil {
 		tools = fmt.Sprintf("%d tools", len(m.list.tools))
 		if n := len(m.outcomes); n > 0 {
-			calls = fmt.Sprintf(" · %d call%s", n, Plural(n))
+			calls = fmt.Sprintf(" · %d call%s", n, panes.Plural(n))
 		}
 		if n := m.openWorldCalls(); n > 0 {
-			calls += " · " + m.st.MarkOpenWorld.Render(fmt.Sprintf("%s %d open-world", MarkOpenWorld, n))
+			calls += " · " + m.st.MarkOpenWorld.Render(fmt.Sprintf("%s %d open-world", panes.MarkOpenWorld, n))
 		}
 	}
 	line := func(left, right string) (string, bool) {
@@ -291,7 +292,7 @@ func (m *Model) body(h int) string {
 	case modeResource:
 		out := m.reader.View(m.spinner.View())
 		if m.saving != nil {
-			out = strings.Join(FitLines(out, m.width, max(h-saveLinesN, 0)), "\n") + "\n" + strings.Join(m.saveLines(), "\n")
+			out = strings.Join(panes.FitLines(out, m.width, max(h-saveLinesN, 0)), "\n") + "\n" + strings.Join(m.saveLines(), "\n")
 		}
 		return out
 	case modePrompt:
@@ -311,12 +312,12 @@ func (m *Model) renderDialog(h int) string {
 		top = append(top, m.st.Warning.Render(termtext.Truncate("on screen while it asks, instead of "+termtext.Line(r.name())+": the view goes back once you answer", m.width)))
 	}
 	if r := m.running; r != nil {
-		top = append(top, m.st.Muted.Render(fmt.Sprintf("%s %s runs on under this request (%s)", m.spinner.View(), termtext.Line(r.call.Tool.Name), FormatDuration(m.now().Sub(r.started)))))
+		top = append(top, m.st.Muted.Render(fmt.Sprintf("%s %s runs on under this request (%s)", m.spinner.View(), termtext.Line(r.call.Tool.Name), panes.FormatDuration(m.now().Sub(r.started)))))
 	}
 	if n := len(m.asks) - 1; n > 0 {
-		top = append(top, m.st.Muted.Render(fmt.Sprintf("%d more request%s wait after this one", n, Plural(n))))
+		top = append(top, m.st.Muted.Render(fmt.Sprintf("%d more request%s wait after this one", n, panes.Plural(n))))
 	}
-	out := append(top, FitLines(m.dialog.view(), m.width, max(h-len(top), 0))...)
+	out := append(top, panes.FitLines(m.dialog.view(), m.width, max(h-len(top), 0))...)
 	return strings.Join(out, "\n")
 }
 
@@ -357,7 +358,7 @@ func (m *Model) renderTools(h int) string {
 }
 
 func (m *Model) renderConnectFailed() string {
-	w := &Lines{Width: m.width}
+	w := &panes.Lines{Width: m.width}
 	if m.unusable() {
 		w.Add(m.st.Error.Render(termtext.Line(m.name()) + " cannot be used as configured"))
 		w.Blank()

@@ -12,6 +12,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/demo"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/mcpsh/mcpsh/ui/panes"
 )
 
 // threeServers is a workspace of three, connected: notes, shared (untrusted)
@@ -35,7 +36,7 @@ func threeServers(t *testing.T) *Model {
 // someTraffic gives the server on screen a few messages.
 func someTraffic(m *Model) {
 	at := fixedNow
-	var es []TrafficEntry
+	var es []panes.TrafficEntry
 	for i, e := range []client.TraceEntry{
 		{Dir: "out", Kind: "request", Method: "initialize", ID: "1", Size: 210},
 		{Dir: "in", Kind: "response", Method: "initialize", ID: "1", Size: 731, LatencyMS: 1.4},
@@ -48,7 +49,7 @@ func someTraffic(m *Model) {
 		e.Time = at.Add(time.Duration(i) * 7 * time.Millisecond)
 		e.Server = m.name()
 		e.Message = json.RawMessage(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":%q}`, i, e.Method))
-		es = append(es, TrafficEntry{TraceEntry: e})
+		es = append(es, panes.TrafficEntry{TraceEntry: e})
 	}
 	m.traffic.Add(es, 0)
 }

@@ -19,30 +19,30 @@ var PaneTime = time.Date(2025, 3, 14, 9, 26, 53, 0, time.UTC)
 
 // TextBlock is a text block.
 func TextBlock(s string) client.Block {
-	return Block(client.Block{Type: "text", Text: s}, map[string]any{"type": "text", "text": s})
+	return block(client.Block{Type: "text", Text: s}, map[string]any{"type": "text", "text": s})
 }
 
 // MediaBlock is an image or audio block of n bytes.
 func MediaBlock(typ, mime string, n int) client.Block {
 	data := base64.StdEncoding.EncodeToString(make([]byte, n))
-	return Block(client.Block{Type: typ, MIMEType: mime, Bytes: base64.StdEncoding.DecodedLen(len(data))},
+	return block(client.Block{Type: typ, MIMEType: mime, Bytes: base64.StdEncoding.DecodedLen(len(data))},
 		map[string]any{"type": typ, "mimeType": mime, "data": data})
 }
 
-// LinkBlock is a resource link.
-func LinkBlock(name, uri, mime string) client.Block {
-	return Block(client.Block{Type: "resource_link", Name: name, URI: uri, MIMEType: mime},
+// linkBlock is a resource link.
+func linkBlock(name, uri, mime string) client.Block {
+	return block(client.Block{Type: "resource_link", Name: name, URI: uri, MIMEType: mime},
 		map[string]any{"type": "resource_link", "name": name, "uri": uri, "mimeType": mime})
 }
 
-// EmbeddedBlock is an embedded text resource.
-func EmbeddedBlock(uri, mime, text string) client.Block {
-	return Block(client.Block{Type: "resource", URI: uri, MIMEType: mime, Text: text},
+// embeddedBlock is an embedded text resource.
+func embeddedBlock(uri, mime, text string) client.Block {
+	return block(client.Block{Type: "resource", URI: uri, MIMEType: mime, Text: text},
 		map[string]any{"type": "resource", "resource": map[string]any{"uri": uri, "mimeType": mime, "text": text}})
 }
 
-// Block is b with wire, its JSON as sent, in Raw.
-func Block(b client.Block, wire map[string]any) client.Block {
+// block is b with wire, its JSON as sent, in Raw.
+func block(b client.Block, wire map[string]any) client.Block {
 	raw, err := json.Marshal(wire)
 	if err != nil {
 		panic(err)
@@ -91,8 +91,8 @@ func OKOutcome() *client.Outcome {
 		TextBlock("Sunny in Lisbon today, with a high of 23°C and a low of 15°C. Light winds from the north-west in the afternoon; no rain expected before the weekend.\n"),
 		TextBlock(`{"city":"Lisbon","temps":[21,23,19],"wind":{"speed":12,"unit":"km/h"},"alerts":[]}`),
 		MediaBlock("image", "image/png", 3072),
-		LinkBlock("forecast.csv", "file:///data/lisbon/forecast.csv", "text/csv"),
-		EmbeddedBlock("mem://notes/today", "text/plain", "Bring sunglasses.\n\tAnd water."),
+		linkBlock("forecast.csv", "file:///data/lisbon/forecast.csv", "text/csv"),
+		embeddedBlock("mem://notes/today", "text/plain", "Bring sunglasses.\n\tAnd water."),
 	))
 }
 
@@ -141,9 +141,9 @@ func HostileOutcome() *client.Outcome {
 		TextBlock(evil+"\n"+strings.Repeat("日本語", 40)+"\n👍🏽👍🏽👍🏽 "+strings.Repeat("x", 300)),
 		TextBlock(`{"a":"`+strings.ReplaceAll(evil, "\x1b", `\u001b`)+`"}`),
 		MediaBlock("image", "image/"+evil, 30),
-		LinkBlock(evil, "file:///"+evil, evil),
-		EmbeddedBlock("mem://"+evil, evil, "text "+evil),
-		Block(client.Block{Type: "holo" + evil}, map[string]any{"type": "holo" + evil}),
+		linkBlock(evil, "file:///"+evil, evil),
+		embeddedBlock("mem://"+evil, evil, "text "+evil),
+		block(client.Block{Type: "holo" + evil}, map[string]any{"type": "holo" + evil}),
 	))
 	o.Result.Problems = []string{"isError is " + evil}
 	o.LogError = "disk " + evil

@@ -1,4 +1,4 @@
-package ui
+package panes
 
 import (
 	"testing"
@@ -20,10 +20,10 @@ func TestFormatDuration(t *testing.T) {
 		2*time.Hour + 3*time.Second: "120 min 03 s",
 	} {
 		if got := FormatDuration(d); got != want {
-			t.Errorf("formatDuration(%v) = %q, want %q", d, got, want)
+			t.Errorf("FormatDuration(%v) = %q, want %q", d, got, want)
 		}
 	}
 	if got := FormatMS(142.6); got != "143 ms" {
-		t.Errorf("formatMS(142.6) = %q", got)
+		t.Errorf("FormatMS(142.6) = %q", got)
 	}
 }

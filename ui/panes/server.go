@@ -1,4 +1,4 @@
-package ui
+package panes
 
 import (
 	"fmt"
@@ -82,6 +82,7 @@ type Server struct {
 	body    pane.Pane // the instructions, then lines, drawn
 }
 
+// NewServer is the pane with nothing from the server yet.
 func NewServer(st *style.Styles, keys *keymap.KeyMap) *Server {
 	return &Server{st: st, keys: keys, body: pane.NewTail()}
 }

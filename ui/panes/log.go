@@ -1,4 +1,4 @@
-package ui
+package panes
 
 import (
 	"strings"
@@ -54,6 +54,7 @@ type Log struct {
 	openView pane.Pane
 }
 
+// NewLog is the pane with no calls yet.
 func NewLog(st *style.Styles, keys *keymap.KeyMap) *Log {
 	in := textinput.New()
 	in.Prompt = "/ "

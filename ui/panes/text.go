@@ -1,4 +1,4 @@
-package ui
+package panes
 
 import (
 	"strings"
@@ -8,8 +8,9 @@ import (
 	"github.com/mcpsh/mcpsh/internal/termtext"
 )
 
-// Text helpers shared by the panes (ui/pane) and what draws their lines:
-// wrapping, cutting and padding to cells, never to bytes.
+// Text helpers shared by the panes and the rest of the view, for the lines
+// they draw into a ui/pane.Pane: wrapping, cutting and padding to cells,
+// never to bytes.
 
 // Wrap wraps s (which may be styled, but holds no newline) to width cells,
 // breaking long words, and guarantees no line is wider.

@@ -1,4 +1,4 @@
-package ui
+package panes
 
 import (
 	"fmt"
@@ -17,7 +17,7 @@ import (
 //
 // A server of 40,000 tools makes hundreds of thousands of lines, so the pane
 // never renders: the audit and its lines for a width are made in a command
-// (audit.go), and the pane only holds them and scrolls. After a resize it
+// (ui's audit.go, with RenderAudit), and the pane only holds them and scrolls. After a resize it
 // shows the lines it has, cut to the new width, until new ones arrive.
 type Audit struct {
 	st     *style.Styles
@@ -35,12 +35,13 @@ type AuditLines struct {
 	Lines []string
 }
 
+// NewAudit is the pane with no report yet.
 func NewAudit(st *style.Styles, keys *keymap.KeyMap) *Audit {
 	return &Audit{st: st, keys: keys}
 }
 
 // SetSize only records the size: re-rendering for a new width is a command
-// (Model.auditResized).
+// (the view's auditResized).
 func (p *Audit) SetSize(width, height int) {
 	p.width = width
 	p.body.SetSize(width, height-1) // the title takes a line
