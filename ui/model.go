@@ -50,7 +50,7 @@ const (
 	overlayLog
 	overlayServer
 	overlayAudit
-	overlayTraffic // the wire: every JSON-RPC message (trafficpane.go)
+	overlayTraffic // the wire: every JSON-RPC message (ui/panes/traffic.go)
 	overlayServers // the workspace's servers, to pick one by name (serverpick.go)
 )
 
