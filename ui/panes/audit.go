@@ -17,14 +17,15 @@ import (
 //
 // A server of 40,000 tools makes hundreds of thousands of lines, so the pane
 // never renders: the audit and its lines for a width are made in a command
-// (ui's audit.go, with RenderAudit), and the pane only holds them and scrolls. After a resize it
-// shows the lines it has, cut to the new width, until new ones arrive.
+// (ui's audit.go, with RenderAudit), and the pane only holds them and
+// scrolls. After a resize it shows the lines it has, cut to the new width,
+// until new ones arrive.
 type Audit struct {
 	st     *style.Styles
 	keys   *keymap.KeyMap
 	report *audit.Report
-	view   AuditLines // report rendered, for view.width
-	body   pane.Pane  // view.lines under the title
+	view   AuditLines // report rendered, for view.Width
+	body   pane.Pane  // view.Lines under the title
 	width  int
 }
 

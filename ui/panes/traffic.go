@@ -19,7 +19,8 @@ import (
 // Traffic is the wire (key T): one line per JSON-RPC message of the
 // server on screen, oldest first, following the newest unless the user moved
 // up; / filters by method as you type; enter opens one message pretty-printed
-// and scrollable; c copies it to the clipboard. It keeps what trafficfeed.go says.
+// and scrollable; c copies it to the clipboard. It keeps what trafficfeed.go
+// says.
 type Traffic struct {
 	st   *style.Styles
 	keys *keymap.KeyMap
