@@ -159,7 +159,7 @@ func (m *Model) connectWith(timeout time.Duration) tea.Cmd {
 	if m.viewSample {
 		opts.Sample = m.inbox.sampleFor(m.serverState)
 	}
-	opts.Trace = m.traffic.feed.tracer(m.opts.Client.Trace)
+	opts.Trace = m.traffic.Tracer(m.opts.Client.Trace)
 	ctx, cancel := context.WithTimeout(m.ctx, timeout)
 	m.connecting = &connecting{cancel: cancel, done: make(chan struct{})}
 	return tea.Batch(connectCmd(ctx, m.connReq, *m.target, &opts, m.connecting.done), m.spinner.Tick)

@@ -5,6 +5,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/audit"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/mcpsh/mcpsh/ui/panes"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -31,7 +32,7 @@ type auditDoneMsg struct {
 	id     int
 	gen    int
 	report *audit.Report
-	view   auditLines
+	view   panes.AuditLines
 }
 
 // auditCmd audits every tool and renders the report for width, off the UI's
@@ -41,7 +42,7 @@ func auditCmd(id, gen, width int, st *style.Styles, server, via string, trust po
 	st = st.Copy()
 	return func() tea.Msg {
 		r := audit.New(server, via, trust, tools)
-		return auditDoneMsg{id: id, gen: gen, report: r, view: renderAudit(r, width, st)}
+		return auditDoneMsg{id: id, gen: gen, report: r, view: panes.RenderAudit(r, width, st)}
 	}
 }
 
@@ -49,7 +50,7 @@ func auditCmd(id, gen, width int, st *style.Styles, server, via string, trust po
 func renderAuditCmd(id, gen, width int, st *style.Styles, r *audit.Report) tea.Cmd {
 	st = st.Copy()
 	return func() tea.Msg {
-		return auditDoneMsg{id: id, gen: gen, report: r, view: renderAudit(r, width, st)}
+		return auditDoneMsg{id: id, gen: gen, report: r, view: panes.RenderAudit(r, width, st)}
 	}
 }
 
@@ -62,7 +63,7 @@ func (m *Model) resetAudit(tools []*client.Tool) {
 
 // auditing reports whether the audit pane is waiting for its report.
 func (m *Model) auditing() bool {
-	return m.overlay == overlayAudit && m.auditPane.report == nil
+	return m.overlay == overlayAudit && m.auditPane.Report() == nil
 }
 
 func (m *Model) onAuditDone(msg auditDoneMsg) tea.Cmd {
@@ -75,8 +76,8 @@ func (m *Model) onAuditDone(msg auditDoneMsg) tea.Cmd {
 		m.audit.renderReq = 0
 		// A render for a width the pane has since left, or of a report it no
 		// longer shows, is dropped; auditRerender asks again if need be.
-		if msg.report == p.report && msg.gen == m.audit.forGen && msg.view.width == p.width {
-			p.setLines(msg.view)
+		if msg.report == p.Report() && msg.gen == m.audit.forGen && msg.view.Width == p.Width() {
+			p.SetLines(msg.view)
 		}
 	default:
 		return nil // an answer to a request overtaken by another
@@ -95,23 +96,23 @@ func (m *Model) auditResized() tea.Cmd {
 // (its answer comes back here and asks again for the width of that moment).
 func (m *Model) auditRerender() tea.Cmd {
 	p := m.auditPane
-	if m.overlay != overlayAudit || !p.stale() || m.audit.renderReq != 0 {
+	if m.overlay != overlayAudit || !p.Stale() || m.audit.renderReq != 0 {
 		return nil
 	}
 	m.audit.renderReq = m.nextID()
-	return renderAuditCmd(m.audit.renderReq, m.audit.forGen, p.width, m.st, p.report)
+	return renderAuditCmd(m.audit.renderReq, m.audit.forGen, p.Width(), m.st, p.Report())
 }
 
 // openAudit shows the audit of the whole server, starting it when the
 // current listing has none yet.
 func (m *Model) openAudit() tea.Cmd {
 	m.overlay = overlayAudit
-	if m.audit.forGen == m.listGen && m.auditPane.report != nil {
+	if m.audit.forGen == m.listGen && m.auditPane.Report() != nil {
 		return m.auditRerender() // the terminal may have been resized while it was closed
 	}
-	m.auditPane.SetReport(nil, auditLines{})
+	m.auditPane.SetReport(nil, panes.AuditLines{})
 	m.audit.req = m.nextID()
-	return tea.Batch(m.spinner.Tick, auditCmd(m.audit.req, m.listGen, m.auditPane.width, m.st,
+	return tea.Batch(m.spinner.Tick, auditCmd(m.audit.req, m.listGen, m.auditPane.Width(), m.st,
 		m.serverName(), m.target.Via(), m.target.Trust, m.list.tools))
 }
 

@@ -58,7 +58,7 @@ func TestAuditResizeRendersInACommand(t *testing.T) {
 	if !screenHas(m, "Audit of rendered-again") {
 		t.Fatalf("the render for the new width was not shown:\n%s", ansi.Strip(m.render()))
 	}
-	if got := m.auditPane.view.width; got != 70 {
+	if got := m.auditPane.Rendered().Width; got != 70 {
 		t.Errorf("lines for width %d, want 70", got)
 	}
 	// Back to the width the lines were made for: nothing to do.
@@ -76,14 +76,14 @@ func TestAuditLateRenderIsDropped(t *testing.T) {
 		t.Fatal("a second render started while one was in flight")
 	}
 	again := m.onAuditDone(auditAnswer(t, first))
-	if got := m.auditPane.view.width; got != 100 {
+	if got := m.auditPane.Rendered().Width; got != 100 {
 		t.Fatalf("a render for width 70 was shown at width 90 (lines for %d)", got)
 	}
 	if again == nil {
 		t.Fatal("no render for the width the terminal has now")
 	}
 	m.Update(auditAnswer(t, again))
-	if got := m.auditPane.view.width; got != 90 {
+	if got := m.auditPane.Rendered().Width; got != 90 {
 		t.Errorf("lines for width %d, want 90", got)
 	}
 	checkScreen(t, "after the renders", m.render(), 90, 30)
@@ -92,11 +92,11 @@ func TestAuditLateRenderIsDropped(t *testing.T) {
 	late := resize(m, 80, 30)
 	m.setTools(m.list.tools)
 	send(m, "A", "A") // close, and open: a new audit starts for the new listing
-	if m.auditPane.report != nil {
+	if m.auditPane.Report() != nil {
 		t.Fatal("the new listing's audit is not awaited")
 	}
 	m.Update(auditAnswer(t, late))
-	if m.auditPane.report != nil {
+	if m.auditPane.Report() != nil {
 		t.Error("the render of an older listing's report was shown")
 	}
 }
@@ -114,7 +114,7 @@ func TestAuditClosedIsNotRendered(t *testing.T) {
 		t.Fatal("opening the pane at a new width started no render")
 	}
 	m.Update(auditAnswer(t, cmd))
-	if got := m.auditPane.view.width; got != 80 {
+	if got := m.auditPane.Rendered().Width; got != 80 {
 		t.Errorf("lines for width %d, want 80", got)
 	}
 }
@@ -122,20 +122,20 @@ func TestAuditClosedIsNotRendered(t *testing.T) {
 func TestAuditPaneScrolls(t *testing.T) {
 	m, _ := openAudited(t, 100, 12)
 	p := m.auditPane
-	if p.body.MaxTop() == 0 {
+	if p.MaxTop() == 0 {
 		t.Fatal("the demo's audit fits on one screen; the test needs more lines")
 	}
 	send(m, "G")
-	if p.body.Top() != p.body.MaxTop() || !screenHas(m, "OpenAI apps (ChatGPT)") {
-		t.Errorf("G: top %d of %d:\n%s", p.body.Top(), p.body.MaxTop(), ansi.Strip(m.render()))
+	if p.Top() != p.MaxTop() || !screenHas(m, "OpenAI apps (ChatGPT)") {
+		t.Errorf("G: top %d of %d:\n%s", p.Top(), p.MaxTop(), ansi.Strip(m.render()))
 	}
 	p.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
-	if p.body.Top() != p.body.MaxTop()-3 {
-		t.Errorf("wheel up: top %d, want %d", p.body.Top(), p.body.MaxTop()-3)
+	if p.Top() != p.MaxTop()-3 {
+		t.Errorf("wheel up: top %d, want %d", p.Top(), p.MaxTop()-3)
 	}
 	send(m, "g")
-	if p.body.Top() != 0 || !screenHas(m, "Audit of mcpsh-demo") {
-		t.Errorf("g: top %d", p.body.Top())
+	if p.Top() != 0 || !screenHas(m, "Audit of mcpsh-demo") {
+		t.Errorf("g: top %d", p.Top())
 	}
 	checkScreen(t, "scrolled", m.render(), 100, 12)
 }

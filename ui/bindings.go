@@ -1,6 +1,9 @@
 package ui
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/key"
+	"github.com/mcpsh/mcpsh/ui/keymap"
+)
 
 // bindings are the keys that work right now, for the footer.
 func (m *Model) bindings() []key.Binding {
@@ -30,7 +33,7 @@ func (m *Model) bindings() []key.Binding {
 		}
 		b = append(b, k.Quit)
 		if m.workspace() {
-			b = append(b, relabel(k.Close, "pick a server"))
+			b = append(b, keymap.Relabel(k.Close, "pick a server"))
 		}
 		return b
 	case modeBrowse:
@@ -41,7 +44,7 @@ func (m *Model) bindings() []key.Binding {
 		case viewResources:
 			return m.itemBindings(m.resourcesEnter())
 		case viewPrompts:
-			return m.itemBindings(relabel(k.Call, "fill in and get"))
+			return m.itemBindings(keymap.Relabel(k.Call, "fill in and get"))
 		}
 		b := []key.Binding{k.Up, k.Down}
 		if t := m.list.Selected(); t != nil {
@@ -64,7 +67,7 @@ func (m *Model) bindings() []key.Binding {
 	case modeConfirm:
 		b := []key.Binding{k.Yes, k.No, k.AllowSession}
 		if m.pending != nil && m.pending.scrolls {
-			b = append(b, relabel(k.ScrollDown, "more arguments"), relabel(k.ScrollUp, "back"))
+			b = append(b, keymap.Relabel(k.ScrollDown, "more arguments"), keymap.Relabel(k.ScrollUp, "back"))
 		}
 		return b
 	case modeRunning:
@@ -72,9 +75,9 @@ func (m *Model) bindings() []key.Binding {
 	case modeResult:
 		return m.resultBindings()
 	case modeArgs:
-		run := relabel(k.Run, "get")
+		run := keymap.Relabel(k.Run, "get")
 		if m.strForm.Template != nil {
-			run = relabel(k.Run, "read")
+			run = keymap.Relabel(k.Run, "read")
 		}
 		return append(append([]key.Binding{run}, m.strForm.ShortHelp()...), k.Back)
 	case modeResource:
@@ -86,9 +89,9 @@ func (m *Model) bindings() []key.Binding {
 		}
 		return m.resourceBindings()
 	case modePrompt:
-		return []key.Binding{k.ScrollUp, k.ScrollDown, relabel(k.Edit, "edit and get again"), k.Close, k.Help}
+		return []key.Binding{k.ScrollUp, k.ScrollDown, keymap.Relabel(k.Edit, "edit and get again"), k.Close, k.Help}
 	case modeLogin:
-		return []key.Binding{relabel(k.Close, "cancel the login"), k.ForceQuit}
+		return []key.Binding{keymap.Relabel(k.Close, "cancel the login"), k.ForceQuit}
 	}
 	return nil
 }
@@ -102,13 +105,13 @@ func (m *Model) resultBindings() []key.Binding {
 		}
 		b := []key.Binding{k.SaveHere}
 		if len(saveable(r.outcome)) > 1 {
-			b = append(b, relabel(k.NextArg, "next to save"))
+			b = append(b, keymap.Relabel(k.NextArg, "next to save"))
 		}
-		return append(b, relabel(k.Close, "cancel saving"))
+		return append(b, keymap.Relabel(k.Close, "cancel saving"))
 	}
 	raw := k.RawJSON
 	if r.raw {
-		raw = relabel(raw, "rendered (as mcpsh reads it)")
+		raw = keymap.Relabel(raw, "rendered (as mcpsh reads it)")
 	}
 	b := []key.Binding{k.ScrollUp, k.ScrollDown, k.Edit, raw, k.Copy}
 	if len(saveable(r.outcome)) > 0 {
@@ -126,14 +129,7 @@ func (m *Model) itemBindings(enter key.Binding) []key.Binding {
 // resourcesEnter is what enter does on the resource under the cursor.
 func (m *Model) resourcesEnter() key.Binding {
 	if _, tmpl := m.selectedResource(); tmpl != nil {
-		return relabel(m.keys.Call, "fill in and read")
+		return keymap.Relabel(m.keys.Call, "fill in and read")
 	}
-	return relabel(m.keys.Call, "read")
-}
-
-// relabel is b with another description, for a key that means something
-// else where it is used (enter calls a tool, reads a resource).
-func relabel(b key.Binding, desc string) key.Binding {
-	b.SetHelp(b.Help().Key, desc)
-	return b
+	return keymap.Relabel(m.keys.Call, "read")
 }

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/form"
+	"github.com/mcpsh/mcpsh/ui/panes"
 )
 
 // The template and prompt forms (form.StringForm) in the model: opening one,
@@ -79,16 +80,16 @@ const stringFormHeaderLines = 3
 // stringFormHeader says what the form fills and what ctrl+r does.
 func (m *Model) stringFormHeader() string {
 	f := m.strForm
-	w := &lines{width: max(m.width, 1)}
+	w := &panes.Lines{Width: max(m.width, 1)}
 	run := m.keys.Run.Help().Key
 	if f.Template != nil {
-		w.add(m.st.Title.Render(termtext.Line(f.Template.DisplayName())) + "  " + m.st.Name.Render(termtext.Line(f.Template.URITemplate)))
-		w.add(m.st.Muted.Render(run + " reads the resource at the expanded address"))
+		w.Add(m.st.Title.Render(termtext.Line(f.Template.DisplayName())) + "  " + m.st.Name.Render(termtext.Line(f.Template.URITemplate)))
+		w.Add(m.st.Muted.Render(run + " reads the resource at the expanded address"))
 	} else {
 		p := f.Prompt
-		w.add(m.st.Title.Render(termtext.Line(p.DisplayName())) + "  " + m.st.Name.Render(termtext.Line(p.Name)))
-		w.add(m.st.Muted.Render(run + " gets the prompt's messages; * marks what it needs"))
+		w.Add(m.st.Title.Render(termtext.Line(p.DisplayName())) + "  " + m.st.Name.Render(termtext.Line(p.Name)))
+		w.Add(m.st.Muted.Render(run + " gets the prompt's messages; * marks what it needs"))
 	}
-	w.add(m.st.Muted.Render(strings.Repeat("─", max(m.width, 1))))
-	return strings.Join(w.out, "\n")
+	w.Add(m.st.Muted.Render(strings.Repeat("─", max(m.width, 1))))
+	return strings.Join(w.Out, "\n")
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/mcpsh/mcpsh/ui/keymap"
+	"github.com/mcpsh/mcpsh/ui/panes"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -100,7 +101,7 @@ func renderConfirm(p *pendingCall, server string, width int, st *style.Styles, k
 // room they have, and the first one shown.
 type confirmFrame struct {
 	inner        int
-	top, bottom  *lines
+	top, bottom  *panes.Lines
 	args         []string
 	room, argTop int
 	scrolls      bool
@@ -121,7 +122,7 @@ func confirmLayout(p *pendingCall, server string, width, height int, st *style.S
 	need := min(minArgs, len(f.args))
 	for _, compact := range []bool{false, true} {
 		f.top, f.bottom = confirmParts(p, server, f.inner, compact, st, keys)
-		f.room = height - 2 - 1 - len(f.top.out) - len(f.bottom.out)
+		f.room = height - 2 - 1 - len(f.top.Out) - len(f.bottom.Out)
 		for f.room < need {
 			n := dropBlank(f.bottom)
 			if n == 0 {
@@ -163,9 +164,9 @@ func renderConfirmIn(p *pendingCall, server string, width, height int, st *style
 		}
 		label += st.Muted.Render(fmt.Sprintf("  lines %d–%d of %d · %s", f.argTop+1, f.argTop+f.room, len(f.args), strings.Join(how, ", ")))
 	}
-	out := append(f.top.out, termtext.Truncate(label, f.inner))
+	out := append(f.top.Out, termtext.Truncate(label, f.inner))
 	out = append(out, shown...)
-	out = append(out, f.bottom.out...)
+	out = append(out, f.bottom.Out...)
 	for i, l := range out {
 		out[i] = termtext.Pad(l, f.inner)
 	}
@@ -174,27 +175,27 @@ func renderConfirmIn(p *pendingCall, server string, width, height int, st *style
 
 // confirmParts are the dialog's lines above the arguments and below them;
 // compact cuts each sentence to one line, for small screens.
-func confirmParts(p *pendingCall, server string, inner int, compact bool, st *style.Styles, keys *keymap.KeyMap) (top, bottom *lines) {
+func confirmParts(p *pendingCall, server string, inner int, compact bool, st *style.Styles, keys *keymap.KeyMap) (top, bottom *panes.Lines) {
 	t := p.call.Tool
-	wrap := func(l *lines, text string, style lipgloss.Style) {
+	wrap := func(l *panes.Lines, text string, style lipgloss.Style) {
 		if compact {
-			l.add(style.Render(termtext.Truncate(text, inner)))
+			l.Add(style.Render(termtext.Truncate(text, inner)))
 			return
 		}
-		l.wrap(text, style)
+		l.Wrap(text, style)
 	}
 	head := "Run this tool?"
 	if t.Class() == policy.ClassDestructive {
 		head = "Run a destructive tool?"
 	}
-	top = &lines{width: inner}
-	top.add(st.DialogTitle.Render(head))
-	top.blank()
+	top = &panes.Lines{Width: inner}
+	top.Add(st.DialogTitle.Render(head))
+	top.Blank()
 	tool := toolHeading(st, t)
 	if compact {
-		top.add(tool)
+		top.Add(tool)
 	} else {
-		top.wrapStyled(tool)
+		top.WrapStyled(tool)
 	}
 	wrap(top, "on "+termtext.Line(server), st.Row)
 	if p.decision.OpenWorld {
@@ -202,26 +203,26 @@ func confirmParts(p *pendingCall, server string, inner int, compact bool, st *st
 		if !t.Effective().OpenWorld {
 			why = "counted as open-world: the server is untrusted; the call is flagged in the session log"
 		}
-		wrap(top, markOpenWorld+" "+why, st.MarkOpenWorld)
+		wrap(top, panes.MarkOpenWorld+" "+why, st.MarkOpenWorld)
 	}
-	top.blank()
+	top.Blank()
 
-	bottom = &lines{width: inner}
-	bottom.blank()
+	bottom = &panes.Lines{Width: inner}
+	bottom.Blank()
 	if p.changed != "" {
-		bottom.add(st.Label.Render("the server changed this tool"))
+		bottom.Add(st.Label.Render("the server changed this tool"))
 		wrap(bottom, termtext.Line(p.changed), st.Error)
-		bottom.blank()
+		bottom.Blank()
 	}
-	bottom.add(st.Label.Render("why mcpsh asks"))
+	bottom.Add(st.Label.Render("why mcpsh asks"))
 	wrap(bottom, p.decision.Reason, st.Warning)
-	bottom.blank()
-	bottom.add(keyHint(st, keys.Yes.Help().Key, "run it") + "   " + keyHint(st, keys.No.Help().Key, "cancel (default)"))
+	bottom.Blank()
+	bottom.Add(keyHint(st, keys.Yes.Help().Key, "run it") + "   " + keyHint(st, keys.No.Help().Key, "cancel (default)"))
 	allow := keyHint(st, keys.AllowSession.Help().Key, "allow "+termtext.Line(t.Name)+" for the rest of this session")
 	if compact {
-		bottom.add(allow)
+		bottom.Add(allow)
 	} else {
-		bottom.wrapStyled(allow)
+		bottom.WrapStyled(allow)
 	}
 	return top, bottom
 }
@@ -242,13 +243,13 @@ func argLines(args map[string]any, width int) []string {
 	}
 	var out []string
 	for _, l := range strings.Split(strings.TrimRight("  "+b.String(), "\n"), "\n") {
-		l = paneExpandTabs(termtext.Sanitize(l))
+		l = panes.ExpandTabs(termtext.Sanitize(l))
 		// A long value wraps under itself, indented past its key's start.
 		indent := len(l) - len(strings.TrimLeft(l, " ")) + 2
 		if indent > width/2 {
 			indent = 0
 		}
-		for i, sub := range paneWrap(l, width-indent) {
+		for i, sub := range panes.Wrap(l, width-indent) {
 			if i > 0 {
 				sub = strings.Repeat(" ", indent) + sub
 			}
@@ -259,10 +260,10 @@ func argLines(args map[string]any, width int) []string {
 }
 
 // dropBlank removes the last blank line of l, and reports how many it removed.
-func dropBlank(l *lines) int {
-	for i := len(l.out) - 1; i >= 0; i-- {
-		if l.out[i] == "" {
-			l.out = append(l.out[:i], l.out[i+1:]...)
+func dropBlank(l *panes.Lines) int {
+	for i := len(l.Out) - 1; i >= 0; i-- {
+		if l.Out[i] == "" {
+			l.Out = append(l.Out[:i], l.Out[i+1:]...)
 			return 1
 		}
 	}

@@ -8,14 +8,15 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/mcpsh/mcpsh/ui/panes"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 // hintTable shows each hint as the server declared it and what mcpsh makes
 // of it. The last column says in words when a value is ignored and why, or
 // comes from the spec's default, so no value can be read as the wrong one.
-func hintTable(w *lines, t *client.Tool, st *style.Styles) {
-	w.section(st, "Hints")
+func hintTable(w *panes.Lines, t *client.Tool, st *style.Styles) {
+	w.Section(st, "Hints")
 	const labelW = 12 // "destructive" and a space
 	declared := make([]string, len(policy.Fields))
 	declW := len("declared")
@@ -29,7 +30,7 @@ func hintTable(w *lines, t *client.Tool, st *style.Styles) {
 	cols := func(label, declared string) string {
 		return termtext.Row("", termtext.Cell{Text: label, Width: labelW}, termtext.Cell{Text: declared, Width: declW + 2})
 	}
-	w.add(st.Label.Render(cols("hint", "declared") + "in effect"))
+	w.Add(st.Label.Render(cols("hint", "declared") + "in effect"))
 	eff := t.Effective()
 	value := map[policy.Field]bool{
 		policy.FieldReadOnly: eff.ReadOnly, policy.FieldDestructive: eff.Destructive,
@@ -47,13 +48,13 @@ func hintTable(w *lines, t *client.Tool, st *style.Styles) {
 			effect, style, implied = effect+" (spec default)", st.MarkImplied, true
 		}
 		label := strings.TrimSuffix(string(f), "Hint")
-		w.hanging(cols(label, declared[i]), effect, style)
+		w.Hanging(cols(label, declared[i]), effect, style)
 	}
 	if t.Hints.Conflict() {
-		w.wrap(markConflict+" conflict: readOnlyHint and destructiveHint are both true; mcpsh takes the stricter reading "+
+		w.Wrap(markConflict+" conflict: readOnlyHint and destructiveHint are both true; mcpsh takes the stricter reading "+
 			"(destructive, asks first), while hosts that look only at readOnlyHint would run it unasked", st.Error)
 	}
 	if implied {
-		w.wrap(markImplied+" implied: the server left a hint out, so the spec's default applies", st.MarkImplied)
+		w.Wrap(markImplied+" implied: the server left a hint out, so the spec's default applies", st.MarkImplied)
 	}
 }

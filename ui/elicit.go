@@ -9,6 +9,7 @@ import (
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/form"
 	"github.com/mcpsh/mcpsh/ui/keymap"
+	"github.com/mcpsh/mcpsh/ui/panes"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -67,14 +68,14 @@ func (d *elicitDialog) setSize(width, height int) {
 
 // head is the dialog's title, the server's message and a rule.
 func (d *elicitDialog) head() []string {
-	w := &lines{width: max(d.width, 1)}
-	w.add(d.st.DialogTitle.Render(termtext.Line(d.ask.elicit.Server) + " asks for input"))
-	msg := wrapCapped(termtext.Sanitize(d.ask.elicit.Message), d.width, elicitMessageLines)
+	w := &panes.Lines{Width: max(d.width, 1)}
+	w.Add(d.st.DialogTitle.Render(termtext.Line(d.ask.elicit.Server) + " asks for input"))
+	msg := panes.WrapCapped(termtext.Sanitize(d.ask.elicit.Message), d.width, elicitMessageLines)
 	for _, l := range msg {
-		w.add(d.st.Row.Render(l))
+		w.Add(d.st.Row.Render(l))
 	}
-	w.add(d.st.Muted.Render(strings.Repeat("─", max(d.width, 1))))
-	return w.out
+	w.Add(d.st.Muted.Render(strings.Repeat("─", max(d.width, 1))))
+	return w.Out
 }
 
 func (d *elicitDialog) view() string {
@@ -85,21 +86,4 @@ func (d *elicitDialog) bindings() []key.Binding {
 	k := d.keys
 	b := []key.Binding{k.Accept, k.Decline, k.Dismiss}
 	return append(b, d.form.ShortHelp()...)
-}
-
-// wrapCapped wraps text (sanitized, lines kept) to width and keeps at most n
-// lines, the last one saying more was cut.
-func wrapCapped(text string, width, n int) []string {
-	var out []string
-	for _, para := range strings.Split(text, "\n") {
-		out = append(out, paneWrap(paneExpandTabs(para), width)...)
-	}
-	for len(out) > 0 && out[len(out)-1] == "" {
-		out = out[:len(out)-1]
-	}
-	if len(out) > n && n > 0 {
-		out = out[:n]
-		out[n-1] = termtext.Truncate(out[n-1]+" …", width)
-	}
-	return out
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/mcpsh/mcpsh/ui/panes"
 )
 
 // facet is a safety property the filter can ask for with is:. A tool's
@@ -35,7 +36,7 @@ var isFilters = []struct {
 	{"destructive", facetDestructive, "destructive tools"},
 	{"write", facetWrite, "write tools (declared non-destructive)"},
 	{"read-only", facetReadOnly, "read-only tools"},
-	{"open-world", facetOpenWorld, "open-world tools (" + markOpenWorld + ")"},
+	{"open-world", facetOpenWorld, "open-world tools (" + panes.MarkOpenWorld + ")"},
 	{"implied", facetImplied, "tools with a hint left out (" + markImplied + ")"},
 	{"conflict", facetConflict, "tools declared read-only and destructive (" + markConflict + ")"},
 	{"idempotent", facetIdempotent, "idempotent writers (" + markIdempotent + ")"},

@@ -9,6 +9,7 @@ import (
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/pane"
+	"github.com/mcpsh/mcpsh/ui/panes"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -85,20 +86,20 @@ func helpLines(sections []helpSection, st *style.Styles, width int) []string {
 		}
 	}
 	keyW = min(keyW, 16)
-	w := &lines{width: max(width, 1)}
+	w := &panes.Lines{Width: max(width, 1)}
 	for i, s := range sections {
 		if i > 0 {
-			w.blank()
+			w.Blank()
 		}
-		w.add(st.Label.Render(s.title))
+		w.Add(st.Label.Render(s.title))
 		for _, b := range s.keys {
-			w.hanging(st.Key.Render(termtext.Pad(b.Help().Key, keyW))+"  ", b.Help().Desc, st.KeyDesc)
+			w.Hanging(st.Key.Render(termtext.Pad(b.Help().Key, keyW))+"  ", b.Help().Desc, st.KeyDesc)
 		}
 		for _, n := range s.notes {
-			w.wrapIndented(n, 2, st.Muted)
+			w.WrapIndented(n, 2, st.Muted)
 		}
 	}
-	return w.out
+	return w.Out
 }
 
 // renderHelpOverlay draws h, laid out for height lines: a title with where
@@ -130,21 +131,21 @@ func (m *Model) helpSections() []helpSection {
 	}
 	sections := []helpSection{
 		{title: "Tool list", keys: []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom,
-			relabel(k.Call, "call (a tool without arguments runs at once; others open their form)"),
+			keymap.Relabel(k.Call, "call (a tool without arguments runs at once; others open their form)"),
 			k.Example, k.Filter, k.ClearFilter, k.DetailDown, k.DetailUp, k.Unallow}},
 		{title: "Typing a filter", keys: []key.Binding{k.AcceptFilter, k.CancelFilter},
 			notes: append([]string{"words match names, titles and descriptions, best matches first; is: keeps tools that are:"}, isWords...)},
 		{title: "Views", keys: []key.Binding{k.ViewTools, k.ViewResources, k.ViewPrompts, k.NextView}},
 		{title: "Argument editor", keys: []key.Binding{k.NextField, k.PrevField, k.Cycle, k.Run, k.ToggleJSON, k.Examples, k.ExampleN, k.Back}},
 		{title: "Example picker", keys: []key.Binding{k.PickExample}},
-		{title: "Confirmation", keys: []key.Binding{k.Yes, k.No, k.AllowSession, relabel(k.ScrollDown, "scroll the arguments"), relabel(k.ScrollUp, "scroll the arguments back")},
+		{title: "Confirmation", keys: []key.Binding{k.Yes, k.No, k.AllowSession, keymap.Relabel(k.ScrollDown, "scroll the arguments"), keymap.Relabel(k.ScrollUp, "scroll the arguments back")},
 			notes: []string{"enter and space do nothing here, so a key typed before the dialog appeared cannot approve it"}},
 		{title: "Call in flight", keys: []key.Binding{k.CancelCall}},
 		{title: "Result", keys: []key.Binding{k.ScrollUp, k.ScrollDown, k.Edit, k.RawJSON, k.Copy, k.Save,
-			relabel(k.NextArg, "the next image or blob to save"), k.Close}},
+			keymap.Relabel(k.NextArg, "the next image or blob to save"), k.Close}},
 		{title: "Session log", keys: []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom,
-			relabel(k.OpenEntry, "open a call"), relabel(k.ScrollUp, "scroll the call"), relabel(k.ScrollDown, "scroll the call"),
-			k.FilterStatus, k.OpenWorldOnly, relabel(k.Filter, "filter by tool or server"), k.Close}},
+			keymap.Relabel(k.OpenEntry, "open a call"), keymap.Relabel(k.ScrollUp, "scroll the call"), keymap.Relabel(k.ScrollDown, "scroll the call"),
+			k.FilterStatus, k.OpenWorldOnly, keymap.Relabel(k.Filter, "filter by tool or server"), k.Close}},
 		{title: "Resource viewer", keys: []key.Binding{k.ScrollUp, k.ScrollDown, k.Top, k.Bottom, k.Save, k.Subscribe, k.Edit, k.Close}},
 		{title: "Saving to a file", keys: []key.Binding{k.SaveHere, k.Overwrite, k.KeepFile}},
 		{title: "Template and prompt arguments", keys: []key.Binding{k.NextArg, k.PrevArg, k.SuggestDown, k.SuggestUp, k.PickSuggestion, k.Run, k.Back}},

@@ -7,13 +7,14 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/mcpsh/mcpsh/ui/panes"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
-// Marks shown beside a tool. The legend under the list explains them.
+// Marks shown beside a tool. The legend under the list explains them. The
+// open-world mark is panes.MarkOpenWorld: the session log shows it too.
 const (
 	markIdempotent = "↻"
-	markOpenWorld  = "◆"
 	markImplied    = "~"
 	// markConflict takes the place of markImplied: a tool declared both
 	// read-only and destructive, read as destructive.
@@ -52,11 +53,11 @@ func (m marks) plain() string {
 	if m.denied {
 		last = markDenied
 	}
-	return pick(m.idempotent, markIdempotent) + pick(m.openWorld, markOpenWorld) + third + last
+	return pick(m.idempotent, markIdempotent) + pick(m.openWorld, panes.MarkOpenWorld) + third + last
 }
 
 func (m marks) render(st *style.Styles) string {
-	out := pick(m.idempotent, st.Mark.Render(markIdempotent)) + pick(m.openWorld, st.MarkOpenWorld.Render(markOpenWorld))
+	out := pick(m.idempotent, st.Mark.Render(markIdempotent)) + pick(m.openWorld, st.MarkOpenWorld.Render(panes.MarkOpenWorld))
 	if m.conflict {
 		out += st.Error.Render(markConflict)
 	} else {
@@ -98,7 +99,7 @@ func (l *toolList) legend(seen marks, width int) []string {
 	}
 	items := []item{
 		{markIdempotent, [4]string{"idempotent", "idempotent", "idem", "idem"}},
-		{markOpenWorld, [4]string{"open-world", "open-world", "open-world", "open"}},
+		{panes.MarkOpenWorld, [4]string{"open-world", "open-world", "open-world", "open"}},
 		{markImplied, [4]string{"hints implied", "implied", "implied", "impl"}},
 	}
 	if l.conflicts {

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/panes"
 )
 
 // OAuth in the view. mcpsh connects with an Auth that cannot log in by itself
@@ -75,25 +76,25 @@ func (m *Model) onNotice(text string) tea.Cmd {
 }
 
 func (m *Model) renderLogin() string {
-	w := &lines{width: max(m.width, 1)}
-	w.blank()
-	w.add(fmt.Sprintf("  %s logging in to %s…", m.spinner.View(), termtext.Line(m.target.Label())))
-	w.blank()
+	w := &panes.Lines{Width: max(m.width, 1)}
+	w.Blank()
+	w.Add(fmt.Sprintf("  %s logging in to %s…", m.spinner.View(), termtext.Line(m.target.Label())))
+	w.Blank()
 	if len(m.notices) == 0 {
-		w.wrap("asking the server how to log in", m.st.Muted)
+		w.Wrap("asking the server how to log in", m.st.Muted)
 	}
 	for _, n := range m.notices {
 		for _, l := range strings.Split(termtext.Sanitize(n), "\n") {
 			// URLs are long: broken at the width, not at spaces, so a copy
 			// from the terminal keeps every character.
-			for _, sub := range paneWrap(l, m.width) {
-				w.add(m.st.Row.Render(sub))
+			for _, sub := range panes.Wrap(l, m.width) {
+				w.Add(m.st.Row.Render(sub))
 			}
 		}
 	}
-	w.blank()
-	w.add(keyHint(m.st, m.keys.Close.Help().Key, "cancel the login"))
-	return strings.Join(w.out, "\n")
+	w.Blank()
+	w.Add(keyHint(m.st, m.keys.Close.Help().Key, "cancel the login"))
+	return strings.Join(w.Out, "\n")
 }
 
 // loginHint is the failure screen's offer, when there is one.

@@ -1,15 +1,12 @@
 package ui
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/sessionlog"
-	"github.com/mcpsh/mcpsh/ui/keymap"
 )
 
 // logModel is a model with the session log overlay open on logOutcomes, the
@@ -30,11 +27,10 @@ func logModel(t *testing.T, w, h int) *Model {
 
 // selectedCall is the tool of the call under the log pane's cursor.
 func selectedCall(m *Model) string {
-	p := m.logPane
-	if len(p.shown) == 0 {
-		return ""
+	if o := m.logPane.Selected(); o != nil {
+		return o.Tool
 	}
-	return p.outcomes[p.shown[p.cursor]].Tool
+	return ""
 }
 
 func TestLogPaneMovesOverCalls(t *testing.T) {
@@ -59,10 +55,10 @@ func TestLogPaneMovesOverCalls(t *testing.T) {
 		t.Errorf("the cursor is not drawn:\n%s", ansi.Strip(m.logPane.View()))
 	}
 	// A new call arrives while the cursor is away from the newest: it stays.
-	calls := m.logPane.outcomes
-	m.logPane.SetEntries("/x", append(calls[:len(calls):len(calls)], okOutcome()))
-	if got := selectedCall(m); got != "get_forecast" || m.logPane.cursor != 0 {
-		t.Errorf("a new call moved the cursor to %d (%s)", m.logPane.cursor, got)
+	calls := m.logPane.Shown()
+	m.logPane.SetEntries("/x", append(calls, okOutcome()))
+	if m.logPane.Selected() != calls[0] {
+		t.Errorf("a new call moved the cursor to %s, off the first call", selectedCall(m))
 	}
 }
 
@@ -71,8 +67,8 @@ func TestLogPaneFilters(t *testing.T) {
 	p := m.logPane
 	calls := func() string {
 		var out []string
-		for _, i := range p.shown {
-			out = append(out, string(p.outcomes[i].Status)+":"+p.outcomes[i].Tool)
+		for _, o := range p.Shown() {
+			out = append(out, string(o.Status)+":"+o.Tool)
 		}
 		return strings.Join(out, ",")
 	}
@@ -109,8 +105,10 @@ func TestLogPaneFilters(t *testing.T) {
 	if p.Typing() || calls() != "ok:get_forecast,tool_error:get_forecast" {
 		t.Errorf("enter did not keep the filter: %s", calls())
 	}
-	send(m, "/")
-	m.logPane.in.SetValue("")
+	send(m, "/") // the input holds the filter kept: clear it
+	for range len("forec") {
+		m.Update(tea.KeyPressMsg{Code: tea.KeyBackspace})
+	}
 	send(m, "w", "e", "b", "s")
 	if got := calls(); got != "ok:search_web" {
 		t.Errorf("/webs (the server's name): %s", got)
@@ -122,8 +120,8 @@ func TestLogPaneFilters(t *testing.T) {
 	if m.overlay != overlayLog {
 		t.Skip("esc while typing closed the pane: keyhandlers.go does not ask logPane.WantsKey yet")
 	}
-	if p.Typing() || p.filter.text != "" || len(p.shown) != 6 {
-		t.Errorf("esc did not clear the typed filter: %q, %d calls", p.filter.text, len(p.shown))
+	if p.Typing() || len(p.Shown()) != 6 {
+		t.Errorf("esc did not clear the typed filter: %d calls shown", len(p.Shown()))
 	}
 }
 
@@ -132,8 +130,8 @@ func TestLogPaneOpensACall(t *testing.T) {
 	send(m, "g", "j") // search_web, with arguments
 	send(m, "enter")
 	p := m.logPane
-	if p.open == nil || p.open.Tool != "search_web" {
-		t.Fatalf("enter opened %v", p.open)
+	if p.Opened() == nil || p.Opened().Tool != "search_web" {
+		t.Fatalf("enter opened %v", p.Opened())
 	}
 	view := ansi.Strip(m.logPane.View())
 	for _, want := range []string{
@@ -163,68 +161,7 @@ func TestLogPaneOpensACall(t *testing.T) {
 	if m.overlay == overlayNone {
 		t.Skip("esc on an opened call closed the pane: keyhandlers.go does not ask logPane.WantsKey yet")
 	}
-	if p.open != nil || m.overlay != overlayLog {
-		t.Errorf("esc did not go back to the calls: open %v, overlay %v", p.open, m.overlay)
+	if p.Opened() != nil || m.overlay != overlayLog {
+		t.Errorf("esc did not go back to the calls: open %v, overlay %v", p.Opened(), m.overlay)
 	}
-}
-
-// TestLogPaneArgsAsTheLogKeepsThem: an opened call shows its arguments as
-// the session log writes them, redaction included.
-func TestLogPaneArgsAsTheLogKeepsThem(t *testing.T) {
-	args := map[string]any{
-		"password": "hunter2", "note": "token ghp_0123456789abcdefghijklmnopqrstuvwxyz in text",
-		"nested": map[string]any{"Authorization": "Bearer abc.def.ghi", "list": []any{"sk-live-0123456789abcdefghij", 3}},
-	}
-	path := t.TempDir() + "/s.jsonl"
-	w := sessionlog.New(path, sessionlog.ArgsRedact)
-	if err := w.Open(); err != nil {
-		t.Fatal(err)
-	}
-	o := okOutcome()
-	o.Args = args
-	if err := w.Record(o); err != nil {
-		t.Fatal(err)
-	}
-	entries, _, err := sessionlog.ReadFile(path)
-	if err != nil || len(entries) != 1 {
-		t.Fatalf("%v, %d entries", err, len(entries))
-	}
-	var logged, shown any
-	if err := json.Unmarshal(entries[0].Args, &logged); err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal([]byte(loggedArgsJSON(args, sessionlog.ArgsRedact)), &shown); err != nil {
-		t.Fatal(err)
-	}
-	a, _ := json.Marshal(logged) // maps marshal in key order: comparable
-	b, _ := json.Marshal(shown)
-	if string(a) != string(b) {
-		t.Errorf("the log keeps %s, the pane shows %s", a, b)
-	}
-}
-
-func TestLogPaneFitsEverySize(t *testing.T) {
-	for _, size := range [][2]int{{50, 16}, {80, 24}, {120, 40}, {160, 48}} {
-		p := newLogPane(monoStyles, keymap.Default())
-		p.SetSize(size[0], size[1])
-		calls := append(logOutcomes(), hostileOutcome())
-		p.SetEntries("/x.jsonl", calls)
-		for _, keys := range [][]string{nil, {"enter"}, {"esc", "f", "o"}, {"/", "x"}} {
-			for _, k := range keys {
-				p.Update(keyOf(k))
-			}
-			view := p.View()
-			assertFits(t, view, size[0], size[1])
-			assertTerminalSafe(t, "log", view)
-		}
-	}
-	// Nothing logged yet.
-	p := newLogPane(monoStyles, keymap.Default())
-	p.SetSize(80, 10)
-	p.SetEntries("", []*client.Outcome{})
-	p.Update(keyOf("enter"))
-	if p.open != nil || !strings.Contains(ansi.Strip(p.View()), "no calls yet") {
-		t.Errorf("empty log:\n%s", ansi.Strip(p.View()))
-	}
-	p.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown})
 }

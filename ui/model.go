@@ -21,6 +21,7 @@ import (
 	"github.com/mcpsh/mcpsh/internal/theme"
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/mcpsh/mcpsh/ui/keymap"
+	"github.com/mcpsh/mcpsh/ui/panes"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -49,7 +50,7 @@ const (
 	overlayLog
 	overlayServer
 	overlayAudit
-	overlayTraffic // the wire: every JSON-RPC message (trafficpane.go)
+	overlayTraffic // the wire: every JSON-RPC message (ui/panes/traffic.go)
 	overlayServers // the workspace's servers, to pick one by name (serverpick.go)
 )
 
@@ -97,7 +98,7 @@ type Model struct {
 
 	// logOutcomes are every server's calls, for the session log's pane.
 	logOutcomes []*client.Outcome
-	logPane     *logPane
+	logPane     *panes.Log
 	helpView    helpOverlay
 	// detail is the tools view's detail, drawn by Update (frame.go).
 	detail  detailCache
@@ -120,7 +121,7 @@ func New(ctx context.Context, opts Options) *Model {
 		height:  24,
 		screenW: 80,
 
-		logPane: newLogPane(st, keys),
+		logPane: panes.NewLog(st, keys),
 		help:    help.New(),
 		spinner: spinner.New(spinner.WithSpinner(spinner.Dot)),
 		bar:     progress.New(progress.WithoutPercentage(), progress.WithColors(st.ProgressFull, st.ProgressEmpty)),
@@ -148,7 +149,7 @@ func New(ctx context.Context, opts Options) *Model {
 	m.help.Styles.ShortSeparator, m.help.Styles.FullSeparator, m.help.Styles.Ellipsis = st.Muted, st.Muted, st.Muted
 	m.spinner.Style = st.Title
 	m.pick = newServerPick(st)
-	m.logPane.servers = m.workspace()
+	m.logPane.SetServers(m.workspace())
 	m.logPane.SetEntries(opts.LogPath, nil)
 	return m
 }

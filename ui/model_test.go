@@ -38,25 +38,6 @@ func connected(t *testing.T, noColor bool, w, h int) (*Model, *demo.Server) {
 	return m, d
 }
 
-func keyOf(s string) tea.KeyPressMsg {
-	switch s {
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "space":
-		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
-	case "tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab}
-	case "down":
-		return tea.KeyPressMsg{Code: tea.KeyDown}
-	case "ctrl+r":
-		return tea.KeyPressMsg{Code: 'r', Mod: tea.ModCtrl}
-	}
-	r := []rune(s)[0]
-	return tea.KeyPressMsg{Code: r, Text: s}
-}
-
 func send(m *Model, keys ...string) tea.Cmd {
 	var cmd tea.Cmd
 	for _, k := range keys {
@@ -215,7 +196,7 @@ func TestAuditOverlay(t *testing.T) {
 	stale := done
 	stale.gen--
 	m.Update(stale)
-	if m.auditPane.report != nil {
+	if m.auditPane.Report() != nil {
 		t.Fatal("an audit of an older listing was shown")
 	}
 	m.Update(done)

@@ -31,13 +31,6 @@ type sessionEventMsg struct {
 	from *client.Session
 }
 
-// trafficMsg is the JSON-RPC messages that crossed the wire since the last
-// one, and how many the view has had to drop so far (traffic.go).
-type trafficMsg struct {
-	entries []trafficEntry
-	dropped int64
-}
-
 // eventsClosedMsg says the session's event channel will say nothing more.
 type eventsClosedMsg struct{}
 

@@ -10,6 +10,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/form"
+	"github.com/mcpsh/mcpsh/ui/panes"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -146,27 +147,27 @@ func (m *Model) renderPrompts(h int) string {
 }
 
 func promptDetail(p *client.Prompt, width int, st *style.Styles) []string {
-	w := &lines{width: max(width, 1)}
-	w.add(st.Title.Render(termtext.Line(p.DisplayName())) + "  " + st.Name.Render(termtext.Line(p.Name)))
+	w := &panes.Lines{Width: max(width, 1)}
+	w.Add(st.Title.Render(termtext.Line(p.DisplayName())) + "  " + st.Name.Render(termtext.Line(p.Name)))
 	if d := termtext.Sanitize(p.Description); d != "" {
-		w.blank()
-		w.wrap(d, st.Row)
+		w.Blank()
+		w.Wrap(d, st.Row)
 	}
-	w.section(st, "Arguments")
+	w.Section(st, "Arguments")
 	if len(p.Arguments) == 0 {
-		w.add(st.Muted.Render("none"))
+		w.Add(st.Muted.Render("none"))
 	}
 	for _, a := range p.Arguments {
 		name := termtext.Line(a.Name)
 		if a.Required {
 			name += "*"
 		}
-		w.add(name + "  " + st.Muted.Render(termtext.Line(a.Title)))
+		w.Add(name + "  " + st.Muted.Render(termtext.Line(a.Title)))
 		if d := termtext.Line(a.Description); d != "" {
-			w.wrapIndented(d, 2, st.Muted)
+			w.WrapIndented(d, 2, st.Muted)
 		}
 	}
-	w.blank()
-	w.add(st.Muted.Render("enter fills them in, then gets the messages"))
-	return w.out
+	w.Blank()
+	w.Add(st.Muted.Render("enter fills them in, then gets the messages"))
+	return w.Out
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/mcpsh/mcpsh/ui/form"
 	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/pane"
+	"github.com/mcpsh/mcpsh/ui/panes"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -86,7 +87,7 @@ func promptLines(p *client.Prompt, args map[string]string, r *client.PromptResul
 		w.text(r.Description, st.Muted)
 	}
 	n := len(r.Messages)
-	w.styled(st.Muted.Render(fmt.Sprintf("%d message%s", n, plural(n))))
+	w.styled(st.Muted.Render(fmt.Sprintf("%d message%s", n, panes.Plural(n))))
 	for _, m := range r.Messages {
 		w.blank()
 		w.styled(st.Label.Render(termtext.Truncate(termtext.Line(m.Role), width)))

@@ -15,6 +15,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/demo"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/mcpsh/mcpsh/ui/panes"
 )
 
 // View is pure (frame.go): on every screen, drawing writes nothing the model
@@ -143,13 +144,13 @@ func pureScreens() []pureScreen {
 		}},
 		{"traffic", modeBrowse, overlayTraffic, false, func(t *testing.T) *Model {
 			m := demoAt(t)
-			m.Update(trafficMsg{entries: pureTraffic(60)})
+			m.Update(panes.TrafficMsg{Entries: pureTraffic(60)})
 			send(m, "T", "k", "k")
 			return m
 		}},
 		{"traffic open", modeBrowse, overlayTraffic, false, func(t *testing.T) *Model {
 			m := demoAt(t)
-			m.Update(trafficMsg{entries: pureTraffic(3)})
+			m.Update(panes.TrafficMsg{Entries: pureTraffic(3)})
 			send(m, "T", "enter", "G")
 			m.Update(tea.WindowSizeMsg{Width: 100, Height: 80})
 			return m
@@ -201,20 +202,20 @@ func pureScreens() []pureScreen {
 }
 
 // pureTraffic is n messages on the wire, each long enough to wrap when opened.
-func pureTraffic(n int) []trafficEntry {
-	var out []trafficEntry
+func pureTraffic(n int) []panes.TrafficEntry {
+	var out []panes.TrafficEntry
 	for i := range n {
 		msg, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": map[string]any{"lines": slices.Repeat([]string{"x"}, 60)}})
-		out = append(out, trafficEntry{TraceEntry: client.TraceEntry{Time: fixedNow, Dir: "out", Kind: "request", Method: "tools/call", ID: fmt.Sprint(i), Message: msg, Size: len(msg)}})
+		out = append(out, panes.TrafficEntry{TraceEntry: client.TraceEntry{Time: fixedNow, Dir: "out", Kind: "request", Method: "tools/call", ID: fmt.Sprint(i), Message: msg, Size: len(msg)}})
 	}
 	return out
 }
 
 // stateOf is every value the model holds, as "path = value" lines: it
-// follows pointers to this package's types, and reads other packages'
-// values in place but not behind their pointers (a session's internals, a
-// bubble's private caches, run on their own). The feeds and the inbox,
-// which other goroutines write, are left out.
+// follows pointers to this package's types and its panes' (ui/panes), and
+// reads other packages' values in place but not behind their pointers (a
+// session's internals, a bubble's private caches, run on their own). The
+// feeds and the inbox, which other goroutines write, are left out.
 func stateOf(m *Model) map[string]string {
 	w := &stateWalker{out: map[string]string{}, seen: map[stateRef]string{}}
 	w.walk("m", reflect.ValueOf(m))
@@ -232,9 +233,19 @@ type stateWalker struct {
 }
 
 var (
-	viewPkg      = reflect.TypeFor[Model]().PkgPath()
-	stateSkipped = map[reflect.Type]bool{reflect.TypeFor[trafficFeed](): true, reflect.TypeFor[inbox](): true}
+	statePkgs    = map[string]bool{reflect.TypeFor[Model]().PkgPath(): true, reflect.TypeFor[panes.Log]().PkgPath(): true}
+	stateSkipped = map[reflect.Type]bool{trafficFeedType(): true, reflect.TypeFor[inbox](): true}
 )
+
+// trafficFeedType is the type of the traffic pane's feed, which ui/panes
+// keeps to itself.
+func trafficFeedType() reflect.Type {
+	f, ok := reflect.TypeFor[panes.Traffic]().FieldByName("feed")
+	if !ok {
+		panic("panes.Traffic has no field feed")
+	}
+	return f.Type.Elem()
+}
 
 func (w *stateWalker) walk(path string, v reflect.Value) {
 	switch v.Kind() {
@@ -259,7 +270,7 @@ func (w *stateWalker) walk(path string, v reflect.Value) {
 		switch {
 		case v.IsNil():
 			w.out[path] = "nil"
-		case t.PkgPath() != viewPkg || stateSkipped[t]:
+		case !statePkgs[t.PkgPath()] || stateSkipped[t]:
 			w.out[path] = fmt.Sprintf("%#x", v.Pointer())
 		default:
 			ref := stateRef{v.Pointer(), t}

@@ -10,6 +10,7 @@ import (
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/pane"
+	"github.com/mcpsh/mcpsh/ui/panes"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -139,18 +140,18 @@ func (m *Model) renderResources(h int) string {
 
 // problem is a failure drawn in a view: what failed, then why, wrapped.
 func (m *Model) problem(what, why string) []string {
-	w := &lines{width: max(m.width, 1)}
-	w.blank()
-	w.add(m.st.Error.Render(what))
-	w.wrap(why, m.st.Row)
-	return w.out
+	w := &panes.Lines{Width: max(m.width, 1)}
+	w.Blank()
+	w.Add(m.st.Error.Render(what))
+	w.Wrap(why, m.st.Row)
+	return w.Out
 }
 
 func resourceDetail(r *client.Resource, subscribed bool, width int, st *style.Styles) []string {
-	w := &lines{width: max(width, 1)}
-	w.add(st.Title.Render(termtext.Line(r.DisplayName())))
-	for _, l := range paneWrap(termtext.Line(r.URI), w.width) {
-		w.add(st.Name.Render(l))
+	w := &panes.Lines{Width: max(width, 1)}
+	w.Add(st.Title.Render(termtext.Line(r.DisplayName())))
+	for _, l := range panes.Wrap(termtext.Line(r.URI), w.Width) {
+		w.Add(st.Name.Render(l))
 	}
 	var facts []string
 	if r.MIMEType != "" {
@@ -166,46 +167,46 @@ func resourceDetail(r *client.Resource, subscribed bool, width int, st *style.St
 		facts = append(facts, "name "+termtext.Line(r.Name))
 	}
 	if len(facts) > 0 {
-		w.wrap(strings.Join(facts, " · "), st.Muted)
+		w.Wrap(strings.Join(facts, " · "), st.Muted)
 	}
 	if d := termtext.Sanitize(r.Description); d != "" {
-		w.blank()
-		w.wrap(d, st.Row)
+		w.Blank()
+		w.Wrap(d, st.Row)
 	}
-	w.blank()
-	w.add(st.Muted.Render("enter reads it"))
-	return w.out
+	w.Blank()
+	w.Add(st.Muted.Render("enter reads it"))
+	return w.Out
 }
 
 func templateDetail(t *client.ResourceTemplate, width int, st *style.Styles) []string {
-	w := &lines{width: max(width, 1)}
-	w.add(st.Title.Render(termtext.Line(t.DisplayName())) + "  " + st.Label.Render("template"))
-	for _, l := range paneWrap(termtext.Line(t.URITemplate), w.width) {
-		w.add(st.Name.Render(l))
+	w := &panes.Lines{Width: max(width, 1)}
+	w.Add(st.Title.Render(termtext.Line(t.DisplayName())) + "  " + st.Label.Render("template"))
+	for _, l := range panes.Wrap(termtext.Line(t.URITemplate), w.Width) {
+		w.Add(st.Name.Render(l))
 	}
 	if t.MIMEType != "" {
-		w.add(st.Muted.Render(termtext.Line(t.MIMEType)))
+		w.Add(st.Muted.Render(termtext.Line(t.MIMEType)))
 	}
 	if d := termtext.Sanitize(t.Description); d != "" {
-		w.blank()
-		w.wrap(d, st.Row)
+		w.Blank()
+		w.Wrap(d, st.Row)
 	}
-	w.section(st, "Variables")
+	w.Section(st, "Variables")
 	vars, err := templateVars(t.URITemplate)
 	switch {
 	case err != nil:
-		w.wrap("mcpsh cannot read this template: "+termtext.Line(err.Error()), st.Error)
+		w.Wrap("mcpsh cannot read this template: "+termtext.Line(err.Error()), st.Error)
 	case len(vars) == 0:
-		w.add(st.Muted.Render("none"))
+		w.Add(st.Muted.Render("none"))
 	}
 	for _, v := range vars {
 		name := termtext.Line(v.name)
 		if v.required {
 			name += "*"
 		}
-		w.add(name)
+		w.Add(name)
 	}
-	w.blank()
-	w.add(st.Muted.Render("enter fills them in, then reads the resource"))
-	return w.out
+	w.Blank()
+	w.Add(st.Muted.Render("enter fills them in, then reads the resource"))
+	return w.Out
 }

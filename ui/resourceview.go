@@ -12,6 +12,7 @@ import (
 	"github.com/mcpsh/mcpsh/ui/form"
 	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/pane"
+	"github.com/mcpsh/mcpsh/ui/panes"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -97,7 +98,7 @@ func resourceLines(v *resourceView, width int, st *style.Styles) []string {
 	w.styled(st.Name.Render(termtext.Line(v.uri)))
 	switch {
 	case v.following && v.rereads > 0:
-		w.styled(st.OK.Render(fmt.Sprintf("following its updates · read again %d time%s on the server's word", v.rereads, plural(v.rereads))))
+		w.styled(st.OK.Render(fmt.Sprintf("following its updates · read again %d time%s on the server's word", v.rereads, panes.Plural(v.rereads))))
 	case v.following:
 		w.styled(st.OK.Render("following its updates"))
 	}
@@ -126,7 +127,7 @@ func resourceLines(v *resourceView, width int, st *style.Styles) []string {
 			w.text(resultBodyText(c.Text), st.Row)
 		case isMarkdown(mt, c.URI):
 			// Only what can be shown is drawn: a server may send megabytes.
-			cut := paneRuneStart(c.Text, resultMaxBytes)
+			cut := panes.RuneStart(c.Text, resultMaxBytes)
 			w.rendered(renderMarkdown(termtext.Sanitize(c.Text[:cut]), width, st), cut)
 			if cut < len(c.Text) {
 				w.full = true

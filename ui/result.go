@@ -11,9 +11,9 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
-	"github.com/mcpsh/mcpsh/policy"
 	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/pane"
+	"github.com/mcpsh/mcpsh/ui/panes"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -56,7 +56,7 @@ func resultLines(o *client.Outcome, width int, st *style.Styles) []string {
 			s += " — " + a.Error
 		}
 		if a.WaitMS > 0 {
-			s += ", waited " + formatMS(a.WaitMS)
+			s += ", waited " + panes.FormatMS(a.WaitMS)
 		}
 		w.text(termtext.Line(s), st.Warning)
 	}
@@ -180,65 +180,16 @@ func resultStatusLine(o *client.Outcome, st *style.Styles) string {
 	if title != "" && title != name {
 		head = st.Title.Render(title) + "  " + st.Name.Render(name)
 	}
-	parts := []string{resultStatusStyle(o.Status, st).Render(resultStatusWord(o.Status))}
+	parts := []string{panes.StatusStyle(o.Status, st).Render(panes.StatusWord(o.Status))}
 	if o.Status == client.StatusRefused {
 		parts = append(parts, st.Muted.Render("not sent"))
 	} else {
-		parts = append(parts, st.Muted.Render(formatMS(o.DurationMS)), st.Muted.Render(resultAttempts(len(o.Attempts))))
+		parts = append(parts, st.Muted.Render(panes.FormatMS(o.DurationMS)), st.Muted.Render(panes.Attempts(len(o.Attempts))))
 	}
-	if a := resultApprover(o); a != "" {
+	if a := panes.Approver(o); a != "" {
 		parts = append(parts, st.Muted.Render(a))
 	}
 	return head + "  " + strings.Join(parts, st.Muted.Render(" · "))
-}
-
-// resultStatusWord is how a status reads on screen.
-func resultStatusWord(s client.Status) string {
-	switch s {
-	case client.StatusToolError:
-		return "tool error"
-	case "":
-		return "unknown"
-	}
-	return termtext.Line(string(s))
-}
-
-func resultStatusStyle(s client.Status, st *style.Styles) lipgloss.Style {
-	switch s {
-	case client.StatusOK:
-		return st.OK
-	case client.StatusRefused, client.StatusCancelled:
-		return st.Warning
-	}
-	return st.Error
-}
-
-func resultApprover(o *client.Outcome) string {
-	switch o.ApprovedBy {
-	case "":
-		return ""
-	case policy.ByPolicy:
-		return "no confirmation needed"
-	case policy.ByRule:
-		if o.Rule != "" {
-			return "allowed by rule " + termtext.Truncate(termtext.Line(o.Rule), resultNameMax)
-		}
-		return "allowed by a rule"
-	case policy.ByYes:
-		return "approved by --yes"
-	case policy.BySession:
-		return "allowed for this session"
-	case policy.ByUser:
-		return "approved by the user"
-	}
-	return "approved by " + termtext.Truncate(termtext.Line(string(o.ApprovedBy)), resultNameMax)
-}
-
-func resultAttempts(n int) string {
-	if n == 1 {
-		return "1 attempt"
-	}
-	return fmt.Sprintf("%d attempts", n)
 }
 
 func resultOr(s, def string) string {

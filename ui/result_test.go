@@ -1,182 +1,24 @@
 package ui
 
 import (
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
-	"unicode"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/theme"
-	"github.com/mcpsh/mcpsh/policy"
 	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
-var (
-	paneTime   = time.Date(2025, 3, 14, 9, 26, 53, 0, time.UTC)
-	monoStyles = style.NewStyles(theme.Dark(), true)
-)
+var monoStyles = style.NewStyles(theme.Dark(), true)
 
 // plainStyles emit no escape sequences at all.
 func plainStyles() *style.Styles { return &style.Styles{NoColor: true} }
-
-// sgr matches the styling sequences lipgloss emits.
-var sgr = regexp.MustCompile(`\x1b\[[0-9;:]*m`)
-
-// assertTerminalSafe fails if s holds an escape sequence other than styling,
-// or a control character other than a newline.
-func assertTerminalSafe(t *testing.T, what, s string) {
-	t.Helper()
-	rest := sgr.ReplaceAllString(s, "")
-	for i, r := range rest {
-		if r != '\n' && (unicode.IsControl(r) || r == '\u202e') {
-			t.Errorf("%s: control character %U at byte %d: %q", what, r, i, around(rest, i))
-			return
-		}
-	}
-}
-
-// assertNoEscapes fails if s, drawn with plainStyles, holds any ESC.
-func assertNoEscapes(t *testing.T, what, s string) {
-	t.Helper()
-	if i := strings.IndexByte(s, 0x1b); i >= 0 {
-		t.Errorf("%s: escape at byte %d: %q", what, i, around(s, i))
-	}
-	assertTerminalSafe(t, what, s)
-}
-
-func around(s string, i int) string {
-	return s[max(0, i-20):min(len(s), i+20)]
-}
-
-// assertWidth fails if a line of s is wider than width cells.
-func assertWidth(t *testing.T, what, s string, width int) {
-	t.Helper()
-	for n, l := range strings.Split(s, "\n") {
-		if w := ansi.StringWidth(l); w > width {
-			t.Errorf("%s: line %d is %d cells, more than %d: %q", what, n+1, w, width, ansi.Strip(l))
-		}
-	}
-}
-
-// paneText is s as it reads: ANSI stripped, trailing spaces trimmed.
-func paneText(s string) string {
-	lines := strings.Split(ansi.Strip(s), "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " ")
-	}
-	return strings.Join(lines, "\n")
-}
-
-// Building results the way the client reads them, with Content and
-// RawContent agreeing.
-
-func textBlock(s string) client.Block {
-	return mkBlock(client.Block{Type: "text", Text: s}, map[string]any{"type": "text", "text": s})
-}
-
-func mediaBlock(typ, mime string, n int) client.Block {
-	data := base64.StdEncoding.EncodeToString(make([]byte, n))
-	return mkBlock(client.Block{Type: typ, MIMEType: mime, Bytes: base64.StdEncoding.DecodedLen(len(data))},
-		map[string]any{"type": typ, "mimeType": mime, "data": data})
-}
-
-func linkBlock(name, uri, mime string) client.Block {
-	return mkBlock(client.Block{Type: "resource_link", Name: name, URI: uri, MIMEType: mime},
-		map[string]any{"type": "resource_link", "name": name, "uri": uri, "mimeType": mime})
-}
-
-func embeddedBlock(uri, mime, text string) client.Block {
-	return mkBlock(client.Block{Type: "resource", URI: uri, MIMEType: mime, Text: text},
-		map[string]any{"type": "resource", "resource": map[string]any{"uri": uri, "mimeType": mime, "text": text}})
-}
-
-func mkBlock(b client.Block, wire map[string]any) client.Block {
-	raw, err := json.Marshal(wire)
-	if err != nil {
-		panic(err)
-	}
-	b.Raw = raw
-	return b
-}
-
-func mkResult(isError bool, structured string, blocks ...client.Block) *client.Result {
-	raws := make([]json.RawMessage, len(blocks))
-	for i, b := range blocks {
-		raws[i] = b.Raw
-	}
-	content, _ := json.Marshal(raws)
-	r := &client.Result{Content: blocks, RawContent: content, IsError: isError}
-	if structured != "" {
-		r.Structured = json.RawMessage(structured)
-	}
-	r.Size = len(content) + len(structured)
-	return r
-}
-
-// withResult fills o's result fields the way a finished call does.
-func withResult(o *client.Outcome, r *client.Result) *client.Outcome {
-	o.Result, o.ResultSize, o.IsError = r, r.Size, r.IsError
-	o.Content, o.StructuredContent = r.RawContent, r.Structured
-	return o
-}
-
-func baseOutcome(tool, title string) *client.Outcome {
-	return &client.Outcome{
-		Time: paneTime, Server: "weather", Via: "stdio", Tool: tool, Title: title,
-		Class: policy.ClassReadOnly, Trust: policy.Trusted, Decision: policy.Run,
-		ApprovedBy: policy.ByPolicy, Attempts: []client.Attempt{{N: 1, DurationMS: 142.6}},
-		Status: client.StatusOK, DurationMS: 142.6,
-	}
-}
-
-func okOutcome() *client.Outcome {
-	o := baseOutcome("get_forecast", "Weather forecast")
-	return withResult(o, mkResult(false, `{"city":"Lisbon","high":23,"low":15,"sky":"sunny"}`,
-		textBlock("Sunny in Lisbon today, with a high of 23°C and a low of 15°C. Light winds from the north-west in the afternoon; no rain expected before the weekend.\n"),
-		textBlock(`{"city":"Lisbon","temps":[21,23,19],"wind":{"speed":12,"unit":"km/h"},"alerts":[]}`),
-		mediaBlock("image", "image/png", 3072),
-		linkBlock("forecast.csv", "file:///data/lisbon/forecast.csv", "text/csv"),
-		embeddedBlock("mem://notes/today", "text/plain", "Bring sunglasses.\n\tAnd water."),
-	))
-}
-
-func toolErrorOutcome() *client.Outcome {
-	o := baseOutcome("get_forecast", "Weather forecast")
-	o.ApprovedBy = policy.ByUser
-	o.Status, o.DurationMS = client.StatusToolError, 31
-	o.Attempts[0].DurationMS = 31
-	return withResult(o, mkResult(true, "", textBlock("city \"Atlantis\" not found\nTry a city that exists.")))
-}
-
-func failedOutcome() *client.Outcome {
-	o := baseOutcome("fetch_page", "Fetch a web page")
-	o.ApprovedBy, o.OpenWorld, o.ReplaySafe = policy.ByYes, true, true
-	o.Attempts = []client.Attempt{
-		{N: 1, DurationMS: 30.2, Failure: "server_error", Error: "backend unavailable", WaitMS: 300},
-		{N: 2, DurationMS: 28, Failure: "server_error", Error: "backend unavailable", WaitMS: 612.5},
-		{N: 3, DurationMS: 31.7, Failure: "timeout", Error: "no answer or progress within 30s (the server was told to cancel)"},
-	}
-	o.Status, o.DurationMS = client.StatusFailed, 31003
-	o.Error = "no answer or progress within 30s (the server was told to cancel); gave up: another attempt would pass the retry limit of 1m0s"
-	return o
-}
-
-func refusedOutcome() *client.Outcome {
-	o := baseOutcome("delete_file", "Delete a file")
-	o.Class, o.Trust, o.Decision, o.ApprovedBy = policy.ClassDestructive, policy.Untrusted, policy.Refuse, ""
-	o.Attempts, o.DurationMS, o.Status = []client.Attempt{}, 0, client.StatusRefused
-	o.Reason = "destructive tool and nobody to ask: pass --yes to run it"
-	o.Error = "refused delete_file: " + o.Reason
-	return o
-}
 
 func schemaMismatchOutcome() *client.Outcome {
 	o := baseOutcome("get_forecast", "Weather forecast")
@@ -247,27 +89,6 @@ func TestResultToolErrorIsErrorStyled(t *testing.T) {
 	if !strings.Contains(got, want) {
 		t.Errorf("tool error body not in the error style; want %q in\n%q", want, got)
 	}
-}
-
-// hostileOutcome has escape sequences and control characters everywhere a
-// server can put them.
-func hostileOutcome() *client.Outcome {
-	const evil = "\x1b]0;pwned\x07\x1b]8;;https://evil.example\x1b\\click\x1b]8;;\x1b\\ \x1b[2J\x1b[H\x1b[31mred\x1b[0m\rover\x00nul\x07bell\u009b31mC1\u202eevil\x7f\u200fdone\xff"
-	o := baseOutcome("tool"+evil, "Title"+evil)
-	o.ApprovedBy, o.Rule = policy.ByRule, "allow "+evil
-	o.Attempts = []client.Attempt{{N: 1, Failure: "server_error", Error: evil, WaitMS: 100}, {N: 2}}
-	o.OutputSchemaError = "bad " + evil
-	o = withResult(o, mkResult(true, `{"k":"\u001b]0;x\u0007","t":"\t"}`,
-		textBlock(evil+"\n"+strings.Repeat("日本語", 40)+"\n👍🏽👍🏽👍🏽 "+strings.Repeat("x", 300)),
-		textBlock(`{"a":"`+strings.ReplaceAll(evil, "\x1b", `\u001b`)+`"}`),
-		mediaBlock("image", "image/"+evil, 30),
-		linkBlock(evil, "file:///"+evil, evil),
-		embeddedBlock("mem://"+evil, evil, "text "+evil),
-		mkBlock(client.Block{Type: "holo" + evil}, map[string]any{"type": "holo" + evil}),
-	))
-	o.Result.Problems = []string{"isError is " + evil}
-	o.LogError = "disk " + evil
-	return o
 }
 
 func TestResultHostileText(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/keymap"
+	"github.com/mcpsh/mcpsh/ui/panes"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -30,42 +31,42 @@ type runningCall struct {
 // renderRunning shows a call in flight: spinner and elapsed time, the server's
 // progress as a bar with its message, and the retry state with a countdown.
 func renderRunning(r *runningCall, spin string, now time.Time, bar progress.Model, width int, st *style.Styles, keys *keymap.KeyMap) string {
-	w := &lines{width: width}
+	w := &panes.Lines{Width: width}
 	t := r.call.Tool
-	w.add(toolHeading(st, t))
+	w.Add(toolHeading(st, t))
 	args, _ := json.Marshal(r.call.Args)
-	w.add(st.Muted.Render(termtext.Truncate(termtext.Line(string(args)), width)))
-	w.blank()
+	w.Add(st.Muted.Render(termtext.Truncate(termtext.Line(string(args)), width)))
+	w.Blank()
 	state := "running"
 	if r.cancelling {
 		state = "cancelling (the server has been told)"
 	}
-	w.add(fmt.Sprintf("%s %s %s", spin, state, st.Muted.Render(formatDuration(now.Sub(r.started)))))
+	w.Add(fmt.Sprintf("%s %s %s", spin, state, st.Muted.Render(panes.FormatDuration(now.Sub(r.started)))))
 	if p := r.progress; p != nil {
-		w.blank()
+		w.Blank()
 		if p.Total > 0 {
 			bar.SetWidth(min(width, 60))
-			w.add(bar.ViewAs(min(p.Progress/p.Total, 1)) + fmt.Sprintf(" %.0f/%.0f", p.Progress, p.Total))
+			w.Add(bar.ViewAs(min(p.Progress/p.Total, 1)) + fmt.Sprintf(" %.0f/%.0f", p.Progress, p.Total))
 		} else {
-			w.add(fmt.Sprintf("progress %.0f", p.Progress))
+			w.Add(fmt.Sprintf("progress %.0f", p.Progress))
 		}
 		if p.Message != "" {
-			w.add(st.Muted.Render(termtext.Line(p.Message)))
+			w.Add(st.Muted.Render(termtext.Line(p.Message)))
 		}
 	}
 	if n := r.retry; n != nil {
-		w.blank()
+		w.Blank()
 		left := n.Wait - now.Sub(r.retryAt)
-		next := "next in " + formatDuration(left)
+		next := "next in " + panes.FormatDuration(left)
 		if left <= 0 {
 			next = "sending again"
 		}
-		w.add(st.Warning.Render(fmt.Sprintf("attempt %d of %d failed; %s", n.Attempt, n.Of, next)))
-		w.wrap(termtext.Line(n.Error), st.Muted)
+		w.Add(st.Warning.Render(fmt.Sprintf("attempt %d of %d failed; %s", n.Attempt, n.Of, next)))
+		w.Wrap(termtext.Line(n.Error), st.Muted)
 	}
-	w.blank()
-	w.add(keyHint(st, keys.CancelCall.Help().Key, "cancel the call (the server is told)"))
-	return joinLines(w.out)
+	w.Blank()
+	w.Add(keyHint(st, keys.CancelCall.Help().Key, "cancel the call (the server is told)"))
+	return joinLines(w.Out)
 }
 
 func joinLines(ls []string) string {

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/keymap"
+	"github.com/mcpsh/mcpsh/ui/panes"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -110,22 +111,22 @@ func (d *sampleDialog) infoHeight() int {
 
 func (d *sampleDialog) view() string {
 	st := d.st
-	w := &lines{width: max(d.width, 1)}
-	w.add(st.DialogTitle.Render(termtext.Line(d.ask.sample.Server)+" asks for a completion") + st.Muted.Render(" · you write it; mcpsh calls no model"))
+	w := &panes.Lines{Width: max(d.width, 1)}
+	w.Add(st.DialogTitle.Render(termtext.Line(d.ask.sample.Server)+" asks for a completion") + st.Muted.Render(" · you write it; mcpsh calls no model"))
 	h := d.infoHeight()
 	end := min(d.top+h, len(d.info))
-	w.out = append(w.out, d.info[d.top:end]...)
+	w.Out = append(w.Out, d.info[d.top:end]...)
 	rule := "your reply"
 	if hidden := len(d.info) - h; hidden > 0 {
 		rule += fmt.Sprintf(" · request lines %d–%d of %d (pgup/pgdn)", d.top+1, end, len(d.info))
 	}
-	w.add(st.Label.Render(rule))
+	w.Add(st.Label.Render(rule))
 	if d.notice != "" {
-		w.add(st.Warning.Render(d.notice))
+		w.Add(st.Warning.Render(d.notice))
 	} else {
-		w.add(st.Muted.Render(strings.Repeat("─", max(d.width, 1))))
+		w.Add(st.Muted.Render(strings.Repeat("─", max(d.width, 1))))
 	}
-	return strings.Join(w.out, "\n") + "\n" + d.reply.View()
+	return strings.Join(w.Out, "\n") + "\n" + d.reply.View()
 }
 
 func (d *sampleDialog) bindings() []key.Binding {

@@ -12,6 +12,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/keymap"
+	"github.com/mcpsh/mcpsh/ui/panes"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -122,20 +123,20 @@ func (s *savePrompt) saved(msg savedMsg) (status string, done bool) {
 func (m *Model) saveLines() []string { return m.saving.lines(m.st, m.keys, m.width) }
 
 func (s *savePrompt) lines(st *style.Styles, k *keymap.KeyMap, width int) []string {
-	w := &lines{width: max(width, 1)}
-	w.add(st.Muted.Render(strings.Repeat("─", max(width, 1))))
+	w := &panes.Lines{Width: max(width, 1)}
+	w.Add(st.Muted.Render(strings.Repeat("─", max(width, 1))))
 	if s.exists != "" {
-		w.add(st.Warning.Render(termtext.Truncate(termtext.Line(s.exists)+" exists", width)))
-		w.add(keyHint(st, k.Overwrite.Help().Key, "replace it") + "   " + keyHint(st, k.KeepFile.Help().Key, "keep it and choose another name"))
-		return w.out
+		w.Add(st.Warning.Render(termtext.Truncate(termtext.Line(s.exists)+" exists", width)))
+		w.Add(keyHint(st, k.Overwrite.Help().Key, "replace it") + "   " + keyHint(st, k.KeepFile.Help().Key, "keep it and choose another name"))
+		return w.Out
 	}
-	w.add(s.in.View())
+	w.Add(s.in.View())
 	note := fmt.Sprintf("%s of %s", client.HumanBytes(len(s.data)), termtext.Line(s.what))
 	if s.id != 0 {
 		note = "saving… " + note
 	}
-	w.add(st.Muted.Render(note))
-	return w.out
+	w.Add(st.Muted.Render(note))
+	return w.Out
 }
 
 // saveLinesN is how many lines the prompt takes.

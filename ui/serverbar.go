@@ -9,6 +9,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/mcpsh/mcpsh/ui/panes"
 )
 
 // The server bar: every server of the workspace with its state, the one on
@@ -108,7 +109,7 @@ func (m *Model) stateText(s *serverState, d detail) string {
 		}
 	case phaseReady:
 		n := len(s.list.tools)
-		state = st.Muted.Render(fmt.Sprintf("%d tool%s", n, plural(n)))
+		state = st.Muted.Render(fmt.Sprintf("%d tool%s", n, panes.Plural(n)))
 		if d == detailMark {
 			state = st.Muted.Render(fmt.Sprint(n))
 		}
@@ -261,7 +262,7 @@ func (m *Model) sidebar(h int) []string {
 			if phase == phaseUnusable {
 				word = "✗ unusable: "
 			}
-			lines := paneWrap(word+reason, w-2)
+			lines := panes.Wrap(word+reason, w-2)
 			if len(lines) > sideReasonMax {
 				lines = lines[:sideReasonMax]
 				lines[sideReasonMax-1] = termtext.Truncate(lines[sideReasonMax-1]+"…", w-2)
@@ -276,7 +277,7 @@ func (m *Model) sidebar(h int) []string {
 	k := m.keys
 	out = append(out, "", st.Muted.Render(termtext.Truncate(k.PrevServer.Help().Key+" "+k.NextServer.Help().Key+" switch · "+m.keys.PickServer.Help().Key+" pick", w)),
 		st.Muted.Render(termtext.Truncate(k.Reconnect.Help().Key+" reconnect · "+k.Traffic.Help().Key+" traffic", w)))
-	return fitLines(strings.Join(out, "\n"), w, h)
+	return panes.FitLines(strings.Join(out, "\n"), w, h)
 }
 
 // withSidebar puts the sidebar left of the body's lines.

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/panes"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -89,13 +90,13 @@ func (m *Model) onPickKey(msg tea.KeyPressMsg) tea.Cmd {
 // renderPick draws the picker.
 func (m *Model) renderPick(h int) string {
 	st := m.st
-	w := &lines{width: max(m.width, 1)}
-	w.add(st.Title.Render("Servers") + "  " + st.Muted.Render("type to narrow by name · enter switches · esc back"))
-	w.add(m.pick.in.View())
-	w.blank()
+	w := &panes.Lines{Width: max(m.width, 1)}
+	w.Add(st.Title.Render("Servers") + "  " + st.Muted.Render("type to narrow by name · enter switches · esc back"))
+	w.Add(m.pick.in.View())
+	w.Blank()
 	matches := m.pickMatches()
 	if len(matches) == 0 {
-		w.add(st.Muted.Render("no server's name contains " + termtext.Line(m.pick.in.Value())))
+		w.Add(st.Muted.Render("no server's name contains " + termtext.Line(m.pick.in.Value())))
 	}
 	nameW := 4
 	for _, i := range matches {
@@ -126,7 +127,7 @@ func (m *Model) renderPick(h int) string {
 		if j == m.pick.cursor {
 			line = st.RowSelected.Render(ansi.Strip(line))
 		}
-		w.add(line)
+		w.Add(line)
 	}
-	return strings.Join(w.out, "\n")
+	return strings.Join(w.Out, "\n")
 }

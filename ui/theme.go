@@ -22,9 +22,9 @@ func (m *Model) setBackground(dark bool) tea.Cmd {
 	st := m.st
 	for _, s := range m.servers {
 		s.filterIn.SetStyles(st.TextInput())
-		s.traffic.restyle()
+		s.traffic.Restyle()
 		s.result.render()
-		s.serverPane.restyle()
+		s.serverPane.Restyle()
 		if s.reader != nil {
 			s.reader.render()
 		}
@@ -37,9 +37,7 @@ func (m *Model) setBackground(dark bool) tea.Cmd {
 	m.help.Styles.ShortSeparator, m.help.Styles.FullSeparator, m.help.Styles.Ellipsis = st.Muted, st.Muted, st.Muted
 	m.spinner.Style = st.Title
 	m.bar = progress.New(progress.WithoutPercentage(), progress.WithColors(st.ProgressFull, st.ProgressEmpty))
-	m.logPane.in.SetStyles(st.TextInput())
 	m.pick.in.SetStyles(st.TextInput())
-	m.logPane.render()
-	m.logPane.renderOpen()
+	m.logPane.Restyle()
 	return m.auditRerender() // the audit's lines were drawn ahead, off the loop
 }

@@ -10,6 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/internal/theme"
+	"github.com/mcpsh/mcpsh/ui/panes"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -108,10 +109,10 @@ func TestThemeSwapDuringTheAudit(t *testing.T) {
 	d.update(tea.BackgroundColorMsg{Color: color.RGBA{250, 250, 250, 255}}) // while it runs
 	d.until("the audit in the light theme", func() bool {
 		p := m.auditPane
-		return p.report != nil && !p.stale() && m.audit.renderReq == 0
+		return p.Report() != nil && !p.Stale() && m.audit.renderReq == 0
 	})
-	want := renderAudit(m.auditPane.report, m.auditPane.width, m.st)
-	if !reflect.DeepEqual(m.auditPane.view.lines, want.lines) {
+	want := panes.RenderAudit(m.auditPane.Report(), m.auditPane.Width(), m.st)
+	if !reflect.DeepEqual(m.auditPane.Rendered().Lines, want.Lines) {
 		t.Fatal("the audit pane kept lines drawn in the old theme")
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/mcpsh/mcpsh/ui/panes"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -312,7 +313,7 @@ func (l *toolList) View(st *style.Styles, width, height int) string {
 		return ""
 	}
 	if l.visible == 0 && !l.query.empty() {
-		return strings.Join(fitLines(strings.Join(l.noMatch(st, width), "\n"), width, height), "\n")
+		return strings.Join(panes.FitLines(strings.Join(l.noMatch(st, width), "\n"), width, height), "\n")
 	}
 	off, body, legend := l.frame(width, height)
 	var b strings.Builder
@@ -338,17 +339,17 @@ func (l *toolList) View(st *style.Styles, width, height int) string {
 // noMatch is what the list says when nothing passes the filter, with the
 // is: words it knows when the user typed one it does not.
 func (l *toolList) noMatch(st *style.Styles, width int) []string {
-	w := &lines{width: width}
-	w.add(st.Muted.Render("no tool matches"))
+	w := &panes.Lines{Width: width}
+	w.Add(st.Muted.Render("no tool matches"))
 	if len(l.query.unknown) > 0 {
 		var known []string
 		for _, f := range isFilters {
 			known = append(known, "is:"+f.word)
 		}
-		w.blank()
-		w.wrap("is:"+termtext.Line(l.query.unknown[0])+" names nothing; try "+strings.Join(known, ", "), st.Warning)
+		w.Blank()
+		w.Wrap("is:"+termtext.Line(l.query.unknown[0])+" names nothing; try "+strings.Join(known, ", "), st.Warning)
 	}
-	return w.out
+	return w.Out
 }
 
 var classHeadings = map[policy.Class]string{

@@ -10,6 +10,7 @@ import (
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/mcpsh/mcpsh/ui/form"
+	"github.com/mcpsh/mcpsh/ui/panes"
 )
 
 // Update handles one message. It does no I/O: anything that talks to a
@@ -82,9 +83,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.onEvent(msg.event)
 	case eventMsg:
 		return m.onEvent(msg.event)
-	case trafficMsg:
-		m.traffic.add(msg.entries, msg.dropped)
-		return waitTraffic(m.traffic.feed)
+	case panes.TrafficMsg:
+		m.traffic.Add(msg.Entries, msg.Dropped)
+		return m.traffic.Wait()
 	case logLevelSetMsg:
 		return nil
 	case progressMsg:
@@ -159,10 +160,8 @@ func (m *Model) forwardToFocus(msg tea.Msg) tea.Cmd {
 		var cmd tea.Cmd
 		m.pick.in, cmd = m.pick.in.Update(msg)
 		return cmd
-	case m.overlay == overlayTraffic && m.traffic.filtering:
-		var cmd tea.Cmd
-		m.traffic.filterIn, cmd = m.traffic.filterIn.Update(msg)
-		return cmd
+	case m.overlay == overlayTraffic && m.traffic.Filtering():
+		return m.traffic.Forward(msg)
 	case m.filtering:
 		var cmd tea.Cmd
 		m.filterIn, cmd = m.filterIn.Update(msg)

@@ -12,6 +12,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/keymap"
+	"github.com/mcpsh/mcpsh/ui/panes"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -76,36 +77,36 @@ func (d *urlDialog) setSize(width, height int) { d.width, d.height = width, heig
 
 func (d *urlDialog) view() string {
 	st, k, r := d.st, d.keys, d.ask.elicit
-	w := &lines{width: max(d.width, 1)}
-	w.add(st.DialogTitle.Render(termtext.Line(r.Server) + " asks you to visit a page"))
-	for _, l := range wrapCapped(termtext.Sanitize(r.Message), d.width, elicitMessageLines) {
-		w.add(st.Row.Render(l))
+	w := &panes.Lines{Width: max(d.width, 1)}
+	w.Add(st.DialogTitle.Render(termtext.Line(r.Server) + " asks you to visit a page"))
+	for _, l := range panes.WrapCapped(termtext.Sanitize(r.Message), d.width, elicitMessageLines) {
+		w.Add(st.Row.Render(l))
 	}
-	w.blank()
-	for _, l := range paneWrap(emphasiseHost(r.URL, st.Row.Render, st.Title.Render), max(d.width-2, 1)) {
-		w.add("  " + l)
+	w.Blank()
+	for _, l := range panes.Wrap(emphasiseHost(r.URL, st.Row.Render, st.Title.Render), max(d.width-2, 1)) {
+		w.Add("  " + l)
 	}
 	if host, ok := urlHost(r.URL); ok {
-		w.add("  " + st.Label.Render("host ") + st.Title.Render(host))
+		w.Add("  " + st.Label.Render("host ") + st.Title.Render(host))
 	}
-	w.blank()
+	w.Blank()
 	if webURL(r.URL) {
-		w.wrap("mcpsh opens it only when you press "+k.OpenURL.Help().Key+": check the host first.", st.Muted)
+		w.Wrap("mcpsh opens it only when you press "+k.OpenURL.Help().Key+": check the host first.", st.Muted)
 	} else {
-		w.wrap("This is not an http or https address: mcpsh will not open it.", st.Warning)
+		w.Wrap("This is not an http or https address: mcpsh will not open it.", st.Warning)
 	}
 	if d.notice != "" {
-		w.wrap(d.notice, st.Warning)
+		w.Wrap(d.notice, st.Warning)
 	}
-	w.blank()
-	w.add(keyHint(st, k.OpenURL.Help().Key, "open in the browser"))
-	w.add(keyHint(st, k.Accept.Help().Key, "accept (done)") + "   " + keyHint(st, k.Decline.Help().Key, "decline") + "   " + keyHint(st, k.Dismiss.Help().Key, "cancel"))
-	return strings.Join(w.out, "\n")
+	w.Blank()
+	w.Add(keyHint(st, k.OpenURL.Help().Key, "open in the browser"))
+	w.Add(keyHint(st, k.Accept.Help().Key, "accept (done)") + "   " + keyHint(st, k.Decline.Help().Key, "decline") + "   " + keyHint(st, k.Dismiss.Help().Key, "cancel"))
+	return strings.Join(w.Out, "\n")
 }
 
 func (d *urlDialog) bindings() []key.Binding {
 	k := d.keys
-	return []key.Binding{k.OpenURL, relabel(k.Accept, "accept (done)"), k.Decline, k.Dismiss}
+	return []key.Binding{k.OpenURL, keymap.Relabel(k.Accept, "accept (done)"), k.Decline, k.Dismiss}
 }
 
 // webURL reports whether raw is an http or https URL with a host: the only

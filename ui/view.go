@@ -9,6 +9,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/mcpsh/mcpsh/ui/keymap"
+	"github.com/mcpsh/mcpsh/ui/panes"
 )
 
 // View draws the whole screen: a header, the server bar in a workspace, the
@@ -36,7 +38,7 @@ func (m *Model) render() string {
 		out = append(out, m.st.Banner.Render(termtext.Truncate(" untrusted server: its hints are shown but not believed; every call asks first ", m.screenW)))
 	}
 	h := m.bodyHeight()
-	body := fitLines(m.body(h), m.width, h)
+	body := panes.FitLines(m.body(h), m.width, h)
 	if m.sidebarShown() {
 		body = m.withSidebar(body, h)
 	}
@@ -54,7 +56,7 @@ func (m *Model) footerLine() string {
 		case overlayTraffic:
 			b = m.trafficBindings()
 		case overlayServers:
-			b = []key.Binding{m.keys.SuggestUp, m.keys.SuggestDown, relabel(m.keys.Choose, "switch"), m.keys.Close}
+			b = []key.Binding{m.keys.SuggestUp, m.keys.SuggestDown, keymap.Relabel(m.keys.Choose, "switch"), m.keys.Close}
 		}
 		if b != nil {
 			return m.footerKeys(b)
@@ -105,13 +107,13 @@ const formHeaderLines = 3
 func (m *Model) formHeader() string {
 	t := m.form.Tool()
 	d := m.decision(t)
-	w := &lines{width: m.width}
-	w.add(toolHeading(m.st, t) + "  " +
+	w := &panes.Lines{Width: m.width}
+	w.Add(toolHeading(m.st, t) + "  " +
 		m.st.ClassStyle(t.Class()).Render(string(t.Class())))
 	verdict := map[policy.Verdict]string{policy.Run: "ctrl+r runs it", policy.Ask: "ctrl+r asks first", policy.Refuse: "ctrl+r will be refused"}[d.Verdict]
-	w.add(decisionStyle(m.st, d).Render(termtext.Truncate(verdict+": "+d.Reason, m.width)))
-	w.add(m.st.Muted.Render(strings.Repeat("─", m.width)))
-	return strings.Join(w.out, "\n")
+	w.Add(decisionStyle(m.st, d).Render(termtext.Truncate(verdict+": "+d.Reason, m.width)))
+	w.Add(m.st.Muted.Render(strings.Repeat("─", m.width)))
+	return strings.Join(w.Out, "\n")
 }
 
 // layout tells the components their sizes after a resize or a mode change.
@@ -202,10 +204,10 @@ func (m *Model) header() string {
 	if m.session != nil {
 		tools = fmt.Sprintf("%d tools", len(m.list.tools))
 		if n := len(m.outcomes); n > 0 {
-			calls = fmt.Sprintf(" · %d call%s", n, plural(n))
+			calls = fmt.Sprintf(" · %d call%s", n, panes.Plural(n))
 		}
 		if n := m.openWorldCalls(); n > 0 {
-			calls += " · " + m.st.MarkOpenWorld.Render(fmt.Sprintf("%s %d open-world", markOpenWorld, n))
+			calls += " · " + m.st.MarkOpenWorld.Render(fmt.Sprintf("%s %d open-world", panes.MarkOpenWorld, n))
 		}
 	}
 	line := func(left, right string) (string, bool) { return termtext.Spread(left, right, w, 1) }
@@ -287,7 +289,7 @@ func (m *Model) body(h int) string {
 	case modeResource:
 		out := m.reader.View(m.spinner.View())
 		if m.saving != nil {
-			out = strings.Join(fitLines(out, m.width, max(h-saveLinesN, 0)), "\n") + "\n" + strings.Join(m.saveLines(), "\n")
+			out = strings.Join(panes.FitLines(out, m.width, max(h-saveLinesN, 0)), "\n") + "\n" + strings.Join(m.saveLines(), "\n")
 		}
 		return out
 	case modePrompt:
@@ -307,12 +309,12 @@ func (m *Model) renderDialog(h int) string {
 		top = append(top, m.st.Warning.Render(termtext.Truncate("on screen while it asks, instead of "+termtext.Line(r.name())+": the view goes back once you answer", m.width)))
 	}
 	if r := m.running; r != nil {
-		top = append(top, m.st.Muted.Render(fmt.Sprintf("%s %s runs on under this request (%s)", m.spinner.View(), termtext.Line(r.call.Tool.Name), formatDuration(m.now().Sub(r.started)))))
+		top = append(top, m.st.Muted.Render(fmt.Sprintf("%s %s runs on under this request (%s)", m.spinner.View(), termtext.Line(r.call.Tool.Name), panes.FormatDuration(m.now().Sub(r.started)))))
 	}
 	if n := len(m.asks) - 1; n > 0 {
-		top = append(top, m.st.Muted.Render(fmt.Sprintf("%d more request%s wait after this one", n, plural(n))))
+		top = append(top, m.st.Muted.Render(fmt.Sprintf("%d more request%s wait after this one", n, panes.Plural(n))))
 	}
-	out := append(top, fitLines(m.dialog.view(), m.width, max(h-len(top), 0))...)
+	out := append(top, panes.FitLines(m.dialog.view(), m.width, max(h-len(top), 0))...)
 	return strings.Join(out, "\n")
 }
 
@@ -353,38 +355,21 @@ func (m *Model) renderTools(h int) string {
 }
 
 func (m *Model) renderConnectFailed() string {
-	w := &lines{width: m.width}
+	w := &panes.Lines{Width: m.width}
 	if m.unusable() {
-		w.add(m.st.Error.Render(termtext.Line(m.name()) + " cannot be used as configured"))
-		w.blank()
-		w.wrap(termtext.Sanitize(m.spec.Problem), m.st.Row)
-		return strings.Join(w.out, "\n")
+		w.Add(m.st.Error.Render(termtext.Line(m.name()) + " cannot be used as configured"))
+		w.Blank()
+		w.Wrap(termtext.Sanitize(m.spec.Problem), m.st.Row)
+		return strings.Join(w.Out, "\n")
 	}
-	w.add(m.st.Error.Render("could not connect"))
-	w.blank()
+	w.Add(m.st.Error.Render("could not connect"))
+	w.Blank()
 	if m.connErr != nil {
-		w.wrap(termtext.Sanitize(m.connErr.Error()), m.st.Row)
+		w.Wrap(termtext.Sanitize(m.connErr.Error()), m.st.Row)
 	}
 	if hint := m.loginHint(); hint != "" {
-		w.blank()
-		w.wrap(hint, m.st.Row)
+		w.Blank()
+		w.Wrap(hint, m.st.Row)
 	}
-	return strings.Join(w.out, "\n")
-}
-
-// fitLines cuts or pads s to exactly h lines of at most w cells.
-func fitLines(s string, w, h int) []string {
-	ls := strings.Split(s, "\n")
-	if len(ls) > h {
-		ls = ls[:h]
-	}
-	for i, l := range ls {
-		if ansi.StringWidth(l) > w {
-			ls[i] = ansi.Truncate(l, w, "…")
-		}
-	}
-	for len(ls) < h {
-		ls = append(ls, "")
-	}
-	return ls
+	return strings.Join(w.Out, "\n")
 }

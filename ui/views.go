@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/panes"
 )
 
 // serverView is which of the server's offerings the browse screen shows.
@@ -112,12 +113,12 @@ func (m *Model) renderBrowse(h int) string {
 // the tools view does; below 64 columns there is only the list.
 func (m *Model) renderSplit(left, detail []string, h int) string {
 	lw := m.listWidth()
-	left = fitLines(strings.Join(left, "\n"), lw, h)
+	left = panes.FitLines(strings.Join(left, "\n"), lw, h)
 	dw := m.detailWidth()
 	if dw == 0 {
 		return strings.Join(left, "\n")
 	}
-	detail = fitLines(strings.Join(detail, "\n"), dw, h)
+	detail = panes.FitLines(strings.Join(detail, "\n"), dw, h)
 	sep := m.st.Muted.Render("│")
 	rows := make([]string, h)
 	for i := range rows {
@@ -128,8 +129,8 @@ func (m *Model) renderSplit(left, detail []string, h int) string {
 
 // notOffered is what a view says when the server does not offer it.
 func (m *Model) notOffered(what, capability string) []string {
-	w := &lines{width: max(m.width, 1)}
-	w.blank()
-	w.wrap(m.serverLabel()+" does not offer "+what+" (it declared no "+capability+" capability).", m.st.Muted)
-	return w.out
+	w := &panes.Lines{Width: max(m.width, 1)}
+	w.Blank()
+	w.Wrap(m.serverLabel()+" does not offer "+what+" (it declared no "+capability+" capability).", m.st.Muted)
+	return w.Out
 }

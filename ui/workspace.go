@@ -7,6 +7,7 @@ import (
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/mcpsh/mcpsh/ui/form"
+	"github.com/mcpsh/mcpsh/ui/panes"
 )
 
 // The workspace: every server the view was opened on, each in its own
@@ -84,10 +85,10 @@ type serverState struct {
 	// listGen counts listings; the audit (audit.go) is made per listing.
 	listGen   int
 	audit     auditState
-	auditPane *auditPane
+	auditPane *panes.Audit
 
-	serverPane *serverPane
-	traffic    *trafficPane
+	serverPane *panes.Server
+	traffic    *panes.Traffic
 
 	// laid is the body size the components were last laid out for: a
 	// server brought on screen after a resize is laid out again.
@@ -115,9 +116,9 @@ func (m *Model) newServerState(c Choice) *serverState {
 		subscribed: map[string]bool{},
 		filterIn:   textinput.New(),
 		result:     newResultView(m.st, m.keys),
-		auditPane:  newAuditPane(m.st, m.keys),
-		serverPane: newServerPane(m.st, m.keys),
-		traffic:    newTrafficPane(m.st, m.keys, m.inbox),
+		auditPane:  panes.NewAudit(m.st, m.keys),
+		serverPane: panes.NewServer(m.st, m.keys),
+		traffic:    panes.NewTraffic(m.st, m.keys, m.inbox.done, m.inbox.ctxDone),
 	}
 	if c.Problem == "" || c.Target.Kind != "" {
 		t := c.Target
@@ -243,7 +244,7 @@ func (m *Model) spinning() bool {
 // start begins what a server does when the view opens: connecting, unless
 // it cannot be used as configured, and reading its traffic.
 func (m *Model) start() tea.Cmd {
-	traffic := waitTraffic(m.traffic.feed)
+	traffic := m.traffic.Wait()
 	if m.unusable() || m.target == nil {
 		m.mode = modeConnectFailed
 		return traffic

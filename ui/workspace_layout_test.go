@@ -35,8 +35,8 @@ func TestSharedPanesKeepTheSizeOfTheServerOnScreen(t *testing.T) {
 	if m.serverState != a {
 		t.Fatalf("beta's answer moved the screen to %s", m.name())
 	}
-	if m.logPane.height != want {
-		t.Fatalf("log pane is %d lines high after beta connected, alpha's body is %d", m.logPane.height, want)
+	if m.logPane.Height() != want {
+		t.Fatalf("log pane is %d lines high after beta connected, alpha's body is %d", m.logPane.Height(), want)
 	}
 	d.keys("L")
 	lines := strings.Split(screen(m), "\n")
@@ -45,8 +45,8 @@ func TestSharedPanesKeepTheSizeOfTheServerOnScreen(t *testing.T) {
 	}
 	// Switching to beta sizes the shared panes for beta's body.
 	d.keys("esc", "]")
-	if m.serverState != b || m.logPane.height != m.bodyHeight() {
-		t.Fatalf("on %s: log pane %d high, body %d", m.name(), m.logPane.height, m.bodyHeight())
+	if m.serverState != b || m.logPane.Height() != m.bodyHeight() {
+		t.Fatalf("on %s: log pane %d high, body %d", m.name(), m.logPane.Height(), m.bodyHeight())
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/demo"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/mcpsh/mcpsh/ui/panes"
 )
 
 // threeServers is a workspace of three, connected: notes, shared (untrusted)
@@ -35,7 +36,7 @@ func threeServers(t *testing.T) *Model {
 // someTraffic gives the server on screen a few messages.
 func someTraffic(m *Model) {
 	at := fixedNow
-	var es []trafficEntry
+	var es []panes.TrafficEntry
 	for i, e := range []client.TraceEntry{
 		{Dir: "out", Kind: "request", Method: "initialize", ID: "1", Size: 210},
 		{Dir: "in", Kind: "response", Method: "initialize", ID: "1", Size: 731, LatencyMS: 1.4},
@@ -48,9 +49,9 @@ func someTraffic(m *Model) {
 		e.Time = at.Add(time.Duration(i) * 7 * time.Millisecond)
 		e.Server = m.name()
 		e.Message = json.RawMessage(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":%q}`, i, e.Method))
-		es = append(es, trafficEntry{TraceEntry: e})
+		es = append(es, panes.TrafficEntry{TraceEntry: e})
 	}
-	m.traffic.add(es, 0)
+	m.traffic.Add(es, 0)
 }
 
 func TestWorkspaceGoldens(t *testing.T) {
@@ -72,8 +73,16 @@ func TestWorkspaceScreensFit(t *testing.T) {
 	m := threeServers(t)
 	someTraffic(m)
 	reset := func() {
+		// The traffic pane as the user leaves it: the filter kept, the
+		// message closed.
+		switch {
+		case m.overlay != overlayTraffic:
+		case m.traffic.Filtering():
+			send(m, "enter")
+		case m.traffic.Opened():
+			send(m, "esc")
+		}
 		m.overlay, m.mode, m.filtering, m.form, m.pending = overlayNone, modeBrowse, false, nil, nil
-		m.traffic.open, m.traffic.filtering = nil, false
 		m.switchTo(0)
 		m.askReturn = nil
 	}

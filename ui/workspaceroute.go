@@ -4,6 +4,7 @@ import (
 	"reflect"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/mcpsh/mcpsh/ui/panes"
 )
 
 // Routing answers in a workspace. Every command a server's handler returns
@@ -27,7 +28,12 @@ func (noticeMsg) forRoot() {}
 
 var (
 	cmdType = reflect.TypeFor[tea.Cmd]()
-	uiPkg   = reflect.TypeFor[serverMsg]().PkgPath()
+	// viewPkgs define the messages a server's commands answer with: this
+	// package, and the panes (the traffic's).
+	viewPkgs = map[string]bool{
+		reflect.TypeFor[serverMsg]().PkgPath():        true,
+		reflect.TypeFor[panes.TrafficMsg]().PkgPath(): true,
+	}
 )
 
 // tagged routes the answers of cmd to s. A workspace of one needs no routing.
@@ -45,7 +51,7 @@ func tagCmd(s *serverState, cmd tea.Cmd) tea.Cmd {
 	return func() tea.Msg { return tagMsg(s, cmd()) }
 }
 
-// tagMsg wraps the messages this package defines; Bubble Tea's own (a quit,
+// tagMsg wraps the messages the view defines; Bubble Tea's own (a quit,
 // the clipboard, a spinner's tick) pass untouched. Batches and sequences of
 // commands are tagged command by command.
 func tagMsg(s *serverState, msg tea.Msg) tea.Msg {
@@ -66,7 +72,7 @@ func tagMsg(s *serverState, msg tea.Msg) tea.Msg {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	if t.PkgPath() == uiPkg {
+	if viewPkgs[t.PkgPath()] {
 		return serverMsg{srv: s, msg: msg}
 	}
 	return msg

@@ -159,3 +159,10 @@ func Default() *KeyMap {
 		Unallow: b([]string{"u"}, "u", "stop allowing"),
 	}
 }
+
+// Relabel is b with another description, for a key that means something
+// else where it is used (enter calls a tool, reads a resource).
+func Relabel(b key.Binding, desc string) key.Binding {
+	b.SetHelp(b.Help().Key, desc)
+	return b
+}

@@ -1,6 +1,7 @@
 // Package uitest holds what the tests of ui and its sub-packages share:
-// golden files, the size check every view must pass, and tools served the way
-// mcpsh really gets them. Only tests import it.
+// golden files, the checks every view must pass (its size, its width, no
+// escape a server sent), key presses, calls' outcomes of every kind, and
+// tools served the way mcpsh really gets them. Only tests import it.
 package uitest
 
 import (

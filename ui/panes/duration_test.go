@@ -1,4 +1,4 @@
-package ui
+package panes
 
 import (
 	"testing"
@@ -19,11 +19,11 @@ func TestFormatDuration(t *testing.T) {
 		125 * time.Second:           "2 min 05 s",
 		2*time.Hour + 3*time.Second: "120 min 03 s",
 	} {
-		if got := formatDuration(d); got != want {
-			t.Errorf("formatDuration(%v) = %q, want %q", d, got, want)
+		if got := FormatDuration(d); got != want {
+			t.Errorf("FormatDuration(%v) = %q, want %q", d, got, want)
 		}
 	}
-	if got := formatMS(142.6); got != "143 ms" {
-		t.Errorf("formatMS(142.6) = %q", got)
+	if got := FormatMS(142.6); got != "143 ms" {
+		t.Errorf("FormatMS(142.6) = %q", got)
 	}
 }

@@ -1,4 +1,4 @@
-package ui
+package panes
 
 import (
 	"fmt"
@@ -11,12 +11,13 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/theme"
+	"github.com/mcpsh/mcpsh/ui/internal/uitest"
 	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 func serverEvents() []client.Event {
-	at := func(sec int) time.Time { return paneTime.Add(time.Duration(sec) * time.Second) }
+	at := func(sec int) time.Time { return uitest.PaneTime.Add(time.Duration(sec) * time.Second) }
 	return []client.Event{
 		{Kind: client.EventStderr, Time: at(0), Text: "weather-server 1.4.2 listening on stdio"},
 		{Kind: client.EventStderr, Time: at(0), Text: "\tcache: /var/cache/weather (warm)"},
@@ -34,23 +35,23 @@ func serverEvents() []client.Event {
 
 func TestServerPaneGolden(t *testing.T) {
 	for _, w := range []int{80, 100} {
-		p := newServerPane(monoStyles, keymap.Default())
+		p := NewServer(monoStyles, keymap.Default())
 		p.SetSize(w, 24)
 		for _, e := range serverEvents() {
 			p.Append(e)
 		}
 		got := p.View()
-		assertWidth(t, "server pane", got, w)
+		uitest.AssertWidth(t, "server pane", got, w)
 		if n := strings.Count(got, "\n") + 1; n != 24 {
 			t.Errorf("view is %d lines, want 24", n)
 		}
-		golden(t, fmt.Sprintf("serverpane/events-%d", w), got)
+		uitest.Golden(t, fmt.Sprintf("serverpane/events-%d", w), got)
 	}
 }
 
 func TestServerPaneStyles(t *testing.T) {
 	st := style.NewStyles(theme.Dark(), false)
-	p := newServerPane(st, keymap.Default())
+	p := NewServer(st, keymap.Default())
 	p.SetSize(200, 40)
 	for _, e := range serverEvents() {
 		p.Append(e)
@@ -81,17 +82,17 @@ func TestServerPaneStyles(t *testing.T) {
 }
 
 func TestServerPaneEmptyAndUnsized(t *testing.T) {
-	p := newServerPane(monoStyles, keymap.Default())
+	p := NewServer(monoStyles, keymap.Default())
 	if p.View() != "" {
 		t.Error("an unsized pane draws something")
 	}
 	// Events before the first size are kept and drawn once it is known.
-	p.Append(client.Event{Kind: client.EventStderr, Time: paneTime, Text: "early"})
+	p.Append(client.Event{Kind: client.EventStderr, Time: uitest.PaneTime, Text: "early"})
 	p.SetSize(60, 5)
 	if got := p.View(); !strings.Contains(got, "early") {
 		t.Errorf("early line lost:\n%s", got)
 	}
-	q := newServerPane(monoStyles, keymap.Default())
+	q := NewServer(monoStyles, keymap.Default())
 	q.SetSize(60, 5)
 	if got := ansi.Strip(q.View()); !strings.Contains(got, "nothing from the server yet") {
 		t.Errorf("empty pane: %q", got)
@@ -101,13 +102,13 @@ func TestServerPaneEmptyAndUnsized(t *testing.T) {
 func TestServerPaneHostile(t *testing.T) {
 	const evil = "\x1b]0;pwned\x07\x1b[2J\x1b[31mred\x1b[0m\rover\x00nul\x07bell\u009b31mC1\u202eevil\x7f\xff"
 	events := []client.Event{
-		{Kind: client.EventStderr, Time: paneTime, Text: evil},
-		{Kind: client.EventLog, Time: paneTime, Level: "error" + evil, Logger: "lg" + evil, Text: "msg " + evil + "\n" + evil},
-		{Kind: client.EventLog, Time: paneTime, Level: evil, Text: strings.Repeat("日本語", 100)},
-		{Kind: client.EventReconnected, Time: paneTime, Text: evil},
-		{Kind: client.EventToolsChanged, Time: paneTime, Text: evil},
-		{Kind: "mystery" + evil, Time: paneTime, Text: evil},
-		{Kind: client.EventStderr, Time: paneTime, Text: strings.Repeat("y", 1<<20)},
+		{Kind: client.EventStderr, Time: uitest.PaneTime, Text: evil},
+		{Kind: client.EventLog, Time: uitest.PaneTime, Level: "error" + evil, Logger: "lg" + evil, Text: "msg " + evil + "\n" + evil},
+		{Kind: client.EventLog, Time: uitest.PaneTime, Level: evil, Text: strings.Repeat("日本語", 100)},
+		{Kind: client.EventReconnected, Time: uitest.PaneTime, Text: evil},
+		{Kind: client.EventToolsChanged, Time: uitest.PaneTime, Text: evil},
+		{Kind: "mystery" + evil, Time: uitest.PaneTime, Text: evil},
+		{Kind: client.EventStderr, Time: uitest.PaneTime, Text: strings.Repeat("y", 1<<20)},
 	}
 	for _, w := range []int{1, 10, 30, 80, 131} {
 		for _, plain := range []bool{true, false} {
@@ -115,7 +116,7 @@ func TestServerPaneHostile(t *testing.T) {
 			if !plain {
 				st = style.NewStyles(theme.Dark(), false)
 			}
-			p := newServerPane(st, keymap.Default())
+			p := NewServer(st, keymap.Default())
 			p.SetSize(w, 30)
 			for _, e := range events {
 				p.Append(e)
@@ -123,10 +124,10 @@ func TestServerPaneHostile(t *testing.T) {
 			p.Update(tea.KeyPressMsg{Code: tea.KeyHome})
 			got := p.View()
 			if plain {
-				assertNoEscapes(t, fmt.Sprint("server pane ", w), got)
+				uitest.AssertNoEscapes(t, fmt.Sprint("server pane ", w), got)
 			}
-			assertTerminalSafe(t, fmt.Sprint("server pane ", w), got)
-			assertWidth(t, fmt.Sprint("server pane ", w), got, w)
+			uitest.AssertTerminalSafe(t, fmt.Sprint("server pane ", w), got)
+			uitest.AssertWidth(t, fmt.Sprint("server pane ", w), got, w)
 			if n := strings.Count(got, "\n") + 1; n > 30 {
 				t.Errorf("view is %d lines, more than 30", n)
 			}
@@ -135,15 +136,15 @@ func TestServerPaneHostile(t *testing.T) {
 }
 
 func TestServerPaneRing(t *testing.T) {
-	p := newServerPane(monoStyles, keymap.Default())
+	p := NewServer(monoStyles, keymap.Default())
 	p.SetSize(80, 10)
 	for i := range 6000 {
-		p.Append(client.Event{Kind: client.EventStderr, Time: paneTime, Text: fmt.Sprintf("line %d", i)})
+		p.Append(client.Event{Kind: client.EventStderr, Time: uitest.PaneTime, Text: fmt.Sprintf("line %d", i)})
 	}
 	if p.Len() != serverPaneMax {
 		t.Errorf("Len() = %d, want %d", p.Len(), serverPaneMax)
 	}
-	view := paneText(p.View())
+	view := uitest.Text(p.View())
 	if !strings.Contains(view, "… 1000 earlier lines dropped") {
 		t.Errorf("no notice of dropped lines:\n%s", view)
 	}
@@ -151,33 +152,33 @@ func TestServerPaneRing(t *testing.T) {
 		t.Errorf("newest line not shown:\n%s", view)
 	}
 	p.Update(tea.KeyPressMsg{Code: tea.KeyHome})
-	if view := paneText(p.View()); !strings.Contains(view, "line 1000\n") || strings.Contains(view, "line 999\n") {
+	if view := uitest.Text(p.View()); !strings.Contains(view, "line 1000\n") || strings.Contains(view, "line 999\n") {
 		t.Errorf("oldest kept line should be line 1000:\n%s", view)
 	}
 	if n := strings.Count(view, "\n") + 1; n != 10 {
 		t.Errorf("view is %d lines, want 10", n)
 	}
 	// An event with more lines than the pane keeps.
-	q := newServerPane(monoStyles, keymap.Default())
+	q := NewServer(monoStyles, keymap.Default())
 	q.SetSize(80, 10)
-	q.Append(client.Event{Kind: client.EventLog, Level: "info", Time: paneTime, Text: strings.Repeat("x\n", 7000) + "last"})
+	q.Append(client.Event{Kind: client.EventLog, Level: "info", Time: uitest.PaneTime, Text: strings.Repeat("x\n", 7000) + "last"})
 	if q.Len() != serverPaneMax || !strings.Contains(q.View(), "last") || !strings.Contains(q.View(), "2001 earlier lines dropped") {
 		t.Errorf("Len() = %d; view:\n%s", q.Len(), q.View())
 	}
 }
 
 func TestServerPaneFollowsTail(t *testing.T) {
-	p := newServerPane(monoStyles, keymap.Default())
+	p := NewServer(monoStyles, keymap.Default())
 	p.SetSize(80, 8)
 	n := 0
 	add := func(k int) {
 		for range k {
-			p.Append(client.Event{Kind: client.EventStderr, Time: paneTime, Text: fmt.Sprintf("line %d", n)})
+			p.Append(client.Event{Kind: client.EventStderr, Time: uitest.PaneTime, Text: fmt.Sprintf("line %d", n)})
 			n++
 		}
 	}
 	newest := func() string { return fmt.Sprintf("line %d\n", n-1) }
-	shows := func(s string) bool { return strings.Contains(paneText(p.View())+"\n", s) }
+	shows := func(s string) bool { return strings.Contains(uitest.Text(p.View())+"\n", s) }
 	press := func(code rune, text string) { p.Update(tea.KeyPressMsg{Code: code, Text: text}) }
 
 	add(50)
@@ -221,10 +222,10 @@ func TestServerPaneFollowsTail(t *testing.T) {
 }
 
 func TestServerPaneKeepsPlaceWhenDropping(t *testing.T) {
-	p := newServerPane(monoStyles, keymap.Default())
+	p := NewServer(monoStyles, keymap.Default())
 	p.SetSize(80, 6)
 	for i := range serverPaneMax {
-		p.Append(client.Event{Kind: client.EventStderr, Time: paneTime, Text: fmt.Sprintf("line %d", i)})
+		p.Append(client.Event{Kind: client.EventStderr, Time: uitest.PaneTime, Text: fmt.Sprintf("line %d", i)})
 	}
 	p.View()
 	for range 100 {
@@ -233,7 +234,7 @@ func TestServerPaneKeepsPlaceWhenDropping(t *testing.T) {
 	// The header grows by the notice of dropped lines: compare the first line
 	// of text.
 	top := func() string {
-		for _, l := range strings.Split(paneText(p.View()), "\n") {
+		for _, l := range strings.Split(uitest.Text(p.View()), "\n") {
 			if strings.Contains(l, "stderr") {
 				return l
 			}
@@ -242,7 +243,7 @@ func TestServerPaneKeepsPlaceWhenDropping(t *testing.T) {
 	}
 	before := top()
 	for i := range 10 {
-		p.Append(client.Event{Kind: client.EventStderr, Time: paneTime, Text: fmt.Sprintf("new %d", i)})
+		p.Append(client.Event{Kind: client.EventStderr, Time: uitest.PaneTime, Text: fmt.Sprintf("new %d", i)})
 	}
 	if after := top(); after != before {
 		t.Errorf("the view moved when old lines were dropped: %q, then %q", before, after)
@@ -250,7 +251,7 @@ func TestServerPaneKeepsPlaceWhenDropping(t *testing.T) {
 }
 
 func TestServerPaneResize(t *testing.T) {
-	p := newServerPane(monoStyles, keymap.Default())
+	p := NewServer(monoStyles, keymap.Default())
 	p.SetSize(120, 10)
 	for _, e := range serverEvents() {
 		p.Append(e)
@@ -258,7 +259,7 @@ func TestServerPaneResize(t *testing.T) {
 	for _, w := range []int{30, 200, 80} {
 		p.SetSize(w, 10)
 		got := p.View()
-		assertWidth(t, fmt.Sprint("resized ", w), got, w)
+		uitest.AssertWidth(t, fmt.Sprint("resized ", w), got, w)
 		if !strings.Contains(got, `{"disk":"full","free":0}`) {
 			t.Errorf("newest line lost after resize to %d:\n%s", w, got)
 		}
@@ -268,10 +269,10 @@ func TestServerPaneResize(t *testing.T) {
 // BenchmarkServerPaneAppend is a chatty server filling the pane while it is
 // open: 5,000 lines, one message and one frame each.
 func BenchmarkServerPaneAppend(b *testing.B) {
-	e := client.Event{Kind: client.EventLog, Level: "info", Logger: "worker", Time: paneTime,
+	e := client.Event{Kind: client.EventLog, Level: "info", Logger: "worker", Time: uitest.PaneTime,
 		Text: "processed batch 1234 of 5000: 200 items, 3 retries, 12ms"}
 	for b.Loop() {
-		p := newServerPane(monoStyles, keymap.Default())
+		p := NewServer(monoStyles, keymap.Default())
 		p.SetSize(100, 40)
 		for range serverPaneMax {
 			p.Append(e)

@@ -1,4 +1,4 @@
-package ui
+package panes
 
 import (
 	"fmt"
@@ -57,7 +57,7 @@ type serverLine struct {
 	n       int    // lines it takes once wrapped
 }
 
-// serverPane shows everything the server said outside calls (key S): its
+// Server shows everything the server said outside calls (key S): its
 // stderr, its log messages, and mcpsh's notices about reconnecting and tool
 // list changes. It keeps the last serverPaneMax lines and follows the newest
 // unless the user has scrolled up.
@@ -66,7 +66,7 @@ type serverLine struct {
 // the theme changes), into a pane that follows the newest; View slices out
 // the visible ones. Bubble Tea draws after every message, so a chatty
 // server costs O(1) per line it writes, not O(lines).
-type serverPane struct {
+type Server struct {
 	st     *style.Styles
 	keys   *keymap.KeyMap
 	width  int
@@ -82,13 +82,14 @@ type serverPane struct {
 	body    pane.Pane // the instructions, then lines, drawn
 }
 
-func newServerPane(st *style.Styles, keys *keymap.KeyMap) *serverPane {
-	return &serverPane{st: st, keys: keys, body: pane.NewTail()}
+// NewServer is the pane with nothing from the server yet.
+func NewServer(st *style.Styles, keys *keymap.KeyMap) *Server {
+	return &Server{st: st, keys: keys, body: pane.NewTail()}
 }
 
 // SetInstructions shows the server's instructions (from the handshake) at
 // the top of the pane, before anything it says.
-func (p *serverPane) SetInstructions(text string) {
+func (p *Server) SetInstructions(text string) {
 	p.instructions = text
 	intro := p.drawIntro()
 	p.body.SetLines(append(intro, p.body.Lines()[p.introN:]...))
@@ -99,23 +100,23 @@ func (p *serverPane) SetInstructions(text string) {
 // the pane is for its output.
 const serverIntroMax = 200
 
-func (p *serverPane) drawIntro() []string {
+func (p *Server) drawIntro() []string {
 	text := strings.TrimSpace(p.instructions)
 	if text == "" || p.width <= 0 {
 		return nil
 	}
 	if len(text) > serverTextMax {
-		text = text[:paneRuneStart(text, serverTextMax)] + " …"
+		text = text[:RuneStart(text, serverTextMax)] + " …"
 	}
 	intro := []string{p.st.Label.Render("Instructions")}
-	for _, l := range wrapCapped(termtext.Sanitize(text), p.width, serverIntroMax) {
+	for _, l := range WrapCapped(termtext.Sanitize(text), p.width, serverIntroMax) {
 		intro = append(intro, p.st.Row.Render(l))
 	}
 	return append(intro, p.st.Muted.Render(strings.Repeat("─", p.width)))
 }
 
 // SetSize sets the pane's size in cells.
-func (p *serverPane) SetSize(width, height int) {
+func (p *Server) SetSize(width, height int) {
 	p.height = height
 	if width == p.width {
 		p.fit()
@@ -129,7 +130,7 @@ func (p *serverPane) SetSize(width, height int) {
 
 // redraw draws every line again, for a new width or theme, keeping the line
 // that was at off on top.
-func (p *serverPane) redraw(off int) {
+func (p *Server) redraw(off int) {
 	inIntro := off < p.introN
 	top := p.lineAt(off - p.introN)
 	out := p.drawIntro()
@@ -148,12 +149,12 @@ func (p *serverPane) redraw(off int) {
 	p.body.ScrollTo(at)
 }
 
-// restyle draws the lines again in a new theme.
-func (p *serverPane) restyle() { p.redraw(p.body.Top()) }
+// Restyle draws the lines again in a new theme.
+func (p *Server) Restyle() { p.redraw(p.body.Top()) }
 
 // fit gives the body what the header leaves: the title, and the line
 // about dropped lines once there are any.
-func (p *serverPane) fit() {
+func (p *Server) fit() {
 	header := 1
 	if p.dropped > 0 {
 		header++
@@ -163,7 +164,7 @@ func (p *serverPane) fit() {
 
 // lineAt is the index in lines of the line drawn at line r of the output;
 // 0 for a line of the instructions (r < 0).
-func (p *serverPane) lineAt(r int) int {
+func (p *Server) lineAt(r int) int {
 	r = max(r, 0)
 	for i, l := range p.lines {
 		if r < l.n {
@@ -175,10 +176,10 @@ func (p *serverPane) lineAt(r int) int {
 }
 
 // Len is the number of lines kept.
-func (p *serverPane) Len() int { return len(p.lines) }
+func (p *Server) Len() int { return len(p.lines) }
 
 // Append adds an event's text, one line per line of it.
-func (p *serverPane) Append(e client.Event) {
+func (p *Server) Append(e client.Event) {
 	l := serverLine{time: e.Time.Format("15:04:05"), tagTone: toneMuted, tone: toneRow}
 	text := e.Text
 	switch e.Kind {
@@ -220,7 +221,7 @@ func (p *serverPane) Append(e client.Event) {
 		l.tag = termtext.Truncate(termtext.Line(string(e.Kind)), serverTagW)
 	}
 	if len(text) > serverTextMax {
-		cut := paneRuneStart(text, serverTextMax)
+		cut := RuneStart(text, serverTextMax)
 		text = fmt.Sprintf("%s … (%s more not shown)", text[:cut], client.HumanBytes(len(text)-cut))
 	}
 	parts := strings.Split(strings.TrimRight(termtext.Sanitize(text), "\n"), "\n")
@@ -233,7 +234,7 @@ func (p *serverPane) Append(e client.Event) {
 		if i > 0 {
 			line.time, line.tag = "", ""
 		}
-		line.text = paneExpandTabs(s)
+		line.text = ExpandTabs(s)
 		p.push(line)
 	}
 }
@@ -252,7 +253,7 @@ func serverLevelTone(level string) serverTone {
 
 // push keeps l, drawn, and drops the oldest line past the limit. A view
 // scrolled up keeps showing the same text while lines above it go.
-func (p *serverPane) push(l serverLine) {
+func (p *Server) push(l serverLine) {
 	p.body.Append(p.draw(&l)...)
 	p.lines = append(p.lines, l)
 	for len(p.lines) > serverPaneMax {
@@ -267,7 +268,7 @@ func (p *serverPane) push(l serverLine) {
 }
 
 // draw wraps l to the pane's width, and counts its lines in l.n.
-func (p *serverPane) draw(l *serverLine) []string {
+func (p *Server) draw(l *serverLine) []string {
 	l.n = 0
 	if p.width <= 0 {
 		return nil // drawn when the pane gets a size
@@ -281,14 +282,14 @@ func (p *serverPane) draw(l *serverLine) []string {
 		if l.time != "" {
 			s = l.time + " " + l.tag + " " + s
 		}
-		for _, sub := range paneWrap(s, p.width) {
+		for _, sub := range Wrap(s, p.width) {
 			out = append(out, style.Render(sub))
 		}
 		l.n = len(out)
 		return out
 	}
 	indent := strings.Repeat(" ", serverPrefixW)
-	for i, sub := range paneWrap(l.text, textW) {
+	for i, sub := range Wrap(l.text, textW) {
 		prefix := indent
 		if i == 0 && l.time != "" {
 			prefix = p.st.Muted.Render(l.time) + " " + l.tagTone.style(p.st).Render(termtext.Pad(l.tag, serverTagW)) + " "
@@ -300,7 +301,7 @@ func (p *serverPane) draw(l *serverLine) []string {
 }
 
 // header is the title, and the notice of dropped lines once there are any.
-func (p *serverPane) header() []string {
+func (p *Server) header() []string {
 	h := []string{termtext.Truncate(p.st.Title.Render("Server output")+"  "+p.st.Muted.Render("stderr, log messages and notices"), max(1, p.width))}
 	if p.dropped > 0 {
 		h = append(h, termtext.Truncate(p.st.Muted.Render(fmt.Sprintf("… %d earlier lines dropped", p.dropped)), max(1, p.width)))
@@ -311,13 +312,13 @@ func (p *serverPane) header() []string {
 // Update scrolls: by line, page, to the top or bottom, or by the mouse wheel.
 // Scrolling up stops following new lines; reaching the bottom again follows
 // them.
-func (p *serverPane) Update(msg tea.Msg) tea.Cmd {
+func (p *Server) Update(msg tea.Msg) tea.Cmd {
 	p.body.Scroll(msg, p.keys)
 	return nil
 }
 
 // View is the pane's height in lines: the header, then the visible text.
-func (p *serverPane) View() string {
+func (p *Server) View() string {
 	if p.width <= 0 || p.height <= 0 {
 		return ""
 	}

@@ -1,4 +1,4 @@
-package ui
+package panes
 
 import (
 	"strings"
@@ -15,7 +15,7 @@ import (
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
-// logPane lists every call of this session, oldest first (key L): the same
+// Log lists every call of this session, oldest first (key L): the same
 // calls the session log file records. A cursor moves over them (↑/↓), the
 // list filters by status (f), to open-world calls (o) and by tool or server
 // (typed after /), and enter opens a call: its arguments as the log keeps
@@ -24,7 +24,7 @@ import (
 // Rows are drawn when the calls, the filter, the width or the theme change,
 // never on View: a long session has many calls, and the cursor only
 // restyles its row.
-type logPane struct {
+type Log struct {
 	st       *style.Styles
 	keys     *keymap.KeyMap
 	logPath  string
@@ -54,23 +54,35 @@ type logPane struct {
 	openView pane.Pane
 }
 
-func newLogPane(st *style.Styles, keys *keymap.KeyMap) *logPane {
+// NewLog is the pane with no calls yet.
+func NewLog(st *style.Styles, keys *keymap.KeyMap) *Log {
 	in := textinput.New()
 	in.Prompt = "/ "
 	in.Placeholder = "tool or server"
 	in.SetStyles(st.TextInput())
-	return &logPane{st: st, keys: keys, in: in, argsMode: sessionlog.ArgsRedact}
+	return &Log{st: st, keys: keys, in: in, argsMode: sessionlog.ArgsRedact}
+}
+
+// SetServers says whether the view holds several servers, so that each row
+// names its server. It takes effect from the next SetEntries.
+func (p *Log) SetServers(several bool) { p.servers = several }
+
+// Restyle draws the pane again in a new theme.
+func (p *Log) Restyle() {
+	p.in.SetStyles(p.st.TextInput())
+	p.render()
+	p.renderOpen()
 }
 
 // SetArgsMode says how the session log keeps arguments (--log-args), so an
 // opened call shows them as they were logged. The log's default is redact.
-func (p *logPane) SetArgsMode(m sessionlog.ArgsMode) {
+func (p *Log) SetArgsMode(m sessionlog.ArgsMode) {
 	p.argsMode = m
 	p.renderOpen()
 }
 
 // SetSize sets the pane's size in cells.
-func (p *logPane) SetSize(width, height int) {
+func (p *Log) SetSize(width, height int) {
 	p.height = height
 	p.in.SetWidth(max(width/2, 8))
 	if width != p.width {
@@ -84,7 +96,7 @@ func (p *logPane) SetSize(width, height int) {
 
 // fit gives the calls, or the opened call, what the header and the filter
 // line leave.
-func (p *logPane) fit() {
+func (p *Log) fit() {
 	p.list.SetSize(p.width, p.bodyHeight())
 	p.openView.SetSize(p.width, p.bodyHeight())
 }
@@ -92,7 +104,7 @@ func (p *logPane) fit() {
 // SetEntries replaces the calls shown; logPath "" means logging is off. The
 // cursor stays on its call; when it was on the newest, it moves to the new
 // newest, so the pane follows the session unless the user moved up.
-func (p *logPane) SetEntries(logPath string, outcomes []*client.Outcome) {
+func (p *Log) SetEntries(logPath string, outcomes []*client.Outcome) {
 	follow := len(p.shown) == 0 || p.cursor == len(p.shown)-1
 	var keep *client.Outcome
 	if !follow {
@@ -104,7 +116,7 @@ func (p *logPane) SetEntries(logPath string, outcomes []*client.Outcome) {
 
 // renderKeeping draws the rows again with the cursor on keep, or on the
 // newest call when keep is nil or no longer shown.
-func (p *logPane) renderKeeping(keep *client.Outcome) {
+func (p *Log) renderKeeping(keep *client.Outcome) {
 	p.render()
 	p.cursor = len(p.shown) - 1
 	for i, o := range p.shown {
@@ -117,7 +129,7 @@ func (p *logPane) renderKeeping(keep *client.Outcome) {
 }
 
 // render draws the header and the rows of the calls that pass the filter.
-func (p *logPane) render() {
+func (p *Log) render() {
 	if p.width <= 0 {
 		return
 	}
@@ -127,11 +139,7 @@ func (p *logPane) render() {
 			p.shown = append(p.shown, i)
 		}
 	}
-	entries := make([]*client.Outcome, len(p.shown))
-	for i, o := range p.shown {
-		entries[i] = p.outcomes[o]
-	}
-	p.header, p.blocks = logParts(p.logPath, entries, p.servers, p.width, p.st)
+	p.header, p.blocks = logParts(p.logPath, p.Shown(), p.servers, p.width, p.st)
 	p.starts = make([]int, len(p.blocks))
 	var lines []string
 	for i, b := range p.blocks {
@@ -146,15 +154,38 @@ func (p *logPane) render() {
 // WantsKey reports whether the pane takes msg before the keys that work on
 // every overlay: all of them while a filter is typed, and esc while a call
 // is open (it goes back to the list rather than closing the pane).
-func (p *logPane) WantsKey(msg tea.KeyPressMsg) bool {
+func (p *Log) WantsKey(msg tea.KeyPressMsg) bool {
 	return p.typing || (p.open != nil && key.Matches(msg, p.keys.Close))
 }
 
 // Typing reports whether the text filter has the keys.
-func (p *logPane) Typing() bool { return p.typing }
+func (p *Log) Typing() bool { return p.typing }
+
+// Selected is the call under the cursor; nil when no call is shown.
+func (p *Log) Selected() *client.Outcome {
+	if len(p.shown) == 0 {
+		return nil
+	}
+	return p.outcomes[p.shown[p.cursor]]
+}
+
+// Shown are the calls that pass the filter, oldest first.
+func (p *Log) Shown() []*client.Outcome {
+	out := make([]*client.Outcome, len(p.shown))
+	for i, o := range p.shown {
+		out[i] = p.outcomes[o]
+	}
+	return out
+}
+
+// Opened is the call opened with enter; nil while the list is shown.
+func (p *Log) Opened() *client.Outcome { return p.open }
+
+// Height is the pane's height in lines.
+func (p *Log) Height() int { return p.height }
 
 // Update moves, filters and opens calls.
-func (p *logPane) Update(msg tea.Msg) tea.Cmd {
+func (p *Log) Update(msg tea.Msg) tea.Cmd {
 	km, isKey := msg.(tea.KeyPressMsg)
 	switch {
 	case p.typing && isKey:
@@ -196,7 +227,7 @@ func (p *logPane) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (p *logPane) moveWheel(m tea.MouseWheelMsg) {
+func (p *Log) moveWheel(m tea.MouseWheelMsg) {
 	switch m.Button {
 	case tea.MouseWheelUp:
 		p.move(-1)
@@ -205,7 +236,7 @@ func (p *logPane) moveWheel(m tea.MouseWheelMsg) {
 	}
 }
 
-func (p *logPane) onFilterKey(km tea.KeyPressMsg) tea.Cmd {
+func (p *Log) onFilterKey(km tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(km, p.keys.AcceptFilter):
 		p.typing = false
@@ -229,7 +260,7 @@ func (p *logPane) onFilterKey(km tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
-func (p *logPane) onOpenKey(msg tea.Msg) {
+func (p *Log) onOpenKey(msg tea.Msg) {
 	if km, ok := msg.(tea.KeyPressMsg); ok && key.Matches(km, p.keys.Close) {
 		p.open = nil
 		p.openView.SetLines(nil)
@@ -240,21 +271,17 @@ func (p *logPane) onOpenKey(msg tea.Msg) {
 
 // refilter applies a changed filter, keeping the cursor on its call when
 // that call still passes.
-func (p *logPane) refilter() {
-	var keep *client.Outcome
-	if len(p.shown) > 0 {
-		keep = p.outcomes[p.shown[p.cursor]]
-	}
-	p.renderKeeping(keep)
+func (p *Log) refilter() {
+	p.renderKeeping(p.Selected())
 }
 
-func (p *logPane) move(n int) {
+func (p *Log) move(n int) {
 	p.cursor = min(max(p.cursor+n, 0), max(len(p.shown)-1, 0))
 	p.scrollToCursor()
 }
 
 // bodyHeight is what the header and the filter line leave for the calls.
-func (p *logPane) bodyHeight() int {
+func (p *Log) bodyHeight() int {
 	h := p.height - len(p.header)
 	if p.typing || p.filter.active() {
 		h-- // the filter line
@@ -263,7 +290,7 @@ func (p *logPane) bodyHeight() int {
 }
 
 // scrollToCursor keeps the cursor's call, both its lines, on screen.
-func (p *logPane) scrollToCursor() {
+func (p *Log) scrollToCursor() {
 	if len(p.blocks) == 0 || p.list.Height() == 0 {
 		p.list.ScrollTo(0)
 		return
@@ -274,7 +301,7 @@ func (p *logPane) scrollToCursor() {
 
 // View is the title, the filter when there is one, and as many calls as
 // fit; or the opened call.
-func (p *logPane) View() string {
+func (p *Log) View() string {
 	if p.height <= 0 || p.width <= 0 {
 		return ""
 	}
@@ -294,7 +321,7 @@ func (p *logPane) View() string {
 }
 
 // rows are the lines of the calls on screen, the cursor's call picked out.
-func (p *logPane) rows() []string {
+func (p *Log) rows() []string {
 	if len(p.blocks) == 0 {
 		what := "no calls yet"
 		if len(p.outcomes) > 0 {
@@ -321,17 +348,17 @@ func (p *logPane) rows() []string {
 }
 
 // Bindings are the pane's keys that work now, for the footer.
-func (p *logPane) Bindings() []key.Binding {
+func (p *Log) Bindings() []key.Binding {
 	k := p.keys
 	switch {
 	case p.typing:
 		return []key.Binding{k.AcceptFilter, k.CancelFilter}
 	case p.open != nil:
-		return []key.Binding{k.ScrollUp, k.ScrollDown, relabel(k.Close, "back to the calls")}
+		return []key.Binding{k.ScrollUp, k.ScrollDown, keymap.Relabel(k.Close, "back to the calls")}
 	}
 	b := []key.Binding{k.Up, k.Down}
 	if len(p.shown) > 0 {
-		b = append(b, relabel(k.OpenEntry, "open the call"))
+		b = append(b, keymap.Relabel(k.OpenEntry, "open the call"))
 	}
-	return append(b, relabel(k.FilterStatus, "status filter"), k.OpenWorldOnly, relabel(k.Filter, "find a tool or server"), k.Close)
+	return append(b, keymap.Relabel(k.FilterStatus, "status filter"), k.OpenWorldOnly, keymap.Relabel(k.Filter, "find a tool or server"), k.Close)
 }

@@ -1,14 +1,14 @@
-package ui
+package panes
 
 import (
 	"fmt"
 	"time"
 )
 
-// formatDuration is how every duration on screen reads (the log pane, the
+// FormatDuration is how every duration on screen reads (the log pane, the
 // result view, the running call), so times can be compared at a glance:
 // "143 ms" below a second, "1.4 s" below a minute, then "2 min 05 s".
-func formatDuration(d time.Duration) string {
+func FormatDuration(d time.Duration) string {
 	switch {
 	case d < 0:
 		d = 0
@@ -27,7 +27,7 @@ func formatDuration(d time.Duration) string {
 	return fmt.Sprintf("%.1f s", d.Seconds())
 }
 
-// formatMS is formatDuration for the milliseconds outcomes record.
-func formatMS(ms float64) string {
-	return formatDuration(time.Duration(ms * float64(time.Millisecond)))
+// FormatMS is FormatDuration for the milliseconds outcomes record.
+func FormatMS(ms float64) string {
+	return FormatDuration(time.Duration(ms * float64(time.Millisecond)))
 }

@@ -1,4 +1,4 @@
-package ui
+package panes
 
 import (
 	"fmt"
@@ -47,7 +47,7 @@ func (f logFilter) match(o *client.Outcome) bool {
 
 // filterLine says what the pane is filtered by and how many calls pass;
 // "" when it is not filtered. While the text is typed it is the input.
-func (p *logPane) filterLine() string {
+func (p *Log) filterLine() string {
 	if !p.typing && !p.filter.active() {
 		return ""
 	}
@@ -58,10 +58,10 @@ func (p *logPane) filterLine() string {
 		parts = append(parts, p.st.Filter.Render("/ "+termtext.Line(p.filter.text)))
 	}
 	if s := p.filter.status; s != "" {
-		parts = append(parts, "status "+resultStatusStyle(s, p.st).Render(resultStatusWord(s)))
+		parts = append(parts, "status "+StatusStyle(s, p.st).Render(StatusWord(s)))
 	}
 	if p.filter.openWorld {
-		parts = append(parts, p.st.MarkOpenWorld.Render(markOpenWorld+" open-world only"))
+		parts = append(parts, p.st.MarkOpenWorld.Render(MarkOpenWorld+" open-world only"))
 	}
 	count := 0
 	for _, o := range p.outcomes {

@@ -1,4 +1,4 @@
-package ui
+package panes
 
 import (
 	"fmt"
@@ -10,45 +10,22 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/theme"
+	"github.com/mcpsh/mcpsh/ui/internal/uitest"
 	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
-// logOutcomes are a session's calls: ok, open-world, failed after retries,
-// refused, a tool error and a cancelled call, a few seconds apart.
-func logOutcomes() []*client.Outcome {
-	at := func(o *client.Outcome, sec int) *client.Outcome {
-		o.Time = paneTime.Add(time.Duration(sec) * time.Second)
-		return o
-	}
-	search := okOutcome()
-	search.Tool, search.Title, search.OpenWorld, search.DurationMS = "search_web", "Search the web", true, 1204.4
-	cancelled := failedOutcome()
-	cancelled.Tool, cancelled.Title, cancelled.OpenWorld = "long_job", "", false
-	cancelled.Attempts = []client.Attempt{{N: 1, DurationMS: 5000}}
-	cancelled.Status, cancelled.DurationMS = client.StatusCancelled, 5000
-	cancelled.Error = "cancelled by the user (the server was told)"
-	return []*client.Outcome{
-		at(okOutcome(), 0),
-		at(search, 12),
-		at(failedOutcome(), 75),
-		at(refusedOutcome(), 3600),
-		at(toolErrorOutcome(), 3661),
-		at(cancelled, 3700),
-	}
-}
-
 func TestLogPaneGolden(t *testing.T) {
 	for _, w := range []int{80, 100} {
-		got := renderLogEntries("/home/ada/.local/state/mcpsh/sessions/2025-03-14T09-26-53-weather.jsonl", logOutcomes(), w, monoStyles)
-		assertWidth(t, "log", got, w)
-		golden(t, fmt.Sprintf("logpane/calls-%d", w), got)
+		got := renderLogEntries("/home/ada/.local/state/mcpsh/sessions/2025-03-14T09-26-53-weather.jsonl", uitest.LogOutcomes(), w, monoStyles)
+		uitest.AssertWidth(t, "log", got, w)
+		uitest.Golden(t, fmt.Sprintf("logpane/calls-%d", w), got)
 	}
-	golden(t, "logpane/empty-no-log-80", renderLogEntries("", nil, 80, monoStyles))
+	uitest.Golden(t, "logpane/empty-no-log-80", renderLogEntries("", nil, 80, monoStyles))
 }
 
 func TestLogPaneRows(t *testing.T) {
-	got := ansi.Strip(renderLogEntries("/tmp/s.jsonl", logOutcomes(), 100, monoStyles))
+	got := ansi.Strip(renderLogEntries("/tmp/s.jsonl", uitest.LogOutcomes(), 100, monoStyles))
 	lines := strings.Split(got, "\n")
 	if !strings.HasPrefix(lines[0], "Session log  /tmp/s.jsonl") {
 		t.Errorf("title line %q", lines[0])
@@ -68,7 +45,7 @@ func TestLogPaneRows(t *testing.T) {
 			t.Errorf("log lacks %q:\n%s", want, got)
 		}
 	}
-	narrow := ansi.Strip(renderLogEntries("", logOutcomes(), 60, monoStyles))
+	narrow := ansi.Strip(renderLogEntries("", uitest.LogOutcomes(), 60, monoStyles))
 	if strings.Contains(narrow, "open-world") || !strings.Contains(narrow, "◆") {
 		t.Errorf("a narrow log should mark open-world calls with the glyph alone:\n%s", narrow)
 	}
@@ -76,7 +53,7 @@ func TestLogPaneRows(t *testing.T) {
 		t.Errorf("log off is not said:\n%s", narrow)
 	}
 	// The time is the call's own, in its own zone: no clock is read.
-	o := okOutcome()
+	o := uitest.OKOutcome()
 	o.Time = time.Date(2025, 3, 14, 23, 59, 58, 0, time.FixedZone("X", -7*3600))
 	if got := ansi.Strip(renderLogEntries("", []*client.Outcome{o}, 80, monoStyles)); !strings.Contains(got, "  23:59:58  ok") {
 		t.Errorf("time not from the outcome's own zone:\n%s", got)
@@ -91,19 +68,19 @@ func TestLogPaneEmpty(t *testing.T) {
 }
 
 func TestLogPaneHostileAndWidths(t *testing.T) {
-	hostile := hostileOutcome()
+	hostile := uitest.HostileOutcome()
 	hostile.Status, hostile.Error = client.StatusFailed, "failed "+hostile.Title
-	refused := refusedOutcome()
+	refused := uitest.RefusedOutcome()
 	refused.Reason = hostile.Title + strings.Repeat(" very long", 1000)
-	entries := append(logOutcomes(), hostile, refused, nil)
+	entries := append(uitest.LogOutcomes(), hostile, refused, nil)
 	path := "/tmp/\x1b]0;x\x07" + strings.Repeat("dir/", 40) + "session.jsonl"
 	for w := 1; w <= 140; w += 3 {
 		plain := renderLogEntries(path, entries, w, plainStyles())
-		assertNoEscapes(t, fmt.Sprint("log ", w), plain)
-		assertWidth(t, fmt.Sprint("log ", w), plain, w)
+		uitest.AssertNoEscapes(t, fmt.Sprint("log ", w), plain)
+		uitest.AssertWidth(t, fmt.Sprint("log ", w), plain, w)
 		colour := renderLogEntries(path, entries, w, style.NewStyles(theme.Dark(), false))
-		assertTerminalSafe(t, fmt.Sprint("log colour ", w), colour)
-		assertWidth(t, fmt.Sprint("log colour ", w), colour, w)
+		uitest.AssertTerminalSafe(t, fmt.Sprint("log colour ", w), colour)
+		uitest.AssertWidth(t, fmt.Sprint("log colour ", w), colour, w)
 	}
 	// A long path keeps its end, the file name.
 	got := ansi.Strip(renderLogEntries(path, nil, 60, monoStyles))
@@ -113,11 +90,11 @@ func TestLogPaneHostileAndWidths(t *testing.T) {
 }
 
 func TestLogPaneViewFollowsNewest(t *testing.T) {
-	p := newLogPane(monoStyles, keymap.Default())
+	p := NewLog(monoStyles, keymap.Default())
 	p.SetSize(80, 6)
 	var entries []*client.Outcome
 	for i := range 30 {
-		o := okOutcome()
+		o := uitest.OKOutcome()
 		o.Tool = fmt.Sprintf("tool_%02d", i)
 		entries = append(entries, o)
 	}
@@ -126,7 +103,7 @@ func TestLogPaneViewFollowsNewest(t *testing.T) {
 	if n := strings.Count(view, "\n") + 1; n != 6 {
 		t.Fatalf("view is %d lines, want 6:\n%s", n, view)
 	}
-	assertWidth(t, "log view", view, 80)
+	uitest.AssertWidth(t, "log view", view, 80)
 	if !strings.HasPrefix(view, "Session log") || !strings.Contains(view, "tool_19") || strings.Contains(view, "tool_00") {
 		t.Errorf("view does not start at the newest calls:\n%s", view)
 	}
@@ -156,5 +133,31 @@ func TestLogPaneViewFollowsNewest(t *testing.T) {
 	if n := strings.Count(view, "\n") + 1; n > 3 {
 		t.Errorf("view is %d lines, more than 3", n)
 	}
-	assertWidth(t, "resized log view", view, 50)
+	uitest.AssertWidth(t, "resized log view", view, 50)
+}
+
+func TestLogPaneFitsEverySize(t *testing.T) {
+	for _, size := range [][2]int{{50, 16}, {80, 24}, {120, 40}, {160, 48}} {
+		p := NewLog(monoStyles, keymap.Default())
+		p.SetSize(size[0], size[1])
+		calls := append(uitest.LogOutcomes(), uitest.HostileOutcome())
+		p.SetEntries("/x.jsonl", calls)
+		for _, keys := range [][]string{nil, {"enter"}, {"esc", "f", "o"}, {"/", "x"}} {
+			for _, k := range keys {
+				p.Update(uitest.Key(k))
+			}
+			view := p.View()
+			uitest.AssertFits(t, view, size[0], size[1])
+			uitest.AssertTerminalSafe(t, "log", view)
+		}
+	}
+	// Nothing logged yet.
+	p := NewLog(monoStyles, keymap.Default())
+	p.SetSize(80, 10)
+	p.SetEntries("", []*client.Outcome{})
+	p.Update(uitest.Key("enter"))
+	if p.open != nil || !strings.Contains(ansi.Strip(p.View()), "no calls yet") {
+		t.Errorf("empty log:\n%s", ansi.Strip(p.View()))
+	}
+	p.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown})
 }

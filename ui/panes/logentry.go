@@ -1,7 +1,8 @@
-package ui
+package panes
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -15,14 +16,14 @@ import (
 // renderOpen draws the opened call: what the session log knows of it, with
 // its arguments as the log keeps them, and a summary of its result (the log
 // keeps no results; the result view showed it whole).
-func (p *logPane) renderOpen() {
+func (p *Log) renderOpen() {
 	o := p.open
 	if o == nil || p.width <= 0 {
 		p.openView.SetLines(nil)
 		return
 	}
 	st := p.st
-	w := &lines{width: p.width}
+	w := &Lines{Width: p.width}
 	n := 0
 	for i, s := range p.shown {
 		if p.outcomes[s] == o {
@@ -33,55 +34,55 @@ func (p *logPane) renderOpen() {
 	if t := termtext.Line(o.Title); t != "" && t != termtext.Line(o.Tool) {
 		head += "  " + st.Name.Render(t)
 	}
-	w.wrapStyled(head + st.Muted.Render(fmt.Sprintf("  call %d of %d", n, len(p.shown))))
-	status := resultStatusStyle(o.Status, st).Render(resultStatusWord(o.Status))
+	w.WrapStyled(head + st.Muted.Render(fmt.Sprintf("  call %d of %d", n, len(p.shown))))
+	status := StatusStyle(o.Status, st).Render(StatusWord(o.Status))
 	facts := []string{o.Time.Format("2006-01-02 15:04:05"), status}
 	if o.Status != client.StatusRefused {
-		facts = append(facts, formatMS(o.DurationMS), resultAttempts(len(o.Attempts)))
+		facts = append(facts, FormatMS(o.DurationMS), Attempts(len(o.Attempts)))
 	}
-	w.wrapStyled(strings.Join(facts, st.Muted.Render(" · ")))
+	w.WrapStyled(strings.Join(facts, st.Muted.Render(" · ")))
 	server := o.Server
 	if o.Via != "" {
 		server += " (" + o.Via + ")"
 	}
 	decision := string(o.Decision)
-	if a := resultApprover(o); a != "" {
+	if a := Approver(o); a != "" {
 		decision += ", " + a
 	}
 	for _, f := range [][2]string{{"server", server}, {"decision", decision}, {"reason", o.Reason}, {"class", string(o.Class) + replayWord(o.ReplaySafe)}} {
 		if f[1] != "" {
-			w.hanging(termtext.Pad(f[0], 10), termtext.Line(f[1]), st.Row)
+			w.Hanging(termtext.Pad(f[0], 10), termtext.Line(f[1]), st.Row)
 		}
 	}
 	if o.OpenWorld {
-		w.wrap(markOpenWorld+" open-world: the call may have reached outside systems", st.MarkOpenWorld)
+		w.Wrap(MarkOpenWorld+" open-world: the call may have reached outside systems", st.MarkOpenWorld)
 	}
 	if o.HintsChanged != "" {
-		w.wrap("the server changed the tool's hints: "+termtext.Line(o.HintsChanged), st.Warning)
+		w.Wrap("the server changed the tool's hints: "+termtext.Line(o.HintsChanged), st.Warning)
 	}
 
-	w.section(st, "Arguments "+st.Muted.Render(argsModeNote(p.argsMode)))
+	w.Section(st, "Arguments "+st.Muted.Render(argsModeNote(p.argsMode)))
 	if p.argsMode != sessionlog.ArgsNone {
 		for _, l := range strings.Split(loggedArgsJSON(o.Args, p.argsMode), "\n") {
-			w.wrapIndented(termtext.Sanitize(l), 2, st.Row)
+			w.WrapIndented(termtext.Sanitize(l), 2, st.Row)
 		}
 	}
 
 	if failed := failedAttempts(o); len(failed) > 0 {
-		w.section(st, "Attempts")
+		w.Section(st, "Attempts")
 		for _, a := range failed {
-			w.wrapIndented(termtext.Line(a), 2, st.Warning)
+			w.WrapIndented(termtext.Line(a), 2, st.Warning)
 		}
 	}
 
-	w.section(st, "Result")
+	w.Section(st, "Result")
 	for _, l := range resultSummary(o) {
-		w.wrapIndented(termtext.Line(l), 2, st.Row)
+		w.WrapIndented(termtext.Line(l), 2, st.Row)
 	}
 	if o.Error != "" {
-		w.wrapIndented(termtext.Line(o.Error), 2, resultStatusStyle(o.Status, st))
+		w.WrapIndented(termtext.Line(o.Error), 2, StatusStyle(o.Status, st))
 	}
-	p.openView.SetLines(w.out)
+	p.openView.SetLines(w.Out)
 }
 
 func replayWord(safe bool) string {
@@ -152,12 +153,12 @@ func failedAttempts(o *client.Outcome) []string {
 		if a.Failure == "" {
 			continue
 		}
-		s := fmt.Sprintf("%d  %s, %s", a.N, a.Failure, formatMS(a.DurationMS))
+		s := fmt.Sprintf("%d  %s, %s", a.N, a.Failure, FormatMS(a.DurationMS))
 		if a.Error != "" {
 			s += " — " + a.Error
 		}
 		if a.WaitMS > 0 {
-			s += "; waited " + formatMS(a.WaitMS)
+			s += "; waited " + FormatMS(a.WaitMS)
 		}
 		out = append(out, s)
 	}
@@ -187,13 +188,13 @@ func resultSummary(o *client.Outcome) []string {
 		case "text":
 			s += " " + client.HumanBytes(len(b.Text))
 		case "image", "audio":
-			s += " " + resultOr(b.MIMEType, "unknown type") + " " + client.HumanBytes(b.Bytes)
+			s += " " + cmp.Or(b.MIMEType, "unknown type") + " " + client.HumanBytes(b.Bytes)
 		}
 		blocks = append(blocks, s)
 	}
 	line := size
 	if len(blocks) > 0 {
-		line += fmt.Sprintf(" · %d block%s: %s", len(blocks), plural(len(blocks)), strings.Join(blocks, ", "))
+		line += fmt.Sprintf(" · %d block%s: %s", len(blocks), Plural(len(blocks)), strings.Join(blocks, ", "))
 	}
 	if len(o.Result.Structured) > 0 || len(o.StructuredContent) > 0 {
 		line += " · structuredContent"

@@ -1,4 +1,4 @@
-package ui
+package panes
 
 import (
 	"encoding/json"
@@ -28,16 +28,23 @@ const (
 	trafficBatch      = 256
 )
 
-// trafficEntry is one message as the pane keeps it: its text cut to
+// TrafficEntry is one message as the pane keeps it: its text cut to
 // trafficTextMax, and how much of it was cut.
-type trafficEntry struct {
+type TrafficEntry struct {
 	client.TraceEntry
 	cut int
 }
 
+// TrafficMsg is the JSON-RPC messages that crossed the wire since the last
+// one, and how many the view has had to drop so far.
+type TrafficMsg struct {
+	Entries []TrafficEntry
+	Dropped int64
+}
+
 // trafficFeed carries one server's messages from the transport to the view.
 type trafficFeed struct {
-	ch      chan trafficEntry
+	ch      chan TrafficEntry
 	queued  atomic.Int64 // bytes of text in ch
 	dropped atomic.Int64
 	// stop and ctxDone end the wait: the view has ended.
@@ -45,12 +52,8 @@ type trafficFeed struct {
 	ctxDone <-chan struct{}
 }
 
-func newTrafficFeed(b *inbox) *trafficFeed {
-	f := &trafficFeed{ch: make(chan trafficEntry, trafficQueue)}
-	if b != nil {
-		f.stop, f.ctxDone = b.done, b.ctxDone
-	}
-	return f
+func newTrafficFeed(stop, ctxDone <-chan struct{}) *trafficFeed {
+	return &trafficFeed{ch: make(chan TrafficEntry, trafficQueue), stop: stop, ctxDone: ctxDone}
 }
 
 // tracer is client.Options.Trace for the server's sessions: next, when set
@@ -67,7 +70,7 @@ func (f *trafficFeed) tracer(next func(client.TraceEntry)) func(client.TraceEntr
 // offer cuts the message to what the pane keeps, and hands it over unless
 // the view is a whole buffer behind.
 func (f *trafficFeed) offer(e client.TraceEntry) {
-	te := trafficEntry{TraceEntry: e}
+	te := TrafficEntry{TraceEntry: e}
 	if n := len(e.Message); n > trafficTextMax {
 		keep := trafficTextMax
 		for keep > 0 && !utf8.RuneStart(e.Message[keep]) {
@@ -91,10 +94,10 @@ func (f *trafficFeed) offer(e client.TraceEntry) {
 }
 
 // took says the view took e off the queue.
-func (f *trafficFeed) took(e trafficEntry) { f.queued.Add(-entryBytes(e)) }
+func (f *trafficFeed) took(e TrafficEntry) { f.queued.Add(-entryBytes(e)) }
 
 // entryBytes is the text an entry holds, for the bounds on the queue and the pane.
-func entryBytes(e trafficEntry) int64 {
+func entryBytes(e TrafficEntry) int64 {
 	return int64(len(e.Message) + len(e.Method) + len(e.ID) + len(e.Server))
 }
 
@@ -102,7 +105,7 @@ func entryBytes(e trafficEntry) int64 {
 // least one; Update re-arms it after each batch.
 func waitTraffic(f *trafficFeed) tea.Cmd {
 	return func() tea.Msg {
-		var first trafficEntry
+		var first TrafficEntry
 		select {
 		case first = <-f.ch:
 		case <-f.stop:
@@ -111,16 +114,16 @@ func waitTraffic(f *trafficFeed) tea.Cmd {
 			return nil
 		}
 		f.took(first)
-		entries := []trafficEntry{first}
+		entries := []TrafficEntry{first}
 		for len(entries) < trafficBatch {
 			select {
 			case e := <-f.ch:
 				f.took(e)
 				entries = append(entries, e)
 			default:
-				return trafficMsg{entries: entries, dropped: f.dropped.Load()}
+				return TrafficMsg{Entries: entries, Dropped: f.dropped.Load()}
 			}
 		}
-		return trafficMsg{entries: entries, dropped: f.dropped.Load()}
+		return TrafficMsg{Entries: entries, Dropped: f.dropped.Load()}
 	}
 }

@@ -1,4 +1,4 @@
-package ui
+package panes
 
 import (
 	"bytes"
@@ -16,18 +16,19 @@ import (
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
-// trafficPane is the wire (key T): one line per JSON-RPC message of the
+// Traffic is the wire (key T): one line per JSON-RPC message of the
 // server on screen, oldest first, following the newest unless the user moved
 // up; / filters by method as you type; enter opens one message pretty-printed
-// and scrollable; c copies it to the clipboard. It keeps what traffic.go says.
-type trafficPane struct {
+// and scrollable; c copies it to the clipboard. It keeps what trafficfeed.go
+// says.
+type Traffic struct {
 	st   *style.Styles
 	keys *keymap.KeyMap
 	feed *trafficFeed
 
 	// entries are the kept messages, oldest first; entries[i] is message
 	// number base+i of the session. bytes is the size of their text.
-	entries []trafficEntry
+	entries []TrafficEntry
 	base    int
 	bytes   int
 	dropped int64 // messages the view fell too far behind to take
@@ -51,23 +52,35 @@ type trafficPane struct {
 // trafficOpen is one message opened: its text pretty-printed, and drawn for
 // the pane's width.
 type trafficOpen struct {
-	entry trafficEntry
+	entry TrafficEntry
 	text  []byte    // what c copies
 	body  pane.Pane // text, made safe, wrapped and styled
 	width int
 }
 
-func newTrafficPane(st *style.Styles, keys *keymap.KeyMap, b *inbox) *trafficPane {
-	p := &trafficPane{st: st, keys: keys, feed: newTrafficFeed(b), follow: true, filterIn: textinput.New()}
+// NewTraffic is the pane of one server's traffic. Its feed stops waiting
+// once stop or ctxDone is closed: the view has ended.
+func NewTraffic(st *style.Styles, keys *keymap.KeyMap, stop, ctxDone <-chan struct{}) *Traffic {
+	p := &Traffic{st: st, keys: keys, feed: newTrafficFeed(stop, ctxDone), follow: true, filterIn: textinput.New()}
 	p.filterIn.SetStyles(st.TextInput())
 	p.filterIn.Prompt = "/ "
 	p.filterIn.Placeholder = "filter by method"
 	return p
 }
 
-// restyle follows a new theme: the filter's input, and the opened message,
+// Tracer is client.Options.Trace for the server's sessions: next, when set
+// (--trace's file), hears every message first, whole.
+func (p *Traffic) Tracer(next func(client.TraceEntry)) func(client.TraceEntry) {
+	return p.feed.tracer(next)
+}
+
+// Wait delivers the messages that arrived since the last call, at least one,
+// as a TrafficMsg; Update hands them to Add and waits again.
+func (p *Traffic) Wait() tea.Cmd { return waitTraffic(p.feed) }
+
+// Restyle follows a new theme: the filter's input, and the opened message,
 // drawn ahead. The rows are drawn on View.
-func (p *trafficPane) restyle() {
+func (p *Traffic) Restyle() {
 	p.filterIn.SetStyles(p.st.TextInput())
 	if p.open != nil {
 		p.open.draw(p.st)
@@ -75,10 +88,25 @@ func (p *trafficPane) restyle() {
 }
 
 // Len is how many messages the pane keeps.
-func (p *trafficPane) Len() int { return len(p.entries) }
+func (p *Traffic) Len() int { return len(p.entries) }
 
-// add keeps newly arrived messages, dropping the oldest past the limits.
-func (p *trafficPane) add(entries []trafficEntry, dropped int64) {
+// Entries are the messages the pane keeps, oldest first.
+func (p *Traffic) Entries() []TrafficEntry { return p.entries }
+
+// Matching is how many of them pass the filter.
+func (p *Traffic) Matching() int { return len(p.shown) }
+
+// Filter is what the methods shown contain, lower-cased; "" shows them all.
+func (p *Traffic) Filter() string { return p.filter }
+
+// Filtering reports whether the filter is being typed.
+func (p *Traffic) Filtering() bool { return p.filtering }
+
+// Opened reports whether a message is open.
+func (p *Traffic) Opened() bool { return p.open != nil }
+
+// Add keeps newly arrived messages, dropping the oldest past the limits.
+func (p *Traffic) Add(entries []TrafficEntry, dropped int64) {
 	p.dropped = dropped
 	for _, e := range entries {
 		p.entries = append(p.entries, e)
@@ -90,7 +118,7 @@ func (p *trafficPane) add(entries []trafficEntry, dropped int64) {
 	n := 0
 	for len(p.entries)-n > trafficKeep || (p.bytes > trafficBytes && len(p.entries)-n > 1) {
 		p.bytes -= int(entryBytes(p.entries[n]))
-		p.entries[n] = trafficEntry{}
+		p.entries[n] = TrafficEntry{}
 		n++
 	}
 	if n > 0 {
@@ -107,12 +135,12 @@ func (p *trafficPane) add(entries []trafficEntry, dropped int64) {
 	p.clamp()
 }
 
-func (p *trafficPane) matches(e trafficEntry) bool {
+func (p *Traffic) matches(e TrafficEntry) bool {
 	return p.filter == "" || strings.Contains(strings.ToLower(e.Method), p.filter)
 }
 
 // setFilter shows only messages whose method contains f.
-func (p *trafficPane) setFilter(f string) {
+func (p *Traffic) setFilter(f string) {
 	f = strings.ToLower(strings.TrimSpace(f))
 	if f == p.filter {
 		return
@@ -129,15 +157,15 @@ func (p *trafficPane) setFilter(f string) {
 }
 
 // selected is the message under the cursor.
-func (p *trafficPane) selected() (trafficEntry, bool) {
+func (p *Traffic) selected() (TrafficEntry, bool) {
 	if p.cursor < 0 || p.cursor >= len(p.shown) {
-		return trafficEntry{}, false
+		return TrafficEntry{}, false
 	}
 	return p.entries[p.shown[p.cursor]-p.base], true
 }
 
 // SetSize sets the pane's size in cells.
-func (p *trafficPane) SetSize(width, height int) {
+func (p *Traffic) SetSize(width, height int) {
 	p.width, p.height = width, height
 	p.filterIn.SetWidth(max(width-4, 10))
 	if o := p.open; o != nil {
@@ -147,7 +175,7 @@ func (p *trafficPane) SetSize(width, height int) {
 }
 
 // rowsHeight is how many message rows fit under the pane's header.
-func (p *trafficPane) rowsHeight() int {
+func (p *Traffic) rowsHeight() int {
 	h := p.height - 1
 	if p.filtering || p.filter != "" {
 		h--
@@ -157,7 +185,7 @@ func (p *trafficPane) rowsHeight() int {
 
 // clamp sizes the window for the header, which the filter line makes a
 // line longer, and keeps the cursor in it (on the newest when following).
-func (p *trafficPane) clamp() {
+func (p *Traffic) clamp() {
 	if p.follow {
 		p.cursor = len(p.shown) - 1
 	}
@@ -168,14 +196,14 @@ func (p *trafficPane) clamp() {
 }
 
 // move moves the cursor by n rows; at the last row the pane follows again.
-func (p *trafficPane) move(n int) {
+func (p *Traffic) move(n int) {
 	p.cursor += n
 	p.follow = p.cursor >= len(p.shown)-1
 	p.clamp()
 }
 
 // openSelected opens the message under the cursor.
-func (p *trafficPane) openSelected() bool {
+func (p *Traffic) openSelected() bool {
 	e, ok := p.selected()
 	if !ok {
 		return false
@@ -189,7 +217,7 @@ func (p *trafficPane) openSelected() bool {
 // prettyMessage is a message's text indented, made safe for a clipboard and
 // a terminal (termtext.EscapeJSON: C1 and bidi controls escaped); a message
 // cut short, or not JSON, is shown as it came, with what was cut said.
-func prettyMessage(e trafficEntry) []byte {
+func prettyMessage(e TrafficEntry) []byte {
 	var b bytes.Buffer
 	if e.cut > 0 || json.Indent(&b, e.Message, "", "  ") != nil {
 		b.Reset()
@@ -217,7 +245,7 @@ func (o *trafficOpen) setSize(width, height int, st *style.Styles) {
 func (o *trafficOpen) draw(st *style.Styles) {
 	var lines []string
 	for _, l := range strings.Split(termtext.Sanitize(string(o.text)), "\n") {
-		for _, sub := range paneWrap(paneExpandTabs(l), max(o.width, 1)) {
+		for _, sub := range Wrap(ExpandTabs(l), max(o.width, 1)) {
 			lines = append(lines, st.Row.Render(sub))
 		}
 	}
@@ -226,7 +254,7 @@ func (o *trafficOpen) draw(st *style.Styles) {
 
 // copyCmd copies the opened message, or the one under the cursor, to the
 // clipboard: OSC 52, through Bubble Tea's tea.SetClipboard.
-func (p *trafficPane) copyCmd() (tea.Cmd, string) {
+func (p *Traffic) copyCmd() (tea.Cmd, string) {
 	text := []byte(nil)
 	if p.open != nil {
 		text = p.open.text
@@ -248,7 +276,7 @@ const (
 	trafficWide  = 90 // from this width kinds are spelled out
 )
 
-func (p *trafficPane) kindWidth() int {
+func (p *Traffic) kindWidth() int {
 	if p.width >= trafficWide {
 		return len("notification")
 	}
@@ -275,7 +303,7 @@ func trafficKind(kind string, wide bool) string {
 }
 
 // row draws message e in one line of the pane's width.
-func (p *trafficPane) row(e trafficEntry, selected bool) string {
+func (p *Traffic) row(e TrafficEntry, selected bool) string {
 	st := p.st
 	kindW := p.kindWidth()
 	methodW := p.width - (trafficTimeW + 1 + 1 + 1 + kindW + 1 + 1 + trafficIDW + 1 + trafficSizeW + 1 + trafficLatW)
@@ -293,7 +321,7 @@ func (p *trafficPane) row(e trafficEntry, selected bool) string {
 	}
 	lat := ""
 	if e.LatencyMS > 0 {
-		lat = formatMS(e.LatencyMS) // as every duration on screen reads
+		lat = FormatMS(e.LatencyMS) // as every duration on screen reads
 	}
 	method := termtext.Line(e.Method)
 	if method == "" && e.Kind == "unreadable" {
@@ -321,10 +349,10 @@ func (p *trafficPane) row(e trafficEntry, selected bool) string {
 }
 
 // title is the pane's first line: whose traffic, and how much of it is kept.
-func (p *trafficPane) title(server string) string {
+func (p *Traffic) title(server string) string {
 	st := p.st
 	t := st.Title.Render("Traffic") + "  " + termtext.Truncate(termtext.Line(server), 32)
-	info := fmt.Sprintf("%d message%s", len(p.entries), plural(len(p.entries)))
+	info := fmt.Sprintf("%d message%s", len(p.entries), Plural(len(p.entries)))
 	if p.base > 0 {
 		info += fmt.Sprintf(" (the last %d of %d)", len(p.entries), p.base+len(p.entries))
 	}
@@ -335,7 +363,7 @@ func (p *trafficPane) title(server string) string {
 }
 
 // View is the pane: the list, or the opened message.
-func (p *trafficPane) View(server string) string {
+func (p *Traffic) View(server string) string {
 	if p.width <= 0 || p.height <= 0 {
 		return ""
 	}
@@ -361,10 +389,10 @@ func (p *trafficPane) View(server string) string {
 	for i := from; i < to; i++ {
 		out = append(out, p.row(p.entries[p.shown[i]-p.base], i == p.cursor))
 	}
-	return strings.Join(fitLines(strings.Join(out, "\n"), p.width, p.height), "\n")
+	return strings.Join(FitLines(strings.Join(out, "\n"), p.width, p.height), "\n")
 }
 
-func (p *trafficPane) viewOpen() string {
+func (p *Traffic) viewOpen() string {
 	o, st := p.open, p.st
 	e := o.entry
 	dir := "←"
@@ -377,8 +405,8 @@ func (p *trafficPane) viewOpen() string {
 	}
 	info := e.Time.Format("15:04:05.000") + " · " + client.HumanBytes(e.Size)
 	if e.LatencyMS > 0 {
-		info += " · answered in " + formatMS(e.LatencyMS)
+		info += " · answered in " + FormatMS(e.LatencyMS)
 	}
 	out := append([]string{termtext.Truncate(head+"  "+st.Muted.Render(info), p.width)}, o.body.Visible()...)
-	return strings.Join(fitLines(strings.Join(out, "\n"), p.width, p.height), "\n")
+	return strings.Join(FitLines(strings.Join(out, "\n"), p.width, p.height), "\n")
 }

@@ -1,6 +1,7 @@
-package ui
+package panes
 
 import (
+	"cmp"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -76,12 +77,12 @@ func logParts(logPath string, outcomes []*client.Outcome, servers bool, width in
 		case o.Status == client.StatusRefused:
 			r.att = "not sent"
 		case n > 1:
-			r.att, r.attemptSty = resultAttempts(n), st.Warning
+			r.att, r.attemptSty = Attempts(n), st.Warning
 		default:
-			r.att = resultAttempts(n)
+			r.att = Attempts(n)
 		}
 		if o.Status != client.StatusRefused {
-			r.dur = formatMS(o.DurationMS)
+			r.dur = FormatMS(o.DurationMS)
 		}
 		r.detail, r.detailStyle = logDetail(o, st)
 		serverW = max(serverW, ansi.StringWidth(r.server))
@@ -129,7 +130,7 @@ func logParts(logPath string, outcomes []*client.Outcome, servers bool, width in
 		}
 		cells := []termtext.Cell{
 			{Text: o.Time.Format("15:04:05"), Style: style.Draw(st.Muted)},
-			{Text: resultStatusWord(o.Status), Width: logStatusW, Style: style.Draw(resultStatusStyle(o.Status, st))},
+			{Text: StatusWord(o.Status), Width: logStatusW, Style: style.Draw(StatusStyle(o.Status, st))},
 			{Text: mark},
 		}
 		if serverW > 0 {
@@ -160,8 +161,8 @@ func logParts(logPath string, outcomes []*client.Outcome, servers bool, width in
 // logDetail is the line under a call that did not end well: why.
 func logDetail(o *client.Outcome, st *style.Styles) (string, lipgloss.Style) {
 	switch {
-	case o.Status == client.StatusRefused && resultOr(o.Reason, o.Error) != "":
-		return resultOr(o.Reason, o.Error), st.Warning
+	case o.Status == client.StatusRefused && cmp.Or(o.Reason, o.Error) != "":
+		return cmp.Or(o.Reason, o.Error), st.Warning
 	case o.Status == client.StatusCancelled && o.Error != "":
 		return o.Error, st.Warning
 	case o.Status == client.StatusFailed && o.Error != "":

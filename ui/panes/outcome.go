@@ -1,0 +1,73 @@
+package panes
+
+import (
+	"fmt"
+
+	"charm.land/lipgloss/v2"
+	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/policy"
+	"github.com/mcpsh/mcpsh/ui/style"
+)
+
+// How a call's outcome reads on screen, the same in the result view and the
+// session log: its status, its attempts, who approved it.
+
+// MarkOpenWorld marks what may reach outside systems: an open-world tool in
+// the list, an open-world call in the session log.
+const MarkOpenWorld = "◆"
+
+// nameMax caps the name of a rule or an approver.
+const nameMax = 120
+
+// StatusWord is how a status reads on screen.
+func StatusWord(s client.Status) string {
+	switch s {
+	case client.StatusToolError:
+		return "tool error"
+	case "":
+		return "unknown"
+	}
+	return termtext.Line(string(s))
+}
+
+// StatusStyle is the style a status is drawn in.
+func StatusStyle(s client.Status, st *style.Styles) lipgloss.Style {
+	switch s {
+	case client.StatusOK:
+		return st.OK
+	case client.StatusRefused, client.StatusCancelled:
+		return st.Warning
+	}
+	return st.Error
+}
+
+// Approver says who or what let the call run; "" when nobody had to.
+func Approver(o *client.Outcome) string {
+	switch o.ApprovedBy {
+	case "":
+		return ""
+	case policy.ByPolicy:
+		return "no confirmation needed"
+	case policy.ByRule:
+		if o.Rule != "" {
+			return "allowed by rule " + termtext.Truncate(termtext.Line(o.Rule), nameMax)
+		}
+		return "allowed by a rule"
+	case policy.ByYes:
+		return "approved by --yes"
+	case policy.BySession:
+		return "allowed for this session"
+	case policy.ByUser:
+		return "approved by the user"
+	}
+	return "approved by " + termtext.Truncate(termtext.Line(string(o.ApprovedBy)), nameMax)
+}
+
+// Attempts counts the attempts a call took.
+func Attempts(n int) string {
+	if n == 1 {
+		return "1 attempt"
+	}
+	return fmt.Sprintf("%d attempts", n)
+}
