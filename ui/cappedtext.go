@@ -2,13 +2,13 @@ package ui
 
 import (
 	"fmt"
+	"github.com/mcpsh/mcpsh/ui/layout"
 	"strings"
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
-	"github.com/mcpsh/mcpsh/ui/panes"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -31,7 +31,7 @@ func newCappedText(width, maxLines, maxBytes int) *cappedText {
 // styled adds a line mcpsh made (already sanitized and styled), wrapped.
 // These are few and small, so they do not count against the caps.
 func (w *cappedText) styled(s string) {
-	w.lines = append(w.lines, panes.Wrap(s, w.width)...)
+	w.lines = append(w.lines, layout.Wrap(s, w.width)...)
 }
 
 // blank adds an empty line between sections, unless the text is cut off.
@@ -52,7 +52,7 @@ func (w *cappedText) text(s string, style lipgloss.Style) {
 		}
 		line, rest, more := strings.Cut(s, "\n")
 		if room := w.maxBytes - w.shown; len(line) > room {
-			cut := panes.RuneStart(line, room)
+			cut := layout.RuneStart(line, room)
 			w.line(line[:cut], style)
 			w.hiddenBytes += len(line) - cut
 			w.hiddenLines++
@@ -73,7 +73,7 @@ func (w *cappedText) text(s string, style lipgloss.Style) {
 
 // line adds one line of server text (no newline in it).
 func (w *cappedText) line(raw string, style lipgloss.Style) {
-	subs := panes.Wrap(panes.ExpandTabs(termtext.Sanitize(raw)), w.width)
+	subs := layout.Wrap(layout.ExpandTabs(termtext.Sanitize(raw)), w.width)
 	for i, sub := range subs {
 		if len(w.lines) >= w.maxLines {
 			w.full = true

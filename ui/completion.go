@@ -1,13 +1,13 @@
 package ui
 
 import (
+	"github.com/mcpsh/mcpsh/ui/layout"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/form"
-	"github.com/mcpsh/mcpsh/ui/panes"
 )
 
 // The template and prompt forms (form.StringForm) in the model: opening one,
@@ -80,7 +80,7 @@ const stringFormHeaderLines = 3
 // stringFormHeader says what the form fills and what ctrl+r does.
 func (m *Model) stringFormHeader() string {
 	f := m.strForm
-	w := &panes.Lines{Width: max(m.width, 1)}
+	w := &layout.Lines{Width: max(m.width, 1)}
 	run := m.keys.Run.Help().Key
 	if f.Template != nil {
 		w.Add(m.st.Title.Render(termtext.Line(f.Template.DisplayName())) + "  " + m.st.Name.Render(termtext.Line(f.Template.URITemplate)))

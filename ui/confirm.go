@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/mcpsh/mcpsh/ui/layout"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -101,7 +102,7 @@ func renderConfirm(p *pendingCall, server string, width int, st *style.Styles, k
 // room they have, and the first one shown.
 type confirmFrame struct {
 	inner        int
-	top, bottom  *panes.Lines
+	top, bottom  *layout.Lines
 	args         []string
 	room, argTop int
 	scrolls      bool
@@ -175,9 +176,9 @@ func renderConfirmIn(p *pendingCall, server string, width, height int, st *style
 
 // confirmParts are the dialog's lines above the arguments and below them;
 // compact cuts each sentence to one line, for small screens.
-func confirmParts(p *pendingCall, server string, inner int, compact bool, st *style.Styles, keys *keymap.KeyMap) (top, bottom *panes.Lines) {
+func confirmParts(p *pendingCall, server string, inner int, compact bool, st *style.Styles, keys *keymap.KeyMap) (top, bottom *layout.Lines) {
 	t := p.call.Tool
-	wrap := func(l *panes.Lines, text string, style lipgloss.Style) {
+	wrap := func(l *layout.Lines, text string, style lipgloss.Style) {
 		if compact {
 			l.Add(style.Render(termtext.Truncate(text, inner)))
 			return
@@ -188,7 +189,7 @@ func confirmParts(p *pendingCall, server string, inner int, compact bool, st *st
 	if t.Class() == policy.ClassDestructive {
 		head = "Run a destructive tool?"
 	}
-	top = &panes.Lines{Width: inner}
+	top = &layout.Lines{Width: inner}
 	top.Add(st.DialogTitle.Render(head))
 	top.Blank()
 	tool := toolHeading(st, t)
@@ -207,7 +208,7 @@ func confirmParts(p *pendingCall, server string, inner int, compact bool, st *st
 	}
 	top.Blank()
 
-	bottom = &panes.Lines{Width: inner}
+	bottom = &layout.Lines{Width: inner}
 	bottom.Blank()
 	if p.changed != "" {
 		bottom.Add(st.Label.Render("the server changed this tool"))
@@ -243,13 +244,13 @@ func argLines(args map[string]any, width int) []string {
 	}
 	var out []string
 	for _, l := range strings.Split(strings.TrimRight("  "+b.String(), "\n"), "\n") {
-		l = panes.ExpandTabs(termtext.Sanitize(l))
+		l = layout.ExpandTabs(termtext.Sanitize(l))
 		// A long value wraps under itself, indented past its key's start.
 		indent := len(l) - len(strings.TrimLeft(l, " ")) + 2
 		if indent > width/2 {
 			indent = 0
 		}
-		for i, sub := range panes.Wrap(l, width-indent) {
+		for i, sub := range layout.Wrap(l, width-indent) {
 			if i > 0 {
 				sub = strings.Repeat(" ", indent) + sub
 			}
@@ -260,7 +261,7 @@ func argLines(args map[string]any, width int) []string {
 }
 
 // dropBlank removes the last blank line of l, and reports how many it removed.
-func dropBlank(l *panes.Lines) int {
+func dropBlank(l *layout.Lines) int {
 	for i := len(l.Out) - 1; i >= 0; i-- {
 		if l.Out[i] == "" {
 			l.Out = append(l.Out[:i], l.Out[i+1:]...)

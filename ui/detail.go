@@ -2,6 +2,7 @@ package ui
 
 import (
 	"encoding/json"
+	"github.com/mcpsh/mcpsh/ui/layout"
 
 	"fmt"
 	"strings"
@@ -25,11 +26,11 @@ func renderDetail(t *client.Tool, d policy.Decision, findings []audit.Finding, w
 	if t == nil {
 		return st.Muted.Render("no tool matches the filter")
 	}
-	w := &panes.Lines{Width: width}
+	w := &layout.Lines{Width: width}
 	w.Wrap(termtext.Line(t.Title), st.Title)
 	sub := termtext.Line(t.Name) + " · " + st.ClassStyle(t.Class()).Render(string(t.Class()))
 	if n := len(t.Examples); n > 0 {
-		sub += fmt.Sprintf(" · %d example%s", n, panes.Plural(n))
+		sub += fmt.Sprintf(" · %d example%s", n, layout.Plural(n))
 	}
 	w.WrapStyled(sub)
 	if t.ToolTitle != "" && t.AnnTitle != "" && t.ToolTitle != t.AnnTitle {
@@ -104,7 +105,7 @@ func decisionStyle(st *style.Styles, d policy.Decision) lipgloss.Style {
 
 // schemaSummary lists a schema's fields: name (* when required), type, rules,
 // default, and description.
-func schemaSummary(w *panes.Lines, raw json.RawMessage, st *style.Styles, none string) {
+func schemaSummary(w *layout.Lines, raw json.RawMessage, st *style.Styles, none string) {
 	fields, err := form.ParseFields(raw)
 	switch {
 	case err != nil:

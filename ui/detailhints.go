@@ -2,20 +2,20 @@ package ui
 
 import (
 	"fmt"
+	"github.com/mcpsh/mcpsh/ui/layout"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
-	"github.com/mcpsh/mcpsh/ui/panes"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 // hintTable shows each hint as the server declared it and what mcpsh makes
 // of it. The last column says in words when a value is ignored and why, or
 // comes from the spec's default, so no value can be read as the wrong one.
-func hintTable(w *panes.Lines, t *client.Tool, st *style.Styles) {
+func hintTable(w *layout.Lines, t *client.Tool, st *style.Styles) {
 	w.Section(st, "Hints")
 	const labelW = 12 // "destructive" and a space
 	declared := make([]string, len(policy.Fields))

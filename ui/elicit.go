@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/mcpsh/mcpsh/ui/layout"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -9,7 +10,6 @@ import (
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/form"
 	"github.com/mcpsh/mcpsh/ui/keymap"
-	"github.com/mcpsh/mcpsh/ui/panes"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -68,9 +68,9 @@ func (d *elicitDialog) setSize(width, height int) {
 
 // head is the dialog's title, the server's message and a rule.
 func (d *elicitDialog) head() []string {
-	w := &panes.Lines{Width: max(d.width, 1)}
+	w := &layout.Lines{Width: max(d.width, 1)}
 	w.Add(d.st.DialogTitle.Render(termtext.Line(d.ask.elicit.Server) + " asks for input"))
-	msg := panes.WrapCapped(termtext.Sanitize(d.ask.elicit.Message), d.width, elicitMessageLines)
+	msg := layout.WrapCapped(termtext.Sanitize(d.ask.elicit.Message), d.width, elicitMessageLines)
 	for _, l := range msg {
 		w.Add(d.st.Row.Render(l))
 	}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/mcpsh/mcpsh/ui/layout"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -9,7 +10,6 @@ import (
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/pane"
-	"github.com/mcpsh/mcpsh/ui/panes"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -86,7 +86,7 @@ func helpLines(sections []helpSection, st *style.Styles, width int) []string {
 		}
 	}
 	keyW = min(keyW, 16)
-	w := &panes.Lines{Width: max(width, 1)}
+	w := &layout.Lines{Width: max(width, 1)}
 	for i, s := range sections {
 		if i > 0 {
 			w.Blank()

@@ -3,13 +3,13 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"github.com/mcpsh/mcpsh/ui/layout"
 	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
-	"github.com/mcpsh/mcpsh/ui/panes"
 )
 
 // OAuth in the view. mcpsh connects with an Auth that cannot log in by itself
@@ -76,7 +76,7 @@ func (m *Model) onNotice(text string) tea.Cmd {
 }
 
 func (m *Model) renderLogin() string {
-	w := &panes.Lines{Width: max(m.width, 1)}
+	w := &layout.Lines{Width: max(m.width, 1)}
 	w.Blank()
 	w.Add(fmt.Sprintf("  %s logging in to %s…", m.spinner.View(), termtext.Line(m.target.Label())))
 	w.Blank()
@@ -87,7 +87,7 @@ func (m *Model) renderLogin() string {
 		for _, l := range strings.Split(termtext.Sanitize(n), "\n") {
 			// URLs are long: broken at the width, not at spaces, so a copy
 			// from the terminal keeps every character.
-			for _, sub := range panes.Wrap(l, m.width) {
+			for _, sub := range layout.Wrap(l, m.width) {
 				w.Add(m.st.Row.Render(sub))
 			}
 		}

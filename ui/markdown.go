@@ -1,13 +1,13 @@
 package ui
 
 import (
+	"github.com/mcpsh/mcpsh/ui/layout"
 	"regexp"
 	"strings"
 	"sync"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/internal/termtext"
-	"github.com/mcpsh/mcpsh/ui/panes"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -90,7 +90,7 @@ func (r *mdRenderer) blocks(lines []string, width int, prefix string) {
 		}
 	}
 	for i := 0; i < len(lines); i++ {
-		line := panes.ExpandTabs(lines[i])
+		line := layout.ExpandTabs(lines[i])
 		switch {
 		case strings.TrimSpace(line) == "":
 			flush()
@@ -125,8 +125,8 @@ func (r *mdRenderer) blocks(lines []string, width int, prefix string) {
 			i = r.list(lines, i, width, prefix)
 		case len(para) == 0 && strings.HasPrefix(line, "    "):
 			var code []string
-			for ; i < len(lines) && (strings.HasPrefix(panes.ExpandTabs(lines[i]), "    ") || strings.TrimSpace(lines[i]) == ""); i++ {
-				code = append(code, strings.TrimPrefix(panes.ExpandTabs(lines[i]), "    "))
+			for ; i < len(lines) && (strings.HasPrefix(layout.ExpandTabs(lines[i]), "    ") || strings.TrimSpace(lines[i]) == ""); i++ {
+				code = append(code, strings.TrimPrefix(layout.ExpandTabs(lines[i]), "    "))
 			}
 			i--
 			for len(code) > 0 && strings.TrimSpace(code[len(code)-1]) == "" {
@@ -171,7 +171,7 @@ func (r *mdRenderer) fence(lines []string, i, width int, prefix string) int {
 		if strings.HasPrefix(t, marker[:3]) && strings.Trim(t, marker[:1]+" \t") == "" && len(strings.TrimRight(t, " \t")) >= len(marker) {
 			break
 		}
-		l := panes.ExpandTabs(lines[j])
+		l := layout.ExpandTabs(lines[j])
 		for k := 0; k < indent && strings.HasPrefix(l, " "); k++ {
 			l = l[1:]
 		}
@@ -186,7 +186,7 @@ func (r *mdRenderer) fence(lines []string, i, width int, prefix string) int {
 func (r *mdRenderer) code(code []string, width int, prefix string) {
 	r.gap(prefix)
 	for _, l := range code {
-		for _, sub := range panes.Wrap(l, max(width-2, 1)) {
+		for _, sub := range layout.Wrap(l, max(width-2, 1)) {
 			r.emit(prefix, "  "+r.st.Code.Render(sub))
 		}
 	}
@@ -204,9 +204,9 @@ func (r *mdRenderer) list(lines []string, i, width int, prefix string) int {
 	}
 	var items []item
 	for ; i < len(lines); i++ {
-		line := panes.ExpandTabs(lines[i])
+		line := layout.ExpandTabs(lines[i])
 		if strings.TrimSpace(line) == "" {
-			if i+1 < len(lines) && re.item.MatchString(panes.ExpandTabs(lines[i+1])) {
+			if i+1 < len(lines) && re.item.MatchString(layout.ExpandTabs(lines[i+1])) {
 				continue
 			}
 			break

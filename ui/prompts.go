@@ -3,6 +3,7 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"github.com/mcpsh/mcpsh/ui/layout"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -10,7 +11,6 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/form"
-	"github.com/mcpsh/mcpsh/ui/panes"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -147,7 +147,7 @@ func (m *Model) renderPrompts(h int) string {
 }
 
 func promptDetail(p *client.Prompt, width int, st *style.Styles) []string {
-	w := &panes.Lines{Width: max(width, 1)}
+	w := &layout.Lines{Width: max(width, 1)}
 	w.Add(st.Title.Render(termtext.Line(p.DisplayName())) + "  " + st.Name.Render(termtext.Line(p.Name)))
 	if d := termtext.Sanitize(p.Description); d != "" {
 		w.Blank()

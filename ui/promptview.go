@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"github.com/mcpsh/mcpsh/ui/layout"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -10,7 +11,6 @@ import (
 	"github.com/mcpsh/mcpsh/ui/form"
 	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/pane"
-	"github.com/mcpsh/mcpsh/ui/panes"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -87,7 +87,7 @@ func promptLines(p *client.Prompt, args map[string]string, r *client.PromptResul
 		w.text(r.Description, st.Muted)
 	}
 	n := len(r.Messages)
-	w.styled(st.Muted.Render(fmt.Sprintf("%d message%s", n, panes.Plural(n))))
+	w.styled(st.Muted.Render(fmt.Sprintf("%d message%s", n, layout.Plural(n))))
 	for _, m := range r.Messages {
 		w.blank()
 		w.styled(st.Label.Render(termtext.Truncate(termtext.Line(m.Role), width)))

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"github.com/mcpsh/mcpsh/ui/layout"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -10,7 +11,6 @@ import (
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/pane"
-	"github.com/mcpsh/mcpsh/ui/panes"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -140,7 +140,7 @@ func (m *Model) renderResources(h int) string {
 
 // problem is a failure drawn in a view: what failed, then why, wrapped.
 func (m *Model) problem(what, why string) []string {
-	w := &panes.Lines{Width: max(m.width, 1)}
+	w := &layout.Lines{Width: max(m.width, 1)}
 	w.Blank()
 	w.Add(m.st.Error.Render(what))
 	w.Wrap(why, m.st.Row)
@@ -148,9 +148,9 @@ func (m *Model) problem(what, why string) []string {
 }
 
 func resourceDetail(r *client.Resource, subscribed bool, width int, st *style.Styles) []string {
-	w := &panes.Lines{Width: max(width, 1)}
+	w := &layout.Lines{Width: max(width, 1)}
 	w.Add(st.Title.Render(termtext.Line(r.DisplayName())))
-	for _, l := range panes.Wrap(termtext.Line(r.URI), w.Width) {
+	for _, l := range layout.Wrap(termtext.Line(r.URI), w.Width) {
 		w.Add(st.Name.Render(l))
 	}
 	var facts []string
@@ -179,9 +179,9 @@ func resourceDetail(r *client.Resource, subscribed bool, width int, st *style.St
 }
 
 func templateDetail(t *client.ResourceTemplate, width int, st *style.Styles) []string {
-	w := &panes.Lines{Width: max(width, 1)}
+	w := &layout.Lines{Width: max(width, 1)}
 	w.Add(st.Title.Render(termtext.Line(t.DisplayName())) + "  " + st.Label.Render("template"))
-	for _, l := range panes.Wrap(termtext.Line(t.URITemplate), w.Width) {
+	for _, l := range layout.Wrap(termtext.Line(t.URITemplate), w.Width) {
 		w.Add(st.Name.Render(l))
 	}
 	if t.MIMEType != "" {

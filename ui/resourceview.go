@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"github.com/mcpsh/mcpsh/ui/layout"
 	"mime"
 	"strings"
 
@@ -12,7 +13,6 @@ import (
 	"github.com/mcpsh/mcpsh/ui/form"
 	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/pane"
-	"github.com/mcpsh/mcpsh/ui/panes"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -98,7 +98,7 @@ func resourceLines(v *resourceView, width int, st *style.Styles) []string {
 	w.styled(st.Name.Render(termtext.Line(v.uri)))
 	switch {
 	case v.following && v.rereads > 0:
-		w.styled(st.OK.Render(fmt.Sprintf("following its updates · read again %d time%s on the server's word", v.rereads, panes.Plural(v.rereads))))
+		w.styled(st.OK.Render(fmt.Sprintf("following its updates · read again %d time%s on the server's word", v.rereads, layout.Plural(v.rereads))))
 	case v.following:
 		w.styled(st.OK.Render("following its updates"))
 	}
@@ -127,7 +127,7 @@ func resourceLines(v *resourceView, width int, st *style.Styles) []string {
 			w.text(resultBodyText(c.Text), st.Row)
 		case isMarkdown(mt, c.URI):
 			// Only what can be shown is drawn: a server may send megabytes.
-			cut := panes.RuneStart(c.Text, resultMaxBytes)
+			cut := layout.RuneStart(c.Text, resultMaxBytes)
 			w.rendered(renderMarkdown(termtext.Sanitize(c.Text[:cut]), width, st), cut)
 			if cut < len(c.Text) {
 				w.full = true

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/mcpsh/mcpsh/ui/layout"
 	"time"
 
 	"charm.land/bubbles/v2/progress"
@@ -31,7 +32,7 @@ type runningCall struct {
 // renderRunning shows a call in flight: spinner and elapsed time, the server's
 // progress as a bar with its message, and the retry state with a countdown.
 func renderRunning(r *runningCall, spin string, now time.Time, bar progress.Model, width int, st *style.Styles, keys *keymap.KeyMap) string {
-	w := &panes.Lines{Width: width}
+	w := &layout.Lines{Width: width}
 	t := r.call.Tool
 	w.Add(toolHeading(st, t))
 	args, _ := json.Marshal(r.call.Args)

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"github.com/mcpsh/mcpsh/ui/layout"
 	"strconv"
 	"strings"
 
@@ -11,7 +12,6 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/keymap"
-	"github.com/mcpsh/mcpsh/ui/panes"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -111,7 +111,7 @@ func (d *sampleDialog) infoHeight() int {
 
 func (d *sampleDialog) view() string {
 	st := d.st
-	w := &panes.Lines{Width: max(d.width, 1)}
+	w := &layout.Lines{Width: max(d.width, 1)}
 	w.Add(st.DialogTitle.Render(termtext.Line(d.ask.sample.Server)+" asks for a completion") + st.Muted.Render(" · you write it; mcpsh calls no model"))
 	h := d.infoHeight()
 	end := min(d.top+h, len(d.info))

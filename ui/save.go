@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"github.com/mcpsh/mcpsh/ui/layout"
 	"net/url"
 	"path"
 	"strings"
@@ -12,7 +13,6 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/keymap"
-	"github.com/mcpsh/mcpsh/ui/panes"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -123,7 +123,7 @@ func (s *savePrompt) saved(msg savedMsg) (status string, done bool) {
 func (m *Model) saveLines() []string { return m.saving.lines(m.st, m.keys, m.width) }
 
 func (s *savePrompt) lines(st *style.Styles, k *keymap.KeyMap, width int) []string {
-	w := &panes.Lines{Width: max(width, 1)}
+	w := &layout.Lines{Width: max(width, 1)}
 	w.Add(st.Muted.Render(strings.Repeat("─", max(width, 1))))
 	if s.exists != "" {
 		w.Add(st.Warning.Render(termtext.Truncate(termtext.Line(s.exists)+" exists", width)))

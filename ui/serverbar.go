@@ -3,13 +3,13 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"github.com/mcpsh/mcpsh/ui/layout"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
-	"github.com/mcpsh/mcpsh/ui/panes"
 )
 
 // The server bar: every server of the workspace with its state, the one on
@@ -109,7 +109,7 @@ func (m *Model) stateText(s *serverState, d detail) string {
 		}
 	case phaseReady:
 		n := len(s.list.tools)
-		state = st.Muted.Render(fmt.Sprintf("%d tool%s", n, panes.Plural(n)))
+		state = st.Muted.Render(fmt.Sprintf("%d tool%s", n, layout.Plural(n)))
 		if d == detailMark {
 			state = st.Muted.Render(fmt.Sprint(n))
 		}
@@ -262,7 +262,7 @@ func (m *Model) sidebar(h int) []string {
 			if phase == phaseUnusable {
 				word = "✗ unusable: "
 			}
-			lines := panes.Wrap(word+reason, w-2)
+			lines := layout.Wrap(word+reason, w-2)
 			if len(lines) > sideReasonMax {
 				lines = lines[:sideReasonMax]
 				lines[sideReasonMax-1] = termtext.Truncate(lines[sideReasonMax-1]+"…", w-2)
@@ -277,7 +277,7 @@ func (m *Model) sidebar(h int) []string {
 	k := m.keys
 	out = append(out, "", st.Muted.Render(termtext.Truncate(k.PrevServer.Help().Key+" "+k.NextServer.Help().Key+" switch · "+m.keys.PickServer.Help().Key+" pick", w)),
 		st.Muted.Render(termtext.Truncate(k.Reconnect.Help().Key+" reconnect · "+k.Traffic.Help().Key+" traffic", w)))
-	return panes.FitLines(strings.Join(out, "\n"), w, h)
+	return layout.FitLines(strings.Join(out, "\n"), w, h)
 }
 
 // withSidebar puts the sidebar left of the body's lines.

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/mcpsh/mcpsh/ui/layout"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -8,7 +9,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/internal/termtext"
-	"github.com/mcpsh/mcpsh/ui/panes"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -90,7 +90,7 @@ func (m *Model) onPickKey(msg tea.KeyPressMsg) tea.Cmd {
 // renderPick draws the picker.
 func (m *Model) renderPick(h int) string {
 	st := m.st
-	w := &panes.Lines{Width: max(m.width, 1)}
+	w := &layout.Lines{Width: max(m.width, 1)}
 	w.Add(st.Title.Render("Servers") + "  " + st.Muted.Render("type to narrow by name · enter switches · esc back"))
 	w.Add(m.pick.in.View())
 	w.Blank()

@@ -2,13 +2,13 @@ package ui
 
 import (
 	"fmt"
+	"github.com/mcpsh/mcpsh/ui/layout"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
-	"github.com/mcpsh/mcpsh/ui/panes"
 )
 
 // Calls started from the tool list. Each goes through the form and runForm,
@@ -20,7 +20,7 @@ import (
 // callWithExample runs t with its nth input example (1-based).
 func (m *Model) callWithExample(t *client.Tool, n int) tea.Cmd {
 	if n < 1 || n > len(t.Examples) {
-		m.status = fmt.Sprintf("%s has %d input example%s", termtext.Line(t.Name), len(t.Examples), panes.Plural(len(t.Examples)))
+		m.status = fmt.Sprintf("%s has %d input example%s", termtext.Line(t.Name), len(t.Examples), layout.Plural(len(t.Examples)))
 		return nil
 	}
 	m.openForm(t, nil)

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"github.com/mcpsh/mcpsh/ui/layout"
 	"slices"
 	"strings"
 
@@ -9,7 +10,6 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
-	"github.com/mcpsh/mcpsh/ui/panes"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -313,7 +313,7 @@ func (l *toolList) View(st *style.Styles, width, height int) string {
 		return ""
 	}
 	if l.visible == 0 && !l.query.empty() {
-		return strings.Join(panes.FitLines(strings.Join(l.noMatch(st, width), "\n"), width, height), "\n")
+		return strings.Join(layout.FitLines(strings.Join(l.noMatch(st, width), "\n"), width, height), "\n")
 	}
 	off, body, legend := l.frame(width, height)
 	var b strings.Builder
@@ -339,7 +339,7 @@ func (l *toolList) View(st *style.Styles, width, height int) string {
 // noMatch is what the list says when nothing passes the filter, with the
 // is: words it knows when the user typed one it does not.
 func (l *toolList) noMatch(st *style.Styles, width int) []string {
-	w := &panes.Lines{Width: width}
+	w := &layout.Lines{Width: width}
 	w.Add(st.Muted.Render("no tool matches"))
 	if len(l.query.unknown) > 0 {
 		var known []string

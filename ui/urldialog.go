@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"github.com/mcpsh/mcpsh/ui/layout"
 	"net/url"
 	"strconv"
 	"strings"
@@ -12,7 +13,6 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/keymap"
-	"github.com/mcpsh/mcpsh/ui/panes"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -77,13 +77,13 @@ func (d *urlDialog) setSize(width, height int) { d.width, d.height = width, heig
 
 func (d *urlDialog) view() string {
 	st, k, r := d.st, d.keys, d.ask.elicit
-	w := &panes.Lines{Width: max(d.width, 1)}
+	w := &layout.Lines{Width: max(d.width, 1)}
 	w.Add(st.DialogTitle.Render(termtext.Line(r.Server) + " asks you to visit a page"))
-	for _, l := range panes.WrapCapped(termtext.Sanitize(r.Message), d.width, elicitMessageLines) {
+	for _, l := range layout.WrapCapped(termtext.Sanitize(r.Message), d.width, elicitMessageLines) {
 		w.Add(st.Row.Render(l))
 	}
 	w.Blank()
-	for _, l := range panes.Wrap(emphasiseHost(r.URL, st.Row.Render, st.Title.Render), max(d.width-2, 1)) {
+	for _, l := range layout.Wrap(emphasiseHost(r.URL, st.Row.Render, st.Title.Render), max(d.width-2, 1)) {
 		w.Add("  " + l)
 	}
 	if host, ok := urlHost(r.URL); ok {

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"github.com/mcpsh/mcpsh/ui/layout"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -38,7 +39,7 @@ func (m *Model) render() string {
 		out = append(out, m.st.Banner.Render(termtext.Truncate(" untrusted server: its hints are shown but not believed; every call asks first ", m.screenW)))
 	}
 	h := m.bodyHeight()
-	body := panes.FitLines(m.body(h), m.width, h)
+	body := layout.FitLines(m.body(h), m.width, h)
 	if m.sidebarShown() {
 		body = m.withSidebar(body, h)
 	}
@@ -107,7 +108,7 @@ const formHeaderLines = 3
 func (m *Model) formHeader() string {
 	t := m.form.Tool()
 	d := m.decision(t)
-	w := &panes.Lines{Width: m.width}
+	w := &layout.Lines{Width: m.width}
 	w.Add(toolHeading(m.st, t) + "  " +
 		m.st.ClassStyle(t.Class()).Render(string(t.Class())))
 	verdict := map[policy.Verdict]string{policy.Run: "ctrl+r runs it", policy.Ask: "ctrl+r asks first", policy.Refuse: "ctrl+r will be refused"}[d.Verdict]
@@ -204,7 +205,7 @@ func (m *Model) header() string {
 	if m.session != nil {
 		tools = fmt.Sprintf("%d tools", len(m.list.tools))
 		if n := len(m.outcomes); n > 0 {
-			calls = fmt.Sprintf(" · %d call%s", n, panes.Plural(n))
+			calls = fmt.Sprintf(" · %d call%s", n, layout.Plural(n))
 		}
 		if n := m.openWorldCalls(); n > 0 {
 			calls += " · " + m.st.MarkOpenWorld.Render(fmt.Sprintf("%s %d open-world", panes.MarkOpenWorld, n))
@@ -289,7 +290,7 @@ func (m *Model) body(h int) string {
 	case modeResource:
 		out := m.reader.View(m.spinner.View())
 		if m.saving != nil {
-			out = strings.Join(panes.FitLines(out, m.width, max(h-saveLinesN, 0)), "\n") + "\n" + strings.Join(m.saveLines(), "\n")
+			out = strings.Join(layout.FitLines(out, m.width, max(h-saveLinesN, 0)), "\n") + "\n" + strings.Join(m.saveLines(), "\n")
 		}
 		return out
 	case modePrompt:
@@ -312,9 +313,9 @@ func (m *Model) renderDialog(h int) string {
 		top = append(top, m.st.Muted.Render(fmt.Sprintf("%s %s runs on under this request (%s)", m.spinner.View(), termtext.Line(r.call.Tool.Name), panes.FormatDuration(m.now().Sub(r.started)))))
 	}
 	if n := len(m.asks) - 1; n > 0 {
-		top = append(top, m.st.Muted.Render(fmt.Sprintf("%d more request%s wait after this one", n, panes.Plural(n))))
+		top = append(top, m.st.Muted.Render(fmt.Sprintf("%d more request%s wait after this one", n, layout.Plural(n))))
 	}
-	out := append(top, panes.FitLines(m.dialog.view(), m.width, max(h-len(top), 0))...)
+	out := append(top, layout.FitLines(m.dialog.view(), m.width, max(h-len(top), 0))...)
 	return strings.Join(out, "\n")
 }
 
@@ -355,7 +356,7 @@ func (m *Model) renderTools(h int) string {
 }
 
 func (m *Model) renderConnectFailed() string {
-	w := &panes.Lines{Width: m.width}
+	w := &layout.Lines{Width: m.width}
 	if m.unusable() {
 		w.Add(m.st.Error.Render(termtext.Line(m.name()) + " cannot be used as configured"))
 		w.Blank()

@@ -2,13 +2,13 @@ package ui
 
 import (
 	"fmt"
+	"github.com/mcpsh/mcpsh/ui/layout"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/internal/termtext"
-	"github.com/mcpsh/mcpsh/ui/panes"
 )
 
 // serverView is which of the server's offerings the browse screen shows.
@@ -113,12 +113,12 @@ func (m *Model) renderBrowse(h int) string {
 // the tools view does; below 64 columns there is only the list.
 func (m *Model) renderSplit(left, detail []string, h int) string {
 	lw := m.listWidth()
-	left = panes.FitLines(strings.Join(left, "\n"), lw, h)
+	left = layout.FitLines(strings.Join(left, "\n"), lw, h)
 	dw := m.detailWidth()
 	if dw == 0 {
 		return strings.Join(left, "\n")
 	}
-	detail = panes.FitLines(strings.Join(detail, "\n"), dw, h)
+	detail = layout.FitLines(strings.Join(detail, "\n"), dw, h)
 	sep := m.st.Muted.Render("│")
 	rows := make([]string, h)
 	for i := range rows {
@@ -129,7 +129,7 @@ func (m *Model) renderSplit(left, detail []string, h int) string {
 
 // notOffered is what a view says when the server does not offer it.
 func (m *Model) notOffered(what, capability string) []string {
-	w := &panes.Lines{Width: max(m.width, 1)}
+	w := &layout.Lines{Width: max(m.width, 1)}
 	w.Blank()
 	w.Wrap(m.serverLabel()+" does not offer "+what+" (it declared no "+capability+" capability).", m.st.Muted)
 	return w.Out

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"github.com/mcpsh/mcpsh/ui/layout"
 	"strings"
 
 	"github.com/mcpsh/mcpsh/client"
@@ -23,7 +24,7 @@ func (p *Log) renderOpen() {
 		return
 	}
 	st := p.st
-	w := &Lines{Width: p.width}
+	w := &layout.Lines{Width: p.width}
 	n := 0
 	for i, s := range p.shown {
 		if p.outcomes[s] == o {
@@ -194,7 +195,7 @@ func resultSummary(o *client.Outcome) []string {
 	}
 	line := size
 	if len(blocks) > 0 {
-		line += fmt.Sprintf(" · %d block%s: %s", len(blocks), Plural(len(blocks)), strings.Join(blocks, ", "))
+		line += fmt.Sprintf(" · %d block%s: %s", len(blocks), layout.Plural(len(blocks)), strings.Join(blocks, ", "))
 	}
 	if len(o.Result.Structured) > 0 || len(o.StructuredContent) > 0 {
 		line += " · structuredContent"

@@ -2,6 +2,7 @@ package panes
 
 import (
 	"fmt"
+	"github.com/mcpsh/mcpsh/ui/layout"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -106,10 +107,10 @@ func (p *Server) drawIntro() []string {
 		return nil
 	}
 	if len(text) > serverTextMax {
-		text = text[:RuneStart(text, serverTextMax)] + " …"
+		text = text[:layout.RuneStart(text, serverTextMax)] + " …"
 	}
 	intro := []string{p.st.Label.Render("Instructions")}
-	for _, l := range WrapCapped(termtext.Sanitize(text), p.width, serverIntroMax) {
+	for _, l := range layout.WrapCapped(termtext.Sanitize(text), p.width, serverIntroMax) {
 		intro = append(intro, p.st.Row.Render(l))
 	}
 	return append(intro, p.st.Muted.Render(strings.Repeat("─", p.width)))
@@ -221,7 +222,7 @@ func (p *Server) Append(e client.Event) {
 		l.tag = termtext.Truncate(termtext.Line(string(e.Kind)), serverTagW)
 	}
 	if len(text) > serverTextMax {
-		cut := RuneStart(text, serverTextMax)
+		cut := layout.RuneStart(text, serverTextMax)
 		text = fmt.Sprintf("%s … (%s more not shown)", text[:cut], client.HumanBytes(len(text)-cut))
 	}
 	parts := strings.Split(strings.TrimRight(termtext.Sanitize(text), "\n"), "\n")
@@ -234,7 +235,7 @@ func (p *Server) Append(e client.Event) {
 		if i > 0 {
 			line.time, line.tag = "", ""
 		}
-		line.text = ExpandTabs(s)
+		line.text = layout.ExpandTabs(s)
 		p.push(line)
 	}
 }
@@ -282,14 +283,14 @@ func (p *Server) draw(l *serverLine) []string {
 		if l.time != "" {
 			s = l.time + " " + l.tag + " " + s
 		}
-		for _, sub := range Wrap(s, p.width) {
+		for _, sub := range layout.Wrap(s, p.width) {
 			out = append(out, style.Render(sub))
 		}
 		l.n = len(out)
 		return out
 	}
 	indent := strings.Repeat(" ", serverPrefixW)
-	for i, sub := range Wrap(l.text, textW) {
+	for i, sub := range layout.Wrap(l.text, textW) {
 		prefix := indent
 		if i == 0 && l.time != "" {
 			prefix = p.st.Muted.Render(l.time) + " " + l.tagTone.style(p.st).Render(termtext.Pad(l.tag, serverTagW)) + " "

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/mcpsh/mcpsh/ui/layout"
 	"strings"
 
 	"charm.land/bubbles/v2/textinput"
@@ -245,7 +246,7 @@ func (o *trafficOpen) setSize(width, height int, st *style.Styles) {
 func (o *trafficOpen) draw(st *style.Styles) {
 	var lines []string
 	for _, l := range strings.Split(termtext.Sanitize(string(o.text)), "\n") {
-		for _, sub := range Wrap(ExpandTabs(l), max(o.width, 1)) {
+		for _, sub := range layout.Wrap(layout.ExpandTabs(l), max(o.width, 1)) {
 			lines = append(lines, st.Row.Render(sub))
 		}
 	}
@@ -352,7 +353,7 @@ func (p *Traffic) row(e TrafficEntry, selected bool) string {
 func (p *Traffic) title(server string) string {
 	st := p.st
 	t := st.Title.Render("Traffic") + "  " + termtext.Truncate(termtext.Line(server), 32)
-	info := fmt.Sprintf("%d message%s", len(p.entries), Plural(len(p.entries)))
+	info := fmt.Sprintf("%d message%s", len(p.entries), layout.Plural(len(p.entries)))
 	if p.base > 0 {
 		info += fmt.Sprintf(" (the last %d of %d)", len(p.entries), p.base+len(p.entries))
 	}
@@ -389,7 +390,7 @@ func (p *Traffic) View(server string) string {
 	for i := from; i < to; i++ {
 		out = append(out, p.row(p.entries[p.shown[i]-p.base], i == p.cursor))
 	}
-	return strings.Join(FitLines(strings.Join(out, "\n"), p.width, p.height), "\n")
+	return strings.Join(layout.FitLines(strings.Join(out, "\n"), p.width, p.height), "\n")
 }
 
 func (p *Traffic) viewOpen() string {
@@ -408,5 +409,5 @@ func (p *Traffic) viewOpen() string {
 		info += " · answered in " + FormatMS(e.LatencyMS)
 	}
 	out := append([]string{termtext.Truncate(head+"  "+st.Muted.Render(info), p.width)}, o.body.Visible()...)
-	return strings.Join(FitLines(strings.Join(out, "\n"), p.width, p.height), "\n")
+	return strings.Join(layout.FitLines(strings.Join(out, "\n"), p.width, p.height), "\n")
 }

@@ -1,4 +1,4 @@
-package panes
+package layout
 
 import (
 	"strings"

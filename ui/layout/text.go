@@ -1,4 +1,7 @@
-package panes
+// Package layout holds the text helpers every part of the interactive view
+// draws with: wrapping, cutting and padding to cells, never to bytes, and
+// Lines, the writer of a pane's lines.
+package layout
 
 import (
 	"strings"
@@ -7,10 +10,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 )
-
-// Text helpers shared by the panes and the rest of the view, for the lines
-// they draw into a ui/pane.Pane: wrapping, cutting and padding to cells,
-// never to bytes.
 
 // Wrap wraps s (which may be styled, but holds no newline) to width cells,
 // breaking long words, and guarantees no line is wider.
