@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/sessionlog"
 )
 
 // Options configure the TUI.
@@ -33,6 +34,10 @@ type Options struct {
 	// LogPath is the session log's file, shown in the log pane; empty when
 	// off. There is one log for the whole workspace.
 	LogPath string
+	// LogArgs is how much of a call's arguments the log keeps (--log-args),
+	// so the log pane says what an opened call's arguments are; "" is the
+	// default, redact.
+	LogArgs sessionlog.ArgsMode
 	// NoColor draws without colour (NO_COLOR).
 	NoColor bool
 	// Now is the clock; time.Now when nil.

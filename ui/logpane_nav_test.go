@@ -1,12 +1,17 @@
 package ui
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/demo"
 	"github.com/mcpsh/mcpsh/internal/sessionlog"
+	"github.com/mcpsh/mcpsh/policy"
 )
 
 // logModel is a model with the session log overlay open on logOutcomes, the
@@ -114,11 +119,11 @@ func TestLogPaneFilters(t *testing.T) {
 		t.Errorf("/webs (the server's name): %s", got)
 	}
 	golden(t, "logpane/typing-80x24", m.logPane.View())
-	// Esc while typing clears the text; once wired (keyhandlers.go gives the
-	// pane the keys it WantsKey), esc reaches the pane instead of closing it.
+	// Esc while typing clears the text: keyhandlers.go gives the pane the
+	// keys it WantsKey, so esc reaches the pane instead of closing it.
 	m.Update(keyOf("esc"))
 	if m.overlay != overlayLog {
-		t.Skip("esc while typing closed the pane: keyhandlers.go does not ask logPane.WantsKey yet")
+		t.Fatal("esc while typing closed the pane: keyhandlers.go must ask the log pane WantsKey")
 	}
 	if p.Typing() || len(p.Shown()) != 6 {
 		t.Errorf("esc did not clear the typed filter: %d calls shown", len(p.Shown()))
@@ -155,13 +160,37 @@ func TestLogPaneOpensACall(t *testing.T) {
 	if view := ansi.Strip(m.logPane.View()); strings.Contains(view, "lisbon") || !strings.Contains(view, "not logged (--log-args none)") {
 		t.Errorf("--log-args none:\n%s", view)
 	}
-	// Esc goes back to the calls once keyhandlers.go asks WantsKey; until
-	// then it closes the pane.
+	// Esc goes back to the calls (the pane WantsKey it), not out of the pane.
 	m.Update(keyOf("esc"))
 	if m.overlay == overlayNone {
-		t.Skip("esc on an opened call closed the pane: keyhandlers.go does not ask logPane.WantsKey yet")
+		t.Fatal("esc on an opened call closed the pane: keyhandlers.go must ask the log pane WantsKey")
 	}
 	if p.Opened() != nil || m.overlay != overlayLog {
 		t.Errorf("esc did not go back to the calls: open %v, overlay %v", p.Opened(), m.overlay)
+	}
+}
+
+// The log pane says how the session log kept an opened call's arguments, as
+// --log-args set it (Options.LogArgs): it said "redacted" whatever the flag.
+func TestLogPaneKnowsTheLogsArgsMode(t *testing.T) {
+	for mode, want := range map[sessionlog.ArgsMode]string{
+		sessionlog.ArgsFull: "in full (--log-args full)",
+		sessionlog.ArgsNone: "not logged (--log-args none)",
+		"":                  "secret-looking values redacted",
+	} {
+		d := demo.New()
+		target := &client.Target{Name: "demo", Kind: client.KindInProcess, InProcess: d.MCP(), Trust: policy.Trusted}
+		m := New(context.Background(), Options{Target: target, NoColor: true, Now: func() time.Time { return fixedNow },
+			LogPath: "/state/mcpsh/sessions/s.jsonl", LogArgs: mode})
+		m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+		calls := logOutcomes()
+		calls[1].Args = map[string]any{"query": "lisbon weather"}
+		m.logPane.SetEntries("/state/mcpsh/sessions/s.jsonl", calls)
+		for _, k := range []string{"g", "j", "enter"} {
+			m.logPane.Update(keyOf(k))
+		}
+		if view := ansi.Strip(m.logPane.View()); !strings.Contains(view, want) {
+			t.Errorf("--log-args %q: the opened call does not say %q:\n%s", mode, want, view)
+		}
 	}
 }

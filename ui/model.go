@@ -151,6 +151,9 @@ func New(ctx context.Context, opts Options) *Model {
 	m.pick = newServerPick(st)
 	m.logPane.SetServers(m.workspace())
 	m.logPane.SetEntries(opts.LogPath, nil)
+	if opts.LogArgs != "" {
+		m.logPane.SetArgsMode(opts.LogArgs)
+	}
 	return m
 }
 

@@ -98,7 +98,7 @@ func (a *app) interactive(cmd *cobra.Command, args []string, f *callFlags) error
 	opts.Login = func(t client.Target) *client.Auth { return a.authFor(t, true) }
 	opts.OpenBrowser = client.OpenBrowser(a.getenv)
 	if a.log != nil {
-		opts.LogPath = a.log.Path()
+		opts.LogPath, opts.LogArgs = a.log.Path(), a.log.ArgsMode()
 	}
 	err := ui.Run(cmd.Context(), opts, a.io.In, a.io.Out)
 	a.sayWhereTheLogIs()

@@ -63,6 +63,9 @@ func (w *Writer) AlsoOpenWorld(ow *Writer, session string) {
 // Path is the log file's path.
 func (w *Writer) Path() string { return w.path }
 
+// ArgsMode is how much of a call's arguments the log keeps (--log-args).
+func (w *Writer) ArgsMode() ArgsMode { return w.mode }
+
 // Open creates the folder (0700) and the file (0600) now, so a bad --log path
 // fails before any call is made.
 func (w *Writer) Open() error {
