@@ -15,6 +15,8 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/demo"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/mcpsh/mcpsh/ui/form"
+	"github.com/mcpsh/mcpsh/ui/pane"
 	"github.com/mcpsh/mcpsh/ui/panes"
 )
 
@@ -233,7 +235,8 @@ type stateWalker struct {
 }
 
 var (
-	statePkgs    = map[string]bool{reflect.TypeFor[Model]().PkgPath(): true, reflect.TypeFor[panes.Log]().PkgPath(): true}
+	statePkgs = map[string]bool{reflect.TypeFor[Model]().PkgPath(): true, reflect.TypeFor[panes.Log]().PkgPath(): true,
+		reflect.TypeFor[form.ArgForm]().PkgPath(): true, reflect.TypeFor[pane.Pane]().PkgPath(): true}
 	stateSkipped = map[reflect.Type]bool{trafficFeedType(): true, reflect.TypeFor[inbox](): true}
 )
 
