@@ -16,6 +16,10 @@ import (
 // exactly, a content that is not an array, an isError that is not a
 // boolean, text that is not JSON): the general path reads those, with its
 // problems and errors. FuzzParseResultFast holds the two paths equal.
+//
+// The result's RawContent, Structured and Block.Raw are slices of raw, not
+// copies: raw is the tap's own copy of the answer (go-sdk's decoder copies
+// a message's result), which nothing writes to.
 func parseResultFast(raw json.RawMessage) (r *Result, ok bool) {
 	if !json.Valid(raw) {
 		return nil, false

@@ -16,8 +16,10 @@ import (
 	"github.com/mcpsh/mcpsh/internal/demo"
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/mcpsh/mcpsh/ui/form"
+	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/pane"
 	"github.com/mcpsh/mcpsh/ui/panes"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 // View is pure (frame.go): on every screen, drawing writes nothing the model
@@ -236,7 +238,8 @@ type stateWalker struct {
 
 var (
 	statePkgs = map[string]bool{reflect.TypeFor[Model]().PkgPath(): true, reflect.TypeFor[panes.Log]().PkgPath(): true,
-		reflect.TypeFor[form.ArgForm]().PkgPath(): true, reflect.TypeFor[pane.Pane]().PkgPath(): true}
+		reflect.TypeFor[form.ArgForm]().PkgPath(): true, reflect.TypeFor[pane.Pane]().PkgPath(): true,
+		reflect.TypeFor[style.Styles]().PkgPath(): true, reflect.TypeFor[keymap.KeyMap]().PkgPath(): true}
 	stateSkipped = map[reflect.Type]bool{trafficFeedType(): true, reflect.TypeFor[inbox](): true}
 )
 

@@ -54,7 +54,7 @@ func readmeKeysTable(t *testing.T) map[string][]string {
 
 // TestTheHelpCoversTheKeymap: every binding of the KeyMap is in some section
 // of the help overlay, which the README table is checked against below; a
-// binding added to ui/keys without a place in help fails here.
+// binding added to ui/keymap without a place in help fails here.
 func TestTheHelpCoversTheKeymap(t *testing.T) {
 	m := New(context.Background(), Options{NoColor: true})
 	listed := map[string]bool{}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -264,6 +265,10 @@ func (a *app) printRunStep(p palette, c scriptCall, o *client.Outcome, failed in
 		b.WriteString(indent(termtext.Sanitize(o.Error)))
 	}
 	a.io.Out.Write(b.Bytes())
+	if b.Cap() > 1<<20 {
+		// One huge result must not hold its memory for the rest of the run.
+		a.stepBuf = bytes.Buffer{}
+	}
 }
 
 func indent(s string) string {

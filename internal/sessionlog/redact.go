@@ -28,7 +28,8 @@ func ParseArgsMode(s string) (ArgsMode, error) {
 // Redacted replaces a secret.
 const Redacted = redact.Marker
 
-func (m ArgsMode) apply(args map[string]any) any {
+// Apply is args as the log keeps them in mode m: as sent, redacted, or nil.
+func (m ArgsMode) Apply(args map[string]any) any {
 	switch m {
 	case ArgsFull:
 		return args

@@ -9,10 +9,10 @@ import (
 
 func TestArgsModes(t *testing.T) {
 	args := map[string]any{"token": "t", "q": "x"}
-	if got := ArgsFull.apply(args); !cmp.Equal(got, any(args)) {
+	if got := ArgsFull.Apply(args); !cmp.Equal(got, any(args)) {
 		t.Errorf("full: %v", got)
 	}
-	if got := ArgsNone.apply(args); got != nil {
+	if got := ArgsNone.Apply(args); got != nil {
 		t.Errorf("none: %v", got)
 	}
 	if _, err := ParseArgsMode("some"); err == nil {

@@ -119,7 +119,7 @@ func (w *Writer) Record(o *client.Outcome) error {
 	e.Content, e.StructuredContent = nil, nil
 	e.LogError = ""
 	redactMessages(&e.Outcome)
-	if args := w.mode.apply(o.Args); args != nil {
+	if args := w.mode.Apply(o.Args); args != nil {
 		b, err := json.Marshal(args)
 		if err == nil {
 			e.Args = b

@@ -120,7 +120,7 @@ func TestSpread(t *testing.T) {
 		{"ab", "cd", 7, 1, "ab   cd", true},
 		{"ab", "cd", 5, 1, "ab cd", true},
 		{"ab", "cd", 4, 1, "ab cd", false},
-		{"\x1b[1mab\x1b[0m", "é", 5, 2, "\x1b[1mab\x1b[0m  é", true}, // styles and wide runes measured as drawn
+		{"\x1b[1mab\x1b[0m", "é", 5, 2, "\x1b[1mab\x1b[0m  é", true}, // styles and multi-byte runes measured as drawn
 		{"ab", "cd", 5, 2, "ab  cd", false},
 	} {
 		got, fits := Spread(c.left, c.right, c.width, c.min)

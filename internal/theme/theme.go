@@ -1,6 +1,6 @@
 // Package theme is mcpsh's one palette, named by meaning, for the batch
 // commands and the interactive view alike: the TUI builds its Styles from a
-// Theme (ui/styles.go), the batch commands their few styles (NewText). Each
+// Theme (ui/style/style.go), the batch commands their few styles (NewText). Each
 // stream draws in its own colour profile, so a Theme never says how many
 // colours a terminal has: Text converts to the profile it is given.
 package theme

@@ -1,4 +1,4 @@
-// Package keys is the interactive view's one keymap: every key it answers
+// Package keymap is the interactive view's one keymap: every key it answers
 // to, grouped by where focus is, with the help text the footer and the help
 // overlay show.
 package keymap

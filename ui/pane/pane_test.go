@@ -8,6 +8,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/ui/keymap"
+	// The -update flag every ui package's tests take (go test ./ui/... -update).
+	_ "github.com/mcpsh/mcpsh/ui/internal/uitest"
 )
 
 func lines(n int) []string {

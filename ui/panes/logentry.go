@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/mcpsh/mcpsh/client"
-	"github.com/mcpsh/mcpsh/internal/redact"
 	"github.com/mcpsh/mcpsh/internal/sessionlog"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 )
@@ -105,14 +104,14 @@ func argsModeNote(m sessionlog.ArgsMode) string {
 
 // loggedArgsJSON is the arguments as the session log writes them in mode m:
 // as sent, or with the values of secret-looking keys and the secrets inside
-// strings replaced (sessionlog's redact, which a test keeps this in step with).
+// strings replaced: sessionlog's own redaction.
 func loggedArgsJSON(args map[string]any, m sessionlog.ArgsMode) string {
 	if len(args) == 0 {
 		return "{}"
 	}
 	var v any = args
 	if m != sessionlog.ArgsFull {
-		v = redactArgs(args)
+		v = sessionlog.ArgsRedact.Apply(args)
 	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -122,30 +121,6 @@ func loggedArgsJSON(args map[string]any, m sessionlog.ArgsMode) string {
 		return "{}"
 	}
 	return strings.TrimSuffix(b.String(), "\n")
-}
-
-func redactArgs(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, val := range x {
-			if redact.Name(k) && val != nil {
-				out[k] = sessionlog.Redacted
-				continue
-			}
-			out[k] = redactArgs(val)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, val := range x {
-			out[i] = redactArgs(val)
-		}
-		return out
-	case string:
-		return redact.Text(x)
-	}
-	return v
 }
 
 func failedAttempts(o *client.Outcome) []string {

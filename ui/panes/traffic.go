@@ -263,7 +263,7 @@ func (p *Traffic) copyCmd() (tea.Cmd, string) {
 		text = prettyMessage(e)
 	}
 	if text == nil {
-		return nil, ""
+		return nil, "nothing to copy: no message is selected"
 	}
 	return tea.SetClipboard(string(text)), fmt.Sprintf("copied %s to the clipboard (OSC 52: the terminal must allow it)", client.HumanBytes(len(text)))
 }
