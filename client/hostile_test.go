@@ -104,7 +104,8 @@ func TestStdoutNoiseIsSkippedWithAWarning(t *testing.T) {
 	mu.Lock()
 	all := strings.Join(warnings, "\n")
 	mu.Unlock()
-	for _, want := range []string{"not JSON-RPC: Starting server... ready", "not JSON-RPC: handling read"} {
+	for _, want := range []string{"not JSON-RPC: Starting server... ready", "not JSON-RPC: handling read",
+		`not a JSON-RPC message: {"level":30,"time":1700000000000,"msg":"call \u001b[31mread"}`} {
 		if !strings.Contains(all, want) {
 			t.Errorf("warnings lack %q:\n%s", want, all)
 		}

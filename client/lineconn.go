@@ -9,6 +9,7 @@ import (
 	"io"
 	"sync"
 
+	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
@@ -70,6 +71,13 @@ func newLineConn(r *stdoutReader, w io.Writer, closeFn func() error) *lineConn {
 				// Decoded here, before the next line reuses the buffer; the
 				// messages hold copies of what they keep.
 				d.msgs, d.batch, d.err = decodeLine(line)
+				if d.err != nil && notJSONRPC(line) {
+					// A JSON log line (pino, zap…) on stdout: noise, as a
+					// banner is, not the end of the session.
+					r.noise("skipped a JSON line on the server's stdout that is not a JSON-RPC message: " +
+						termtext.Truncate(termtext.Line(string(line)), 200))
+					continue
+				}
 			}
 			select {
 			case c.incoming <- d:
@@ -84,6 +92,21 @@ func newLineConn(r *stdoutReader, w io.Writer, closeFn func() error) *lineConn {
 	return c
 }
 
+// maxBatch is the most messages mcpsh reads in one batch.
+const maxBatch = 10_000
+
+// notJSONRPC reports a line that is a JSON object without the "jsonrpc"
+// member every JSON-RPC 2.0 message has. One that has it and fails to
+// decode is a broken message, which still ends the session.
+func notJSONRPC(line []byte) bool {
+	var m map[string]json.RawMessage
+	if line[0] != '{' || json.Unmarshal(line, &m) != nil {
+		return false
+	}
+	_, ok := m["jsonrpc"]
+	return !ok
+}
+
 func decodeLine(line []byte) ([]jsonrpc.Message, bool, error) {
 	if line[0] != '[' {
 		m, err := jsonrpc.DecodeMessage(line)
@@ -95,6 +118,12 @@ func decodeLine(line []byte) ([]jsonrpc.Message, bool, error) {
 	}
 	if len(raws) == 0 {
 		return nil, true, errors.New("the server sent an empty batch")
+	}
+	if len(raws) > maxBatch {
+		// Each request of a batch is tracked, and its answer held, until
+		// the whole batch is answered: a line of 32 MiB could hold a
+		// million of them.
+		return nil, true, fmt.Errorf("the server sent a batch of %d messages, more than the %d mcpsh reads", len(raws), maxBatch)
 	}
 	msgs := make([]jsonrpc.Message, 0, len(raws))
 	for _, raw := range raws {

@@ -71,11 +71,13 @@ func TestBadBatchesEndTheSession(t *testing.T) {
 		{`[]`, "empty batch"},
 		{`[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":1,"method":"ping"}]`, "repeats the request ID 1"},
 		{`[{"jsonrpc":"2.0","id":1,"method":"ping"},5]`, "unmarshaling jsonrpc message"},
+		{"[" + strings.Repeat(`{"jsonrpc":"2.0","method":"notifications/progress"},`, maxBatch) + `{"jsonrpc":"2.0","id":1,"method":"ping"}]`,
+			"a batch of 10001 messages, more than the 10000 mcpsh reads"},
 	} {
 		conn, _ := testLineConn(t, c.line)
 		_, err := conn.Read(context.Background())
 		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s: got %v, want an error with %q", c.line, err, c.want)
+			t.Errorf("%.80s: got %v, want an error with %q", c.line, err, c.want)
 		}
 	}
 }
