@@ -82,6 +82,13 @@ func newLineConn(r *stdoutReader, w io.Writer, closeFn func() error) *lineConn {
 			select {
 			case c.incoming <- d:
 			case <-c.closed:
+				// Read on, to the end: a server writing on its way out must
+				// neither block on a full pipe nor die of a closed one. What
+				// it writes then is dropped without a word.
+				r.warn = nil
+				for err == nil {
+					_, err = r.nextLine()
+				}
 				return
 			}
 			if d.err != nil {

@@ -83,7 +83,9 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 		close(p.exited)
 	}()
 	t.proc = p
-	return newLineConn(p.stdout, p, func() error { return errors.Join(p.stdout.Close(), p.Close()) }), nil
+	// The process is ended first, stdout read until then: a server that
+	// writes on its way out (a last answer) must not die of SIGPIPE.
+	return newLineConn(p.stdout, p, func() error { return errors.Join(p.Close(), p.stdout.Close()) }), nil
 }
 
 func (p *process) Write(b []byte) (int, error) { return p.stdin.Write(b) }
