@@ -9,7 +9,7 @@
 #
 # It needs only Go: the binaries are built into a temporary folder.
 #
-#   bench/compare.sh                 # 9 rounds, 500 calls
+#   bench/compare.sh                 # 15 rounds, 500 calls
 #   bench/compare.sh -runs 15 -calls 1000
 #   MCPSH_BIN=/tmp/mcpsh-old bench/compare.sh   # measure another mcpsh build
 #

@@ -32,7 +32,7 @@ func main() {
 		serve()
 		return
 	}
-	runs := flag.Int("runs", 9, "rounds per comparison (medians are reported)")
+	runs := flag.Int("runs", 15, "rounds per comparison (medians are reported; fewer than 15 spread widely on a small VM)")
 	ncalls := flag.Int("calls", 500, "calls in the batch script")
 	protocol := flag.String("protocol", "2026-07-28", "protocol version both clients ask for")
 	mcpshBin := flag.String("mcpsh", os.Getenv("MCPSH_BIN"), "an mcpsh binary to measure instead of building ./cmd/mcpsh")
