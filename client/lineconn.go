@@ -82,13 +82,9 @@ func newLineConn(r *stdoutReader, w io.Writer, closeFn func() error) *lineConn {
 			select {
 			case c.incoming <- d:
 			case <-c.closed:
-				// Read on, to the end: a server writing on its way out must
-				// neither block on a full pipe nor die of a closed one. What
-				// it writes then is dropped without a word.
-				r.warn = nil
-				for err == nil {
-					_, err = r.nextLine()
-				}
+				// A server writing on its way out must neither block on a
+				// full pipe nor die of a closed one.
+				r.drain()
 				return
 			}
 			if d.err != nil {
@@ -184,7 +180,7 @@ func (c *lineConn) track(msgs []jsonrpc.Message) error {
 			continue
 		}
 		if _, dup := b.unanswered[req.ID]; dup {
-			return fmt.Errorf("the server's batch repeats the request ID %v", req.ID.Raw())
+			return fmt.Errorf("the server's batch repeats the request ID %s", termtext.Truncate(termtext.Line(idKey(req.ID)), 60))
 		}
 		b.unanswered[req.ID] = len(b.answers)
 		b.answers = append(b.answers, nil)
@@ -196,7 +192,7 @@ func (c *lineConn) track(msgs []jsonrpc.Message) error {
 	defer c.batchMu.Unlock()
 	for id := range b.unanswered {
 		if _, seen := c.batches[id]; seen {
-			return fmt.Errorf("the server's batch repeats the request ID %v of one still unanswered", id.Raw())
+			return fmt.Errorf("the server's batch repeats the request ID %s of one still unanswered", termtext.Truncate(termtext.Line(idKey(id)), 60))
 		}
 	}
 	if c.batches == nil {

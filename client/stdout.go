@@ -58,6 +58,16 @@ func (r *stdoutReader) nextLine() ([]byte, error) {
 	return nil, r.err
 }
 
+// drain reads to the end of the stream, dropping what comes without a
+// word: what a server writes on its way out, once nobody listens.
+func (r *stdoutReader) drain() {
+	r.warn = nil
+	for r.err == nil {
+		r.out = nil
+		r.err = r.next()
+	}
+}
+
 func (r *stdoutReader) Close() error { return r.src.Close() }
 
 // brokenBy says why the stream was ended, or nil.

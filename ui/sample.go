@@ -50,12 +50,7 @@ func newReplyEditor(st *style.Styles) textarea.Model {
 	ta.ShowLineNumbers = false
 	ta.CharLimit = 0
 	ta.MaxHeight = 0
-	state := textarea.StyleState{
-		Base: st.Row, Text: st.Row, CursorLine: st.Row, Placeholder: st.Muted,
-		EndOfBuffer: st.Muted, Prompt: st.Muted, LineNumber: st.Muted, CursorLineNumber: st.Muted,
-		Selection: st.RowSelected,
-	}
-	ta.SetStyles(textarea.Styles{Focused: state, Blurred: state, Cursor: textarea.CursorStyle{Shape: tea.CursorBlock}})
+	ta.SetStyles(st.TextArea())
 	ta.Placeholder = "write the reply the server gets"
 	return ta
 }

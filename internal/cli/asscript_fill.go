@@ -2,7 +2,8 @@ package cli
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -27,13 +28,8 @@ func unfilled(argv []string) []string {
 			return []string{"the arguments still hold " + fillMark + fix}
 		}
 		obj, _ := v.(map[string]any)
-		keys := make([]string, 0, len(obj))
-		for k := range obj {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
 		var msgs []string
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(obj)) {
 			for _, at := range fillsIn(obj[k], nil) {
 				where := ""
 				if len(at) > 0 {
@@ -73,13 +69,8 @@ func fillsIn(v any, at jsonPath) []jsonPath {
 		}
 		return out
 	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
 		var out []jsonPath
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(x)) {
 			out = append(out, fillsIn(x[k], append(at, pathStep{Key: k}))...)
 		}
 		return out

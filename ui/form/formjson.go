@@ -23,12 +23,7 @@ func newJSONEditor(st *style.Styles) textarea.Model {
 	ed.ShowLineNumbers = false
 	ed.CharLimit = 0
 	ed.MaxHeight = 0 // no limit on lines; the view scrolls
-	state := textarea.StyleState{
-		Base: st.Row, Text: st.Row, CursorLine: st.Row, Placeholder: st.Muted,
-		EndOfBuffer: st.Muted, Prompt: st.Muted, LineNumber: st.Muted, CursorLineNumber: st.Muted,
-		Selection: st.RowSelected,
-	}
-	ed.SetStyles(textarea.Styles{Focused: state, Blurred: state, Cursor: textarea.CursorStyle{Shape: tea.CursorBlock}})
+	ed.SetStyles(st.TextArea())
 	ed.Placeholder = "{}"
 	return ed
 }

@@ -6,6 +6,7 @@ package style
 import (
 	"image/color"
 
+	"charm.land/bubbles/v2/textarea"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -155,6 +156,17 @@ func (st *Styles) TextInput() textinput.Styles {
 		Blurred: state,
 		Cursor:  textinput.CursorStyle{Shape: tea.CursorBlock},
 	}
+}
+
+// TextArea dresses a text area in st, with a steady cursor, as TextInput
+// does a text input.
+func (st *Styles) TextArea() textarea.Styles {
+	state := textarea.StyleState{
+		Base: st.Row, Text: st.Row, CursorLine: st.Row, Placeholder: st.Muted,
+		EndOfBuffer: st.Muted, Prompt: st.Muted, LineNumber: st.Muted, CursorLineNumber: st.Muted,
+		Selection: st.RowSelected,
+	}
+	return textarea.Styles{Focused: state, Blurred: state, Cursor: textarea.CursorStyle{Shape: tea.CursorBlock}}
 }
 
 // Draw is a style as a termtext.Cell's Style.
