@@ -145,6 +145,11 @@ func Connect(ctx context.Context, t Target, opts *Options) (*Session, error) {
 	if err := t.Validate(); err != nil {
 		return nil, err
 	}
+	if opts != nil {
+		// Before anything quotes the server: its tokens must be redacted
+		// from the first message on.
+		t.live = opts.Auth.liveSecrets(t, opts.Version)
+	}
 	s := &Session{Target: t, events: make(chan Event, 1024), tools: &toolSet{}}
 	if opts != nil {
 		s.opts = *opts

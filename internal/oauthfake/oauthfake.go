@@ -189,7 +189,8 @@ func (f *Server) guard(next http.Handler) http.Handler {
 // so nothing but knowing the values can find them.
 func (f *Server) leak(w http.ResponseWriter, id json.RawMessage, token string) {
 	f.mu.Lock()
-	quoted := slices.Concat([]string{token}, f.seen.Issued, f.Echo, []string{f.ClientSecret, f.RegisterSecret})
+	quoted := slices.DeleteFunc(slices.Concat([]string{token}, f.seen.Issued, f.Echo, []string{f.ClientSecret, f.RegisterSecret}),
+		func(s string) bool { return s == "" })
 	f.mu.Unlock()
 	msg, _ := json.Marshal("upstream refused the credentials it was handed: " + strings.Join(quoted, " and "))
 	w.Header().Set("Content-Type", "application/json")
