@@ -115,12 +115,25 @@ func (a *Auth) authorizerFor(t Target, version string) *authorizer {
 	}
 	// The authorization server gets its own client: mcpsh's configured
 	// headers belong to the MCP server's origin and often carry credentials.
-	hc := &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone(), Timeout: oauthHTTPTimeout}
+	hc := &http.Client{Transport: authServerTransport(), Timeout: oauthHTTPTimeout}
 	h := &authorizer{auth: a, target: t, key: key, http: hc, version: version, live: &liveSecrets{}}
 	h.live.add(a.ClientSecret)
 	h.target.live = h.live
 	a.authorizers[key] = h
 	return h
+}
+
+// authServerTransport carries mcpsh's requests to authorization servers. It
+// leaves dialing to net/http, with no DialContext of its own: go-sdk's
+// discovery (oauthex) then dials through its own dialer, which refuses
+// private and reserved addresses. A transport that dials by itself (a clone
+// of http.DefaultTransport does) turns that guard off, as a CheckRedirect on
+// the client would turn off go-sdk's refusal of redirects to plain http,
+// loopback or private addresses.
+func authServerTransport() *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.DialContext = nil
+	return t
 }
 
 // liveSecrets are the credentials the authorizer for t's server holds, for
@@ -244,6 +257,7 @@ func (h *authorizer) Authorize(ctx context.Context, req *http.Request, resp *htt
 		drain()
 		return nil
 	}
+	h.keepMetadataOnOrigin(resp)
 	challenges, _ := oauthex.ParseWWWAuthenticate(resp.Header.Values("WWW-Authenticate"))
 	stepUp := resp.StatusCode == http.StatusForbidden
 	if stepUp && challengeParam(challenges, "error") != "insufficient_scope" {
