@@ -128,6 +128,7 @@ func (h *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 		h.tap.trace.noteRaw("out", sentBody)
 	}
 	resp, err := h.base.RoundTrip(req)
+	notePost(req, resp, err)
 	if err != nil {
 		if !neverLeft(err) {
 			h.tap.delivered(outNote{token: note.token}, 0, 0)
