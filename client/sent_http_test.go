@@ -146,3 +146,27 @@ func TestACallThatRanIsNotReplayedAfterA502(t *testing.T) {
 		})
 	}
 }
+
+// TestLegacySSEEndpointOnAnotherOriginIsRefused: the endpoint event names
+// another port of the same host. mcpsh sends nothing there, configured
+// headers or not, and says which server named which endpoint.
+func TestLegacySSEEndpointOnAnotherOriginIsRefused(t *testing.T) {
+	other := newRecorder(t)
+	srv := newRawSSE(t)
+	srv.endpoint = func(int) string { return other.URL + "/message?session=1&note=" + "%E2%80%AE" }
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	s, err := Connect(ctx, Target{Name: "legacy", Kind: KindSSE, URL: srv.URL + "/sse", Headers: map[string]string{"X-Api-Key": "hdr-secret-Vb7Nc2"}}, nil)
+	if err == nil {
+		s.Close()
+		t.Fatal("connected through an endpoint on another origin")
+	}
+	msg := err.Error()
+	if !strings.HasPrefix(msg, "connecting to legacy (sse: "+srv.URL+"/sse): the server names "+other.URL+"/message?") ||
+		!strings.Contains(msg, "&note=%E2%80%AE as the endpoint for messages, which is not on "+srv.URL+", the origin it was reached at") {
+		t.Errorf("error = %q", msg)
+	}
+	if n := len(other.headers()); n != 0 {
+		t.Errorf("the other origin got %d requests", n)
+	}
+}

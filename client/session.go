@@ -258,6 +258,7 @@ func (s *Session) dial(ctx context.Context) (*connection, error) {
 	c.tap.asked = s.asked
 	var transport mcp.Transport
 	var stdio *stdioTransport
+	var legacy *httpTap
 	switch s.Target.Kind {
 	case KindStdio:
 		stdio = &stdioTransport{target: s.Target, stderr: s.stderr, tap: c.tap, warn: s.warn}
@@ -273,9 +274,11 @@ func (s *Session) dial(ctx context.Context) (*connection, error) {
 		}
 		transport = st
 	case KindSSE:
+		legacy = newHTTPTap(s.Target.URL, s.Target.Headers, nil)
+		legacy.legacySSE = true
 		transport = &tappedTransport{tap: c.tap, inner: &mcp.SSEClientTransport{
 			Endpoint:     s.Target.URL,
-			HTTPClient:   &http.Client{Transport: newHTTPTap(s.Target.URL, s.Target.Headers, nil)},
+			HTTPClient:   &http.Client{Transport: legacy},
 			MaxEventSize: maxEventBytes,
 		}}
 	case KindInProcess:
@@ -292,6 +295,10 @@ func (s *Session) dial(ctx context.Context) (*connection, error) {
 	}
 	if stdio != nil {
 		c.proc = stdio.proc
+	}
+	if err != nil && legacy != nil && legacy.refusedEndpoint() != nil {
+		// Said alone: go-sdk flattens it into its own words around the URL.
+		err = legacy.refusedEndpoint()
 	}
 	if err != nil {
 		detail := ""

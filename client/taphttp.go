@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -31,6 +32,10 @@ type httpTap struct {
 	// credentials.
 	origin string
 	tap    *tap // nil: headers only (the SSE transport is tapped at the connection)
+	// legacySSE: the POSTs carry a legacy SSE session's messages, to the
+	// endpoint the server named (taplegacy.go).
+	legacySSE bool
+	refused   atomic.Pointer[EndpointError]
 }
 
 func newHTTPTap(target string, headers map[string]string, t *tap) *httpTap {
@@ -99,6 +104,9 @@ const maxEventBytes = maxAnswerBytes + 64<<10
 var errAnswerTooLarge = errors.New("the server's answer was larger than 32 MiB, mcpsh's limit")
 
 func (h *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
+	if err := h.checkEndpoint(req); err != nil {
+		return nil, err
+	}
 	req = req.Clone(req.Context())
 	h.credentialsFor(req)
 	var note outNote
