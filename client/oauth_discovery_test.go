@@ -101,3 +101,32 @@ func TestChallengesLoseOnlyMetadataElsewhere(t *testing.T) {
 		}
 	}
 }
+
+// FuzzChallengesKeepNoMetadataElsewhere: whatever a server's challenges
+// hold, once go-sdk could read them, what go-sdk reads after mcpsh names
+// no resource_metadata off the server's origin, and still reads.
+func FuzzChallengesKeepNoMetadataElsewhere(f *testing.F) {
+	f.Add(`Bearer resource_metadata="https://evil.example/m"`, `Basic realm="x"`)
+	f.Add(`Bearer error="insufficient_scope", scope="a b", resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp"`, ``)
+	f.Add(`Bearer scope="a\\", resource_metadata="https://evil.example/m"`, `Bearer resource_metadata="http://127.0.0.1:9/m"`)
+	f.Add(`Bearer scope="x\", resource_metadata=\"https://evil.example/m"`, `DPoP algs="ES256", resource_metadata="https://mcp.example.com:8443/m"`)
+	a := &Auth{Store: NewFileTokenStore(f.TempDir())}
+	h := a.authorizerFor(Target{Kind: KindHTTP, URL: "https://mcp.example.com/mcp"}, "test")
+	f.Fuzz(func(t *testing.T, first, second string) {
+		in := []string{first, second}
+		if _, err := oauthex.ParseWWWAuthenticate(in); err != nil {
+			return // go-sdk refuses these before fetching anything
+		}
+		resp := &http.Response{Header: http.Header{"Www-Authenticate": in}}
+		h.keepMetadataOnOrigin(resp)
+		got, err := oauthex.ParseWWWAuthenticate(resp.Header.Values("WWW-Authenticate"))
+		if err != nil {
+			t.Fatalf("%q became %q, which go-sdk cannot read: %v", in, resp.Header.Values("WWW-Authenticate"), err)
+		}
+		for _, c := range got {
+			if u, ok := c.Params["resource_metadata"]; ok && !h.onOrigin(u) {
+				t.Fatalf("%q became %q, which still names %q", in, resp.Header.Values("WWW-Authenticate"), u)
+			}
+		}
+	})
+}
