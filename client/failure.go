@@ -110,6 +110,10 @@ func describe(f policy.Failure, err error, w callWire) string {
 		if w.status == http.StatusNotFound {
 			return "connection lost: the server no longer knows this session (HTTP 404)"
 		}
+		if w.status >= 400 {
+			// Legacy SSE: go-sdk says "failed to write", but the POST had left.
+			return fmt.Sprintf("connection lost: the server answered HTTP %d %s to the call it was sent", w.status, http.StatusText(w.status))
+		}
 		return "connection lost: " + msg
 	case policy.NotSent:
 		return "not sent: " + msg

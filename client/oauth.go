@@ -10,7 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcpsh/mcpsh/internal/redact"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/auth/extauth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
@@ -116,10 +115,37 @@ func (a *Auth) authorizerFor(t Target, version string) *authorizer {
 	}
 	// The authorization server gets its own client: mcpsh's configured
 	// headers belong to the MCP server's origin and often carry credentials.
-	hc := &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone(), Timeout: oauthHTTPTimeout}
-	h := &authorizer{auth: a, target: t, key: key, http: hc, version: version}
+	hc := &http.Client{Transport: authServerTransport(), Timeout: oauthHTTPTimeout}
+	h := &authorizer{auth: a, target: t, key: key, http: hc, version: version, live: &liveSecrets{}}
+	h.live.add(a.ClientSecret)
+	h.target.live = h.live
 	a.authorizers[key] = h
 	return h
+}
+
+// authServerTransport carries mcpsh's requests to authorization servers. It
+// leaves dialing to net/http, with no DialContext of its own: go-sdk's
+// discovery (oauthex) then dials through its own dialer, which refuses
+// private and reserved addresses. A transport that dials by itself (a clone
+// of http.DefaultTransport does) turns that guard off, as a CheckRedirect on
+// the client would turn off go-sdk's refusal of redirects to plain http,
+// loopback or private addresses.
+func authServerTransport() *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.DialContext = nil
+	return t
+}
+
+// liveSecrets are the credentials the authorizer for t's server holds, for
+// the session's Target to redact; nil when the session has no OAuth.
+func (a *Auth) liveSecrets(t Target, version string) *liveSecrets {
+	if a == nil || a.Store == nil || t.Kind != KindHTTP {
+		return nil
+	}
+	if h := a.authorizerFor(t, version); h != nil {
+		return h.live
+	}
+	return nil
 }
 
 func (a *Auth) notify(msg string) {
@@ -136,6 +162,9 @@ type authorizer struct {
 	key     string // the server's canonical URL
 	http    *http.Client
 	version string
+	// live is every credential this authorizer has held, current and past;
+	// target carries it, so target.Redact knows them all.
+	live *liveSecrets
 
 	mu     sync.Mutex
 	loaded bool          // the store has been read
@@ -171,12 +200,14 @@ func (h *authorizer) TokenSource(context.Context) (oauth2.TokenSource, error) {
 func (h *authorizer) fromStore() *savingSource {
 	rec, _, err := h.auth.Store.load(h.key)
 	if err != nil {
-		// Not h.redact, which takes h.mu: the caller holds it. No token is in use yet.
-		msg := h.target.Redact(redact.Known(err.Error(), []string{h.auth.ClientSecret}))
-		h.auth.notify("the stored login for " + h.target.Label() + " cannot be read, so the server may ask again: " + msg)
+		h.auth.notify("the stored login for " + h.target.Label() + " cannot be read, so the server may ask again: " + h.redact(err.Error()))
 		return nil
 	}
-	if rec == nil || !rec.usable() {
+	if rec == nil {
+		return nil
+	}
+	h.live.add(rec.secrets()...)
+	if !rec.usable() {
 		return nil
 	}
 	var base oauth2.TokenSource = oauth2.StaticTokenSource(rec.oauth2())
@@ -226,6 +257,7 @@ func (h *authorizer) Authorize(ctx context.Context, req *http.Request, resp *htt
 		drain()
 		return nil
 	}
+	h.keepMetadataOnOrigin(resp)
 	challenges, _ := oauthex.ParseWWWAuthenticate(resp.Header.Values("WWW-Authenticate"))
 	stepUp := resp.StatusCode == http.StatusForbidden
 	if stepUp && challengeParam(challenges, "error") != "insufficient_scope" {
@@ -363,17 +395,9 @@ func (h *authorizer) hint() string {
 	return "mcpsh login --url " + h.target.url()
 }
 
-// redact takes every credential mcpsh knows of out of s: the tokens, the
-// client secret, and the target's own secrets.
-func (h *authorizer) redact(s string) string {
-	secrets := []string{h.auth.ClientSecret}
-	h.mu.Lock()
-	if h.src != nil {
-		secrets = append(secrets, h.src.secrets()...)
-	}
-	h.mu.Unlock()
-	return h.target.Redact(redact.Known(s, secrets))
-}
+// redact takes every credential mcpsh knows of out of s: the tokens it has
+// held, the client secrets, and the target's own secrets.
+func (h *authorizer) redact(s string) string { return h.target.Redact(s) }
 
 // wrap keeps tokens out of an error's text; errors.As still finds what is
 // inside (the SDK looks for oauth2's invalid_grant).

@@ -145,6 +145,11 @@ func Connect(ctx context.Context, t Target, opts *Options) (*Session, error) {
 	if err := t.Validate(); err != nil {
 		return nil, err
 	}
+	if opts != nil {
+		// Before anything quotes the server: its tokens must be redacted
+		// from the first message on.
+		t.live = opts.Auth.liveSecrets(t, opts.Version)
+	}
 	s := &Session{Target: t, events: make(chan Event, 1024), tools: &toolSet{}}
 	if opts != nil {
 		s.opts = *opts
@@ -253,6 +258,7 @@ func (s *Session) dial(ctx context.Context) (*connection, error) {
 	c.tap.asked = s.asked
 	var transport mcp.Transport
 	var stdio *stdioTransport
+	var legacy *httpTap
 	switch s.Target.Kind {
 	case KindStdio:
 		stdio = &stdioTransport{target: s.Target, stderr: s.stderr, tap: c.tap, warn: s.warn}
@@ -268,9 +274,11 @@ func (s *Session) dial(ctx context.Context) (*connection, error) {
 		}
 		transport = st
 	case KindSSE:
+		legacy = newHTTPTap(s.Target.URL, s.Target.Headers, nil)
+		legacy.legacySSE = true
 		transport = &tappedTransport{tap: c.tap, inner: &mcp.SSEClientTransport{
 			Endpoint:     s.Target.URL,
-			HTTPClient:   &http.Client{Transport: newHTTPTap(s.Target.URL, s.Target.Headers, nil)},
+			HTTPClient:   &http.Client{Transport: legacy},
 			MaxEventSize: maxEventBytes,
 		}}
 	case KindInProcess:
@@ -287,6 +295,10 @@ func (s *Session) dial(ctx context.Context) (*connection, error) {
 	}
 	if stdio != nil {
 		c.proc = stdio.proc
+	}
+	if err != nil && legacy != nil && legacy.refusedEndpoint() != nil {
+		// Said alone: go-sdk flattens it into its own words around the URL.
+		err = legacy.refusedEndpoint()
 	}
 	if err != nil {
 		detail := ""

@@ -42,9 +42,14 @@ func (c *tappedConn) Write(ctx context.Context, m jsonrpc.Message) error {
 	// Traced before it is written: the answer can be read, and traced, before
 	// Write returns, and would then have no request to take its latency from.
 	c.tap.trace.note("out", m, nil)
-	err := c.Connection.Write(ctx, m)
+	// Over legacy SSE the write is a POST, whose body may have reached the
+	// server even when the write fails: the transport says so in the report.
+	post := &postReport{}
+	err := c.Connection.Write(withPostReport(ctx, post), m)
 	if err == nil {
 		c.tap.delivered(note, 0, 0)
+	} else if left, status, wait := post.sent(); left {
+		c.tap.delivered(note, status, wait)
 	}
 	return err
 }

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -31,6 +32,10 @@ type httpTap struct {
 	// credentials.
 	origin string
 	tap    *tap // nil: headers only (the SSE transport is tapped at the connection)
+	// legacySSE: the POSTs carry a legacy SSE session's messages, to the
+	// endpoint the server named (taplegacy.go).
+	legacySSE bool
+	refused   atomic.Pointer[EndpointError]
 }
 
 func newHTTPTap(target string, headers map[string]string, t *tap) *httpTap {
@@ -38,8 +43,12 @@ func newHTTPTap(target string, headers map[string]string, t *tap) *httpTap {
 	if u, err := url.Parse(target); err == nil {
 		o = originOf(u)
 	}
-	return &httpTap{base: http.DefaultTransport, headers: headers, origin: o, tap: t}
+	return &httpTap{base: baseTransport, headers: headers, origin: o, tap: t}
 }
+
+// baseTransport carries mcpsh's requests to MCP servers; tests point it at
+// one that trusts their TLS servers.
+var baseTransport http.RoundTripper = http.DefaultTransport
 
 // originOf is scheme://host:port with the scheme's default port made explicit.
 func originOf(u *url.URL) string {
@@ -56,6 +65,31 @@ func originOf(u *url.URL) string {
 	return scheme + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port)
 }
 
+// credentialHeaders are the headers that may carry a credential mcpsh did
+// not configure: go-sdk sets Authorization from the OAuth token itself, and
+// http.Client copies it, and Cookie, onto a redirect to the same host name
+// whatever the port or scheme, or to a subdomain.
+var credentialHeaders = []string{"Authorization", "Proxy-Authorization", "Cookie"}
+
+// credentialsFor is the one origin check for what mcpsh sends an MCP server:
+// the configured headers and the OAuth token go only to the exact origin
+// (scheme, host, port) of the URL the user gave, so never over plain http
+// after https, never to another port or subdomain; and no request names the
+// page it came from (http.Client sets Referer on redirects). It runs on
+// every request and every hop of a redirect.
+func (h *httpTap) credentialsFor(req *http.Request) {
+	req.Header.Del("Referer")
+	if h.origin != "" && originOf(req.URL) == h.origin {
+		for k, v := range h.headers {
+			req.Header.Set(k, v)
+		}
+		return
+	}
+	for _, k := range credentialHeaders {
+		req.Header.Del(k)
+	}
+}
+
 // maxAnswerBytes bounds one response message or event, so a hostile server cannot
 // make mcpsh buffer without limit.
 const maxAnswerBytes = 32 << 20
@@ -70,12 +104,11 @@ const maxEventBytes = maxAnswerBytes + 64<<10
 var errAnswerTooLarge = errors.New("the server's answer was larger than 32 MiB, mcpsh's limit")
 
 func (h *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
-	req = req.Clone(req.Context())
-	if h.origin != "" && originOf(req.URL) == h.origin {
-		for k, v := range h.headers {
-			req.Header.Set(k, v)
-		}
+	if err := h.checkEndpoint(req); err != nil {
+		return nil, err
 	}
+	req = req.Clone(req.Context())
+	h.credentialsFor(req)
 	var note outNote
 	var sentBody []byte
 	callID := ""
@@ -103,6 +136,7 @@ func (h *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 		h.tap.trace.noteRaw("out", sentBody)
 	}
 	resp, err := h.base.RoundTrip(req)
+	notePost(req, resp, err)
 	if err != nil {
 		if !neverLeft(err) {
 			h.tap.delivered(outNote{token: note.token}, 0, 0)

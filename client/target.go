@@ -7,7 +7,9 @@ package client
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mcpsh/mcpsh/internal/redact"
@@ -53,6 +55,12 @@ type Target struct {
 	// every message mcpsh makes, the server's stderr included. Header values
 	// and the secret parts of URL are added to them.
 	Secrets []string
+	// live are the credentials a session got for this server rather than
+	// was configured with: the OAuth tokens it has held (the current ones
+	// and every one before them, as they are renewed mid-session) and the
+	// client secrets. Every copy of the Target shares them, so every
+	// message Redact makes knows the tokens of now.
+	live *liveSecrets
 
 	Trust policy.Trust
 	Rules []policy.Rule
@@ -121,11 +129,12 @@ func (t Target) Label() string {
 }
 
 // Redact takes out of s every secret the target knows of (its Secrets, its
-// header values, the secret parts of its URL) and anything that looks like a
-// credential. Every message mcpsh makes that may quote the target, its
-// transport or its server passes through it.
+// header values, the secret parts of its URL, and the credentials its
+// sessions got: OAuth tokens, current and past, and client secrets) and
+// anything that looks like a credential. Every message mcpsh makes that may
+// quote the target, its transport or its server passes through it.
 func (t Target) Redact(s string) string {
-	secrets := append([]string(nil), t.Secrets...)
+	secrets := append(t.live.list(), t.Secrets...)
 	for _, v := range t.Headers {
 		secrets = append(secrets, v)
 	}
@@ -133,6 +142,34 @@ func (t Target) Redact(s string) string {
 		secrets = append(secrets, redact.Find(t.URL)...)
 	}
 	return redact.Text(redact.Known(s, secrets))
+}
+
+// liveSecrets is a growing set of credentials, safe for concurrent use.
+// Nothing is ever taken out: a token renewed away may still be quoted by a
+// server that saw it.
+type liveSecrets struct {
+	mu   sync.Mutex
+	vals []string
+}
+
+func (l *liveSecrets) add(vals ...string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, v := range vals {
+		if v != "" && !slices.Contains(l.vals, v) {
+			l.vals = append(l.vals, v)
+		}
+	}
+}
+
+// list is a copy of the set; nil for a nil set.
+func (l *liveSecrets) list() []string {
+	if l == nil {
+		return nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.vals)
 }
 
 // Validate reports a target that cannot be connected to, before anything starts.

@@ -63,6 +63,7 @@ func (s *savingSource) record(tok *oauth2.Token) {
 	rec.Saved = time.Now().UTC()
 	s.rec = &rec
 	s.mu.Unlock()
+	s.h.live.add(rec.secrets()...)
 	where, err := s.h.auth.Store.save(s.h.key, &rec)
 	if err != nil {
 		s.h.auth.notify("the token for " + s.h.target.Label() + " could not be stored, so the next run will ask again: " + s.h.redact(err.Error()))
@@ -91,10 +92,4 @@ func (s *savingSource) scopes() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return slices.Clone(s.rec.Scopes)
-}
-
-func (s *savingSource) secrets() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.rec.secrets()
 }

@@ -1,0 +1,81 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mcpsh/mcpsh/internal/oauthfake"
+	"github.com/mcpsh/mcpsh/internal/redact"
+)
+
+// TestCredentialsAServerEchoesShowNowhere: a server answers a call with a
+// JSON-RPC error quoting the access token (without "Bearer"), the refresh
+// token and the client secret mcpsh registered with. The fake's tokens expire
+// within oauth2's margin, so every request renews them: a run holds the
+// stored token it starts from and every token it gets after, and none of
+// them shows on stderr, in --json, in the session log or in openworld.jsonl,
+// while the error itself does. (The fake quotes tokens earlier runs held too;
+// a run cannot know those, and they are not checked.)
+func TestCredentialsAServerEchoesShowNowhere(t *testing.T) {
+	f := oauthfake.New(t)
+	f.ExpiresIn = 5
+	f.RegisterSecret = "dyn-secret-Rk5Tq2"
+	state := t.TempDir()
+	login, _ := run(t, authEnv(t, state, oauthfake.CurlBrowser(t)), "login", "--url", f.URL())
+	wantCode(t, login, ExitOK)
+
+	const echoed = "upstream refused the credentials it was handed: " + redact.Marker
+	sessions := filepath.Join(state, "mcpsh", "sessions", "*.jsonl")
+	for i, json := range []bool{false, true} {
+		args := []string{"call", "--url", f.URL(), "leak", "--retries", "2"}
+		where := "stderr"
+		if json {
+			args, where = append(args, "--json"), "--json stdout"
+		}
+		before, logsBefore := f.Seen().Issued, glob(t, sessions)
+		r, _ := run(t, authEnv(t, state, ""), args...)
+		wantCode(t, r, ExitFailure)
+		held := f.Seen().Issued[len(before)-2:]
+		if len(held) < 6 {
+			t.Fatalf("the tokens did not change under the session: %d held", len(held))
+		}
+		logs := slices.DeleteFunc(glob(t, sessions), func(p string) bool { return slices.Contains(logsBefore, p) })
+		if len(logs) != 1 {
+			t.Fatalf("session logs written by the run: %v", logs)
+		}
+		sessionLog, _ := os.ReadFile(logs[0])
+		openWorld, _ := os.ReadFile(filepath.Join(state, "mcpsh", "openworld.jsonl"))
+		owLines := strings.Split(strings.TrimSpace(string(openWorld)), "\n")
+		if len(owLines) != i+1 {
+			t.Fatalf("openworld.jsonl has %d lines after run %d", len(owLines), i+1)
+		}
+		outputs := map[string]string{"stderr": r.errOut, "stdout": r.out, "session log": string(sessionLog), "openworld.jsonl": owLines[i]}
+		if json {
+			outputs["--json stdout"] = r.out
+		}
+		for _, what := range []string{where, "session log", "openworld.jsonl"} {
+			if !strings.Contains(outputs[what], echoed) {
+				t.Errorf("%s does not carry the server's error:\n%s", what, outputs[what])
+			}
+		}
+		for what, text := range outputs {
+			for _, secret := range append(held, f.RegisterSecret) {
+				if strings.Contains(text, secret) {
+					t.Errorf("run %d: %s shows a credential (%s…):\n%s", i+1, what, secret[:5], text)
+				}
+			}
+		}
+	}
+}
+
+func glob(t *testing.T, pattern string) []string {
+	t.Helper()
+	m, err := filepath.Glob(pattern)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
