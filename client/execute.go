@@ -328,7 +328,7 @@ func (s *Session) attempt(ctx context.Context, conn *connection, c *Call, tool *
 	}
 	raw, captured := conn.tap.takeResult(token)
 	wire := conn.tap.wireOf(token)
-	wire.cancelTold = told
+	wire.cancelTold, wire.sessionGone = told, conn.tap.sessionGone.Load()
 	conn.tap.forget(token)
 	if err != nil {
 		var te *TimeoutError

@@ -63,6 +63,10 @@ type callWire struct {
 	why       string
 	// cancelTold: the call was cancelled and notifications/cancelled left mcpsh.
 	cancelTold bool
+	// sessionGone: the HTTP server answered 404 to a request that carried
+	// the session's ID. A 404 to a request without one (protocol 2026-07-28
+	// keeps no sessions) is the server's answer, not a lost session.
+	sessionGone bool
 }
 
 type tapped struct {
