@@ -61,9 +61,13 @@ func classify(parent context.Context, err error, w callWire) policy.Failure {
 	var te *TimeoutError
 	var je *jsonrpc.Error
 	var lr *LoginRequiredError
+	var re *roundError
 	switch {
 	case parent.Err() != nil:
 		return policy.Cancelled
+	case errors.As(err, &re):
+		// The server answered, in a way the protocol does not allow.
+		return re.failure
 	case errors.As(err, &lr):
 		// The server wants a login (or more scopes) that this mode cannot get:
 		// sending again cannot help, and the hint must not be lost.
@@ -97,6 +101,10 @@ func describe(f policy.Failure, err error, w callWire) string {
 	var lr *LoginRequiredError
 	if errors.As(err, &lr) {
 		return termtext.Line(lr.Error())
+	}
+	var re *roundError
+	if errors.As(err, &re) {
+		return re.msg
 	}
 	msg := termtext.Line(err.Error())
 	var je *jsonrpc.Error
