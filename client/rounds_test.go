@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpsh/mcpsh/internal/fixture"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Servers that answer in rounds (protocol 2026-07-28, SEP-2322), played by
@@ -260,5 +261,42 @@ func TestRetryInALaterRoundSendsThatRoundAgain(t *testing.T) {
 	if len(o.Attempts) != 2 || o.Attempts[0].Round != 2 || o.Attempts[0].Failure != string(policy.ServerError) ||
 		!strings.HasPrefix(o.Attempts[0].Error, "round 2: server error: backend hiccup") || o.Attempts[1].Round != 2 || o.Rounds != 2 {
 		t.Errorf("rounds %d, attempts %+v", o.Rounds, o.Attempts)
+	}
+}
+
+// What a round asks that mcpsh will not put to anyone is declined, saying
+// why: more requests than one round may ask (a flood of questions), a page
+// to visit where nobody can, an elicitation mode no version defines.
+func TestRoundRequestsMcpshWillNotPutToAnyone(t *testing.T) {
+	reqs := []string{`"page":{"method":"elicitation/create","params":{"mode":"url","message":"Log in","url":"https://example.com/login","elicitationId":"e1"}}`,
+		`"mind":{"method":"elicitation/create","params":{"mode":"telepathy","message":"Think of a number"}}`}
+	for i := range 20 {
+		reqs = append(reqs, fmt.Sprintf(`"q%02d":{"method":"elicitation/create","params":{"message":"Q%d?","requestedSchema":{"type":"object","properties":{"answer":{"type":"string"}}}}}`, i, i))
+	}
+	ir, err := parseInputRequired(json.RawMessage(`{"resultType":"input_required","inputRequests":{` + strings.Join(reqs, ",") + `}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &answering{answers: []string{"yes"}}
+	var warnings []string
+	s := &Session{opts: Options{Elicit: a.elicit, OnWarning: func(w string) { warnings = append(warnings, w) }}}
+	out, answered, _, err := s.fulfil(context.Background(), ir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The first 16 are page, mind and q00 to q13; the person sees 14.
+	if answered != 14 || a.n != 14 || len(out) != 22 {
+		t.Fatalf("answered %d, asked the person %d times, %d answers; want 14, 14, 22", answered, a.n, len(out))
+	}
+	for _, k := range []string{"page", "mind", "q14", "q19"} {
+		if r, ok := out[k].(*mcp.ElicitResult); !ok || r.Action != ElicitDecline {
+			t.Errorf("%s: %+v, want a decline", k, out[k])
+		}
+	}
+	said := strings.Join(warnings, "\n")
+	for _, want := range []string{"asked for 22 things at once; mcpsh answers the first 16", `inputRequests["page"] (elicitation/create) asks to visit a page, which mcpsh offers only where a person can`, `asks in a mode mcpsh does not know ("telepathy")`} {
+		if !strings.Contains(said, want) {
+			t.Errorf("warnings %q lack %q", said, want)
+		}
 	}
 }
