@@ -55,7 +55,7 @@ func (s *Session) execute(ctx context.Context, c *Call, tool *Tool, d policy.Dec
 	retrying := false
 	for n := 1; ; {
 		if retrying || rt.round > 1 || s.needsRecheck(tool) {
-			t, nd, err := s.recheck(ctx, c, tool, deadline)
+			t, nd, err := s.recheck(ctx, c, tool, deadline, rt.round > 1)
 			switch {
 			case err != nil && ctx.Err() != nil:
 				s.finishFailed(o, policy.Cancelled, "cancelled while reconnecting", "")
@@ -252,13 +252,23 @@ func (s *Session) needsRecheck(tool *Tool) bool {
 }
 
 // recheck brings the session back if it went away (a restart lists the tools
-// again), lists the tools again if the server said they changed, and returns
-// the tool as declared now with the call decided on it. An error means the
-// call cannot be sent: the session did not come back, or the tool is gone, or
-// the arguments no longer fit its schema.
-func (s *Session) recheck(ctx context.Context, c *Call, tool *Tool, deadline time.Time) (*Tool, policy.Decision, error) {
+// again), lists the tools again if the server said they changed, or always
+// when relist is set, and returns the tool as declared now with the call
+// decided on it. An error means the call cannot be sent: the session did not
+// come back, or the tool is gone, or the arguments no longer fit its schema.
+//
+// A later round of a call lists them again whatever the server said: the
+// round before ran on the server, which may have re-declared the tool as it
+// did, and at 2026-07-28 over HTTP its notice comes on a stream of its own,
+// with no promise to arrive before the answer.
+func (s *Session) recheck(ctx context.Context, c *Call, tool *Tool, deadline time.Time, relist bool) (*Tool, policy.Decision, error) {
 	if err := s.ensureConnected(ctx, deadline); err != nil {
 		return nil, policy.Decision{}, err
+	}
+	if relist {
+		if _, err := s.ListTools(ctx); err != nil {
+			return nil, policy.Decision{}, fmt.Errorf("listing the tools again before the round failed: %w", err)
+		}
 	}
 	t, err := s.refresh(ctx, tool.Name)
 	if err == nil {

@@ -49,6 +49,18 @@ func (a *answering) elicit(_ context.Context, r *ElicitRequest) (*ElicitResponse
 // hints changed.
 func TestRoundIsDecidedAgainBeforeItIsSent(t *testing.T) {
 	for _, transport := range []string{"stdio", "http"} {
+		t.Run(transport+"/quiet", func(t *testing.T) {
+			// The same, with no notice at all: the tools are listed again
+			// before a later round whatever the server said.
+			s, state := roundsFixture(t, transport, "rounds-flip", nil)
+			o, _ := s.Do(context.Background(), &Call{Tool: mustTool(t, s, "quiet_flip"), Mode: policy.Batch, ReadOnly: true})
+			if n := fixture.CountIn(state, "rounds", "quiet_flip 2"); n != 0 {
+				t.Fatalf("round 2 of quiet_flip, now destructive, reached the server under a read-only policy")
+			}
+			if o.Status != StatusFailed || o.RoundNotSent != 2 || !strings.Contains(o.Error, "readOnlyHint true → false") {
+				t.Errorf("status %s, round not sent %d (%s)", o.Status, o.RoundNotSent, o.Error)
+			}
+		})
 		t.Run(transport, func(t *testing.T) {
 			var recorded []byte
 			s, state := roundsFixture(t, transport, "rounds-flip", &Options{Recorder: func(o *Outcome) error {
