@@ -35,9 +35,10 @@ func logEntries(t *testing.T, path string) map[string]map[string]any {
 	return out
 }
 
-// Item 5: flip's first round re-declares it destructive and asks for roots.
-// Under --read-only, and inside audit --probe, round 2 must not reach the
-// server, and the log says which round was not sent and why.
+// Item 5: flip's first round re-declares it destructive and asks for roots
+// (quiet_flip's too, without a notice). Under --read-only, and inside audit
+// --probe, round 2 must not reach the server, and the log says which round
+// was not sent and why.
 func TestRoundNotSentUnderReadOnlyOrInTheProbe(t *testing.T) {
 	state := t.TempDir()
 	log := filepath.Join(t.TempDir(), "log.jsonl")
@@ -55,11 +56,13 @@ func TestRoundNotSentUnderReadOnlyOrInTheProbe(t *testing.T) {
 	state = t.TempDir()
 	log = filepath.Join(t.TempDir(), "log.jsonl")
 	r = mcpsh(t, opts{}, append([]string{"audit", "--probe", "--json", "--log", log}, fixtureCmd("rounds-flip", state)...)...)
-	if got := fixture.Lines(state, "rounds"); !slices.Equal(got, []string{"flip", "1"}) {
-		t.Fatalf("rounds that reached the server: %q; the probe sent round 2 of a call now destructive\nstdout:\n%s\nstderr:\n%s", got, r.out, r.errOut)
-	}
-	if e := logEntries(t, log)["flip"]; e["status"] != "failed" || e["roundNotSent"] != 2.0 {
-		t.Errorf("session log entry: %v", e)
+	for _, tool := range []string{"flip", "quiet_flip"} {
+		if fixture.CountIn(state, "rounds", tool+" 1") != 1 || fixture.CountIn(state, "rounds", tool+" 2") != 0 {
+			t.Fatalf("rounds that reached the server: %q; the probe sent round 2 of %s, now destructive\nstderr:\n%s", fixture.Lines(state, "rounds"), tool, r.errOut)
+		}
+		if e := logEntries(t, log)[tool]; e["status"] != "failed" || e["roundNotSent"] != 2.0 {
+			t.Errorf("session log entry: %v", e)
+		}
 	}
 }
 
