@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -33,40 +34,60 @@ func (e *CallError) Error() string { return e.Msg }
 // brought back if it went away and the call is decided again on what the
 // server declares now: a retry happens only if that decision is still run
 // and, for a call that may have run, replay-safe.
+//
+// A server may answer with requests for more input (SEP-2322): the call is
+// then sent again, as the next round, with the answers (rounds.go). A round
+// is decided again like a first send, and is not sent unless the decision is
+// run. It is not a retry: it takes none of the call's attempts, and the time
+// its own retries may take counts from its start. A retry after a failure in
+// a round sends that round again, answers and state as they were.
 func (s *Session) execute(ctx context.Context, c *Call, tool *Tool, d policy.Decision, o *Outcome) {
 	timeout, maxDur, attempts, retryMax := c.limits(s.Target)
 	bo := newBackoff(retryMax)
-	start := s.now()
-	deadline := start.Add(retryMax)
+	deadline := s.now().Add(retryMax)
+	rt := newRounds(s)
 	var last struct {
 		f   policy.Failure
 		msg string
 	}
-	for n := 1; ; n++ {
-		if n > 1 || s.needsRecheck(tool) {
-			t, nd, err := s.recheck(ctx, c, tool, deadline)
+	// retrying: the last send failed and the next one sends it again; else
+	// the next one is the first send, or the next round.
+	retrying := false
+	for n := 1; ; {
+		if retrying || rt.round > 1 || s.needsRecheck(tool) {
+			t, nd, err := s.recheck(ctx, c, tool, deadline, rt.round > 1)
 			switch {
 			case err != nil && ctx.Err() != nil:
 				s.finishFailed(o, policy.Cancelled, "cancelled while reconnecting", "")
 				return
-			case err != nil && n == 1:
+			case err != nil && retrying:
+				s.finishFailed(o, last.f, last.msg, "not retried: "+err.Error())
+				return
+			case err != nil && rt.round > 1:
+				s.stopBetweenRounds(o, n, rt.round, err.Error())
+				return
+			case err != nil:
 				msg := s.Target.Redact("not sent: " + err.Error())
 				o.Attempts = append(o.Attempts, Attempt{N: n, Failure: string(policy.NotSent), Error: msg})
 				o.failNotSent(msg)
-				return
-			case err != nil:
-				s.finishFailed(o, last.f, last.msg, "not retried: "+err.Error())
 				return
 			}
 			if t != tool {
 				o.redecided(tool, t, nd)
 				tool, d = t, nd
 			}
-			if n == 1 && d.Verdict != policy.Run {
+			switch {
+			case !retrying && rt.round == 1 && d.Verdict != policy.Run:
 				o.refuse(d.Reason + "; the server changed the tool's hints before the call: " + o.HintsChanged)
 				return
-			}
-			if n > 1 {
+			case !retrying && d.Verdict != policy.Run:
+				why := "policy, asked again, no longer lets it run (" + d.Reason + ")"
+				if o.HintsChanged != "" {
+					why += "; the server changed the tool's hints during the call: " + o.HintsChanged
+				}
+				s.stopBetweenRounds(o, n, rt.round, why)
+				return
+			case retrying:
 				again, why := policy.Retry(d, last.f, n-1, attempts)
 				if d.Verdict != policy.Run {
 					again, why = false, "the new decision is not to run it: "+d.Reason
@@ -85,8 +106,38 @@ func (s *Session) execute(ctx context.Context, c *Call, tool *Tool, d policy.Dec
 		}
 		t0 := s.now()
 		conn := s.current()
-		res, wire, err := s.attempt(ctx, conn, c, tool, timeout, maxDur)
+		res, more, wire, err := s.attempt(ctx, conn, c, tool, rt.next, timeout, maxDur)
 		a := Attempt{N: n, DurationMS: ms(s.now().Sub(t0))}
+		if rt.round > 1 {
+			a.Round = rt.round
+		}
+		if rt.round > 1 || more != nil {
+			o.Rounds = rt.round
+		}
+		if err == nil && more != nil {
+			err = rt.advance(ctx, more)
+			if err == nil {
+				// The next send is the next round: not a retry, so its
+				// retries get a budget of their own.
+				retrying = false
+				bo.Reset()
+				deadline = s.now().Add(retryMax)
+				continue
+			}
+			f, msg := policy.ProtocolViolation, s.Target.Redact(termtext.Line(err.Error()))
+			var re *roundError
+			switch {
+			case ctx.Err() != nil:
+				f, msg = policy.Cancelled, fmt.Sprintf("cancelled while answering the server's request for more input (round %d)", o.Rounds)
+			case errors.As(err, &re):
+				f, msg = re.failure, s.Target.Redact(re.msg)
+			}
+			a.Failure, a.Error = string(f), msg
+			o.Attempts = append(o.Attempts, a)
+			_, why := policy.Retry(d, f, n, attempts)
+			s.finishFailed(o, f, msg, why)
+			return
+		}
 		if err == nil {
 			o.Attempts = append(o.Attempts, a)
 			s.finishOK(o, tool, res)
@@ -102,9 +153,15 @@ func (s *Session) execute(ctx context.Context, c *Call, tool *Tool, d policy.Dec
 		if f == policy.Cancelled {
 			a.Error = cancelledMessage(wire)
 		}
+		if a.Round > 1 {
+			a.Error = fmt.Sprintf("round %d: %s", a.Round, a.Error)
+		}
 		a.Error = s.Target.Redact(a.Error)
 		last.f, last.msg = f, a.Error
 		again, why := policy.Retry(d, f, n, attempts)
+		if a.Round > 1 && !f.MayHaveRun() {
+			why += "; " + earlierRounds(a.Round)
+		}
 		var wait time.Duration
 		if again {
 			// Stop first: a server's Retry-After must not revive a spent budget.
@@ -150,7 +207,26 @@ func (s *Session) execute(ctx context.Context, c *Call, tool *Tool, d policy.Dec
 			return
 		case <-time.After(wait):
 		}
+		retrying = true
+		n++
 	}
+}
+
+// stopBetweenRounds ends a call whose next round is not sent, saying which
+// and why; the rounds before it reached the server.
+func (s *Session) stopBetweenRounds(o *Outcome, n, round int, why string) {
+	o.RoundNotSent = round
+	msg := s.Target.Redact(fmt.Sprintf("round %d not sent: %s", round, why))
+	o.Attempts = append(o.Attempts, Attempt{N: n, Round: round, Failure: string(policy.RoundNotSent), Error: msg})
+	s.finishFailed(o, policy.RoundNotSent, msg, earlierRounds(round))
+}
+
+// earlierRounds says what a failure in round n leaves unknown.
+func earlierRounds(n int) string {
+	if n == 2 {
+		return "round 1 had reached the server, so the call may have run in part"
+	}
+	return fmt.Sprintf("rounds 1 to %d had reached the server, so the call may have run in part", n-1)
 }
 
 func newBackoff(limit time.Duration) *backoff.ExponentialBackOff {
@@ -176,13 +252,23 @@ func (s *Session) needsRecheck(tool *Tool) bool {
 }
 
 // recheck brings the session back if it went away (a restart lists the tools
-// again), lists the tools again if the server said they changed, and returns
-// the tool as declared now with the call decided on it. An error means the
-// call cannot be sent: the session did not come back, or the tool is gone, or
-// the arguments no longer fit its schema.
-func (s *Session) recheck(ctx context.Context, c *Call, tool *Tool, deadline time.Time) (*Tool, policy.Decision, error) {
+// again), lists the tools again if the server said they changed, or always
+// when relist is set, and returns the tool as declared now with the call
+// decided on it. An error means the call cannot be sent: the session did not
+// come back, or the tool is gone, or the arguments no longer fit its schema.
+//
+// A later round of a call lists them again whatever the server said: the
+// round before ran on the server, which may have re-declared the tool as it
+// did, and at 2026-07-28 over HTTP its notice comes on a stream of its own,
+// with no promise to arrive before the answer.
+func (s *Session) recheck(ctx context.Context, c *Call, tool *Tool, deadline time.Time, relist bool) (*Tool, policy.Decision, error) {
 	if err := s.ensureConnected(ctx, deadline); err != nil {
 		return nil, policy.Decision{}, err
+	}
+	if relist {
+		if _, err := s.ListTools(ctx); err != nil {
+			return nil, policy.Decision{}, fmt.Errorf("listing the tools again before the round failed: %w", err)
+		}
 	}
 	t, err := s.refresh(ctx, tool.Name)
 	if err == nil {
@@ -279,8 +365,10 @@ func (e *TimeoutError) Error() string {
 func (e *TimeoutError) Is(target error) bool { return target == context.DeadlineExceeded }
 
 // attempt sends the call once, with fresh params (the SDK mutates them), and
-// reads the result the wire tap kept.
-func (s *Session) attempt(ctx context.Context, conn *connection, c *Call, tool *Tool, timeout, maxDur time.Duration) (*Result, callWire, error) {
+// reads the result the wire tap kept: a final one, or (more) one that asks
+// for input before the next round. in is what a round after the first
+// carries.
+func (s *Session) attempt(ctx context.Context, conn *connection, c *Call, tool *Tool, in *roundInput, timeout, maxDur time.Duration) (res *Result, more json.RawMessage, wire callWire, err error) {
 	token := "mcpsh-" + strconv.FormatInt(s.seq.Add(1), 10)
 	actx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -317,8 +405,11 @@ func (s *Session) attempt(ctx context.Context, conn *connection, c *Call, tool *
 		args = map[string]any{}
 	}
 	params := &mcp.CallToolParams{Name: tool.Name, Arguments: args}
+	if in != nil {
+		params.InputResponses, params.RequestState = in.responses, in.state
+	}
 	params.SetProgressToken(token)
-	_, err := conn.cs.CallTool(withCallTool(withCallToken(actx, token), tool), params)
+	_, err = conn.cs.CallTool(withCallTool(withCallToken(actx, token), tool), params)
 	told := false
 	if err != nil && actx.Err() != nil {
 		// The SDK sends notifications/cancelled from a goroutine once CallTool
@@ -327,26 +418,32 @@ func (s *Session) attempt(ctx context.Context, conn *connection, c *Call, tool *
 		told = conn.tap.cancelDelivered(token, cancelWait)
 	}
 	raw, captured := conn.tap.takeResult(token)
-	wire := conn.tap.wireOf(token)
-	wire.cancelTold = told
+	wire = conn.tap.wireOf(token)
+	wire.cancelTold, wire.sessionGone = told, conn.tap.sessionGone.Load()
 	conn.tap.forget(token)
 	if err != nil {
 		var te *TimeoutError
 		if errors.As(context.Cause(actx), &te) && ctx.Err() == nil {
 			told := *te
 			told.Told = wire.cancelTold
-			return nil, wire, &told
+			return nil, nil, wire, &told
 		}
-		return nil, wire, err
+		return nil, nil, wire, err
 	}
 	if !captured {
-		return nil, wire, unreadable(fmt.Errorf("the answer to %s never reached mcpsh's reader", termtext.Line(tool.Name)))
+		return nil, nil, wire, unreadable(fmt.Errorf("the answer to %s never reached mcpsh's reader", termtext.Line(tool.Name)))
 	}
-	res, err := parseResult(raw)
+	switch asks, err := needsInput(raw); {
+	case err != nil:
+		return nil, nil, wire, err
+	case asks:
+		return nil, raw, wire, nil
+	}
+	res, err = parseResult(raw)
 	if err != nil {
-		return nil, wire, unreadable(err)
+		return nil, nil, wire, unreadable(err)
 	}
-	return res, wire, nil
+	return res, nil, wire, nil
 }
 
 // unreadable is an answer mcpsh could not read. The server did answer, so the

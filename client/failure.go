@@ -17,14 +17,35 @@ import (
 )
 
 // JSON-RPC codes that mean the request itself was refused: it never ran, and
-// sending it again cannot help.
+// sending it again cannot help, because the refusal depends only on the
+// request and what mcpsh declares with it. This is the one list of them: a
+// code here is classed policy.Permanent, which policy never retries.
+//
+// From JSON-RPC, and from the MCP specification's own range (-32020 to
+// -32099, 2026-07-28: every code allocated there is listed in its schema).
+// -32000 to -32019 are left to implementations, which give them meanings of
+// their own (go-sdk's -32005 is a transport's transient refusal), so none of
+// them is here.
 var permanentCodes = map[int64]string{
 	jsonrpc.CodeParseError:     "parse error",
 	jsonrpc.CodeInvalidRequest: "invalid request",
 	jsonrpc.CodeMethodNotFound: "method not found",
 	jsonrpc.CodeInvalidParams:  "invalid params",
+	codeHeaderMismatch:         "header mismatch",
+	codeMissingCapability:      "missing client capability",
+	codeUnsupportedVersion:     "unsupported protocol version",
 	codeURLElicitation:         "URL elicitation required",
 }
+
+// The MCP specification's codes (schema 2026-07-28): the request's HTTP
+// headers do not match its body (-32020); it needs a client capability the
+// request did not declare (-32021); its protocol version is one the server
+// does not take (-32022).
+const (
+	codeHeaderMismatch     = -32020
+	codeMissingCapability  = -32021
+	codeUnsupportedVersion = -32022
+)
 
 // codeURLElicitation: the server wants the user to visit a page before the
 // call can run (URLElicitationRequiredError). Sending again before they have
@@ -40,9 +61,13 @@ func classify(parent context.Context, err error, w callWire) policy.Failure {
 	var te *TimeoutError
 	var je *jsonrpc.Error
 	var lr *LoginRequiredError
+	var re *roundError
 	switch {
 	case parent.Err() != nil:
 		return policy.Cancelled
+	case errors.As(err, &re):
+		// The server answered, in a way the protocol does not allow.
+		return re.failure
 	case errors.As(err, &lr):
 		// The server wants a login (or more scopes) that this mode cannot get:
 		// sending again cannot help, and the hint must not be lost.
@@ -53,7 +78,7 @@ func classify(parent context.Context, err error, w callWire) policy.Failure {
 		return policy.NotSent
 	case w.oversized:
 		return policy.Oversized
-	case w.status == http.StatusNotFound:
+	case w.status == http.StatusNotFound && w.sessionGone:
 		// The server no longer knows the session (the spec's signal to start a
 		// new one), whatever JSON-RPC error it put in the body.
 		return policy.ConnectionLost
@@ -76,6 +101,10 @@ func describe(f policy.Failure, err error, w callWire) string {
 	var lr *LoginRequiredError
 	if errors.As(err, &lr) {
 		return termtext.Line(lr.Error())
+	}
+	var re *roundError
+	if errors.As(err, &re) {
+		return re.msg
 	}
 	msg := termtext.Line(err.Error())
 	var je *jsonrpc.Error
@@ -107,7 +136,7 @@ func describe(f policy.Failure, err error, w callWire) string {
 	case policy.ServerError:
 		return "server error: " + msg
 	case policy.ConnectionLost:
-		if w.status == http.StatusNotFound {
+		if w.status == http.StatusNotFound && w.sessionGone {
 			return "connection lost: the server no longer knows this session (HTTP 404)"
 		}
 		if w.status >= 400 {

@@ -11,8 +11,10 @@ import (
 
 // On protocol 2026-07-28 a server asks for input inside a call's result
 // (SEP-2322: an "input required" result, then the call is sent again with
-// the answers). The wire tap must let those results through to go-sdk, which
-// asks mcpsh's handler and retries, and keep only the final result.
+// the answers). mcpsh's rounds (rounds.go) must put the request to mcpsh's
+// answerer and send the answer in a form a go-sdk server reads; on
+// 2025-11-25 the same server asks while the call is in flight, through
+// go-sdk's handler.
 func TestInputRequestsInsideACallReachTheHandler(t *testing.T) {
 	for _, version := range []string{LatestProtocol, "2025-11-25"} {
 		srv := mcp.NewServer(&mcp.Implementation{Name: "asking", Version: "1"}, nil)

@@ -40,6 +40,9 @@ type Attempt struct {
 	Error   string `json:"error,omitempty"`
 	// WaitMS is the pause before the next attempt, if there is one.
 	WaitMS float64 `json:"waitMs,omitempty"`
+	// Round is the round this attempt sent, when the server asked for more
+	// input before it (SEP-2322); 0 for the first.
+	Round int `json:"round,omitempty"`
 }
 
 // Outcome is the record of one call: what was asked, what policy decided and
@@ -80,6 +83,15 @@ type Outcome struct {
 	// was listed (a tools/list_changed, or a restart); the decision is made on
 	// the new ones.
 	HintsChanged string `json:"hintsChanged,omitempty"`
+	// Rounds counts the rounds sent when the server answered with requests
+	// for more input and the call was sent again with the answers (protocol
+	// 2026-07-28, SEP-2322); 0 when the server answered the first. Rounds are
+	// not attempts: a retry sends a round again.
+	Rounds int `json:"rounds,omitempty"`
+	// RoundNotSent is the round that was not sent, and why is in Reason and
+	// Error: the decision made again before it was not to run, or the tool
+	// was gone. The rounds before it reached the server.
+	RoundNotSent int `json:"roundNotSent,omitempty"`
 	// OutputSchemaError says how structuredContent breaks the tool's output schema.
 	OutputSchemaError string `json:"outputSchemaError,omitempty"`
 	Error             string `json:"error,omitempty"`

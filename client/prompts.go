@@ -97,7 +97,7 @@ func (s *Session) GetPrompt(ctx context.Context, p *Prompt, args map[string]stri
 			return nil, &ArgError{Tool: safeText(p.Name), Arg: safeText(k), Rule: "not an argument this prompt takes"}
 		}
 	}
-	res, err := s.current().cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: p.Name, Arguments: args})
+	res, err := s.getPrompt(ctx, &mcp.GetPromptParams{Name: p.Name, Arguments: args})
 	if err != nil {
 		return nil, fmt.Errorf("getting prompt %s: %s", termtext.Line(p.Name), s.Target.Redact(termtext.Line(err.Error())))
 	}

@@ -128,26 +128,38 @@ func (s *Session) capabilities() *mcp.ClientCapabilities {
 	return caps
 }
 
-// elicitHandler turns the SDK's request into mcpsh's and back. A form answer
-// that breaks the schema is not sent: the server gets a decline.
+// errURLNotOffered: a server asked for URL elicitation where mcpsh does not
+// offer it (batch mode, where nobody can visit a page).
+var errURLNotOffered = errors.New("mcpsh does not offer URL elicitation here")
+
+// elicitHandler turns the SDK's request (a server asking while a call is in
+// flight, protocol 2025-11-25 and earlier) into mcpsh's and back.
 func (s *Session) elicitHandler(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 	p := req.Params
 	r := &ElicitRequest{Server: s.serverName(), Mode: p.Mode, Message: p.Message, URL: p.URL, ElicitationID: p.ElicitationID}
-	if r.Mode == "" {
-		r.Mode = "form"
-		if p.URL != "" {
-			r.Mode = "url"
-		}
-	}
-	if r.Mode == "url" && !s.opts.ElicitURL {
-		return nil, fmt.Errorf("mcpsh does not offer URL elicitation here")
-	}
 	if p.RequestedSchema != nil {
 		raw, err := json.Marshal(p.RequestedSchema)
 		if err != nil {
 			return nil, err
 		}
 		r.Schema = raw
+	}
+	return s.answerElicit(ctx, r)
+}
+
+// answerElicit asks the mode's answerer (a person, or a batch policy) and
+// checks the answer: a form answer that breaks the schema is not sent, the
+// server gets a decline. Both ways a server asks come here: a request while
+// a call is in flight, and a request inside an input-required result.
+func (s *Session) answerElicit(ctx context.Context, r *ElicitRequest) (*mcp.ElicitResult, error) {
+	if r.Mode == "" {
+		r.Mode = "form"
+		if r.URL != "" {
+			r.Mode = "url"
+		}
+	}
+	if r.Mode == "url" && !s.opts.ElicitURL {
+		return nil, errURLNotOffered
 	}
 	res, err := s.opts.Elicit(ctx, r)
 	if err != nil {
@@ -190,11 +202,23 @@ func (s *Session) sampleHandler(ctx context.Context, req *mcp.CreateMessageReque
 		}
 		r.CostPriority, r.SpeedPriority, r.IntelligencePriority = mp.CostPriority, mp.SpeedPriority, mp.IntelligencePriority
 	}
+	res, err := s.answerSample(ctx, r)
+	if err != nil {
+		// The spec's answer to a rejected sampling request.
+		return nil, &jsonrpc.Error{Code: -1, Message: "User rejected sampling request"}
+	}
+	return res, nil
+}
+
+// answerSample asks the person for the reply to a sampling request; an error
+// is a rejection (or the request's end).
+//
+//lint:ignore SA1019 SEP-2577 deprecates roots, sampling and logging; servers use them through the deprecation window, so mcpsh keeps serving them
+func (s *Session) answerSample(ctx context.Context, r *SampleRequest) (*mcp.CreateMessageResult, error) {
 	res, err := s.opts.Sample(ctx, r)
 	if err != nil {
 		s.emit(Event{Kind: EventRequest, Text: "the server asked for a completion (sampling): declined"})
-		// The spec's answer to a rejected sampling request.
-		return nil, &jsonrpc.Error{Code: -1, Message: "User rejected sampling request"}
+		return nil, err
 	}
 	s.emit(Event{Kind: EventRequest, Text: "the server asked for a completion (sampling): answered"})
 	//lint:ignore SA1019 SEP-2577 deprecates roots, sampling and logging; servers use them through the deprecation window, so mcpsh keeps serving them

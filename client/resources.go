@@ -149,7 +149,7 @@ func (s *Session) ReadResource(ctx context.Context, uri string) ([]ResourceConte
 	if !s.Server().Capabilities.Resources {
 		return nil, fmt.Errorf("reading %s: %w", termtext.Line(uri), ErrNotOffered)
 	}
-	res, err := s.current().cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+	res, err := s.readResource(ctx, &mcp.ReadResourceParams{URI: uri})
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %s", termtext.Line(uri), s.Target.Redact(termtext.Line(err.Error())))
 	}

@@ -195,6 +195,8 @@ func Connect(ctx context.Context, t Target, opts *Options) (*Session, error) {
 func (s *Session) clientOptions(t Target) *mcp.ClientOptions {
 	o := &mcp.ClientOptions{
 		Capabilities: s.capabilities(),
+		// mcpsh runs the rounds of an input-required result itself (rounds.go).
+		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
 			s.emit(Event{Kind: EventToolsChanged})
 		},

@@ -14,7 +14,8 @@ import (
 
 // The wire tap sits beneath the SDK (a wrapped Connection for stdio, SSE and
 // in-process sessions; a wrapped http.RoundTripper for streamable HTTP) and takes
-// the results of tools/list and tools/call off the wire before the SDK decodes them.
+// the results of tools/list and tools/call off the wire before the SDK decodes them,
+// and those of prompts/get and resources/read that ask for more input (rounds.go).
 //
 // mcpsh parses those two results itself because the SDK's typed decode loses what
 // mcpsh is for: ReadOnlyHint and IdempotentHint are plain bools, so "absent" and
@@ -29,7 +30,7 @@ import (
 type tap struct {
 	mu      sync.Mutex
 	pending map[string]tapped          // request ID → what the answer is wanted for
-	results map[string]json.RawMessage // tools/call results by progress token
+	results map[string]json.RawMessage // tools/call results, and input-required ones, by progress token
 	pages   map[string]json.RawMessage // tools/list results by cursor
 	wire    map[string]*callWire       // what the transport saw of each tools/call, by token
 	// cancels are closed once notifications/cancelled for a request ID has been
@@ -63,11 +64,15 @@ type callWire struct {
 	why       string
 	// cancelTold: the call was cancelled and notifications/cancelled left mcpsh.
 	cancelTold bool
+	// sessionGone: the HTTP server answered 404 to a request that carried
+	// the session's ID. A 404 to a request without one (protocol 2026-07-28
+	// keeps no sessions) is the server's answer, not a lost session.
+	sessionGone bool
 }
 
 type tapped struct {
 	method string
-	key    string // progress token (tools/call) or cursor (tools/list)
+	key    string // progress token (tools/call, prompts/get, resources/read) or cursor (tools/list)
 }
 
 // outNote is what outgoing learned of a message, for the transport to confirm
@@ -90,9 +95,15 @@ func newTap() *tap {
 
 // Shells the SDK decodes instead of the real results.
 var (
-	emptyListResult = json.RawMessage(`{"tools":[]}`)
-	emptyCallResult = json.RawMessage(`{"content":[]}`)
+	emptyListResult   = json.RawMessage(`{"tools":[]}`)
+	emptyCallResult   = json.RawMessage(`{"content":[]}`)
+	emptyPromptResult = json.RawMessage(`{"messages":[]}`)
+	emptyReadResult   = json.RawMessage(`{"contents":[]}`)
 )
+
+// roundShells are the shells for the requests a server may answer with an
+// input-required result besides tools/call, whose results the tap always keeps.
+var roundShells = map[string]json.RawMessage{"prompts/get": emptyPromptResult, "resources/read": emptyReadResult}
 
 // idKey is a request ID as wire JSON, so an ID the SDK holds as int64 and the
 // same ID decoded from a cancellation's params compare equal. go-sdk numbers
@@ -141,7 +152,7 @@ func (t *tap) outgoing(ctx context.Context, msg jsonrpc.Message) outNote {
 	}
 	var key string
 	switch req.Method {
-	case "tools/call":
+	case "tools/call", "prompts/get", "resources/read":
 		key = callToken(ctx, req.Params)
 	case "tools/list":
 		var p struct {
@@ -166,8 +177,9 @@ func (t *tap) outgoing(ctx context.Context, msg jsonrpc.Message) outNote {
 	return outNote{}
 }
 
-// callTokenKey carries a tools/call's progress token from attempt to the tap,
-// on the context the SDK writes the request with.
+// callTokenKey carries a request's progress token from attempt (or a round of
+// prompts/get or resources/read) to the tap, on the context the SDK writes
+// the request with.
 type callTokenKey struct{}
 
 func withCallToken(ctx context.Context, token string) context.Context {
@@ -290,6 +302,12 @@ func (t *tap) incoming(msg jsonrpc.Message) jsonrpc.Message {
 		return msg
 	}
 	id := idKey(resp.ID)
+	// Whether a prompt or a resource asks for input is read before the lock
+	// is taken: the answer may be large, and the lock is every message's.
+	t.mu.Lock()
+	peek := t.pending[id]
+	t.mu.Unlock()
+	asks := roundShells[peek.method] != nil && resp.Error == nil && wantsInput(resp.Result)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	what, ok := t.pending[id]
@@ -302,14 +320,15 @@ func (t *tap) incoming(msg jsonrpc.Message) jsonrpc.Message {
 	}
 	shell := *resp
 	switch {
-	case what.method == "tools/call" && what.key != "" && needsInput(resp.Result):
-		// Protocol 2026-07-28 (SEP-2322): the server asks for input inside
-		// the result; go-sdk answers through mcpsh's handlers and sends the
-		// call again, so this result is go-sdk's, and the final one mcpsh's.
-		return msg
 	case what.method == "tools/call" && what.key != "":
+		// An input-required result too (SEP-2322): mcpsh runs the rounds
+		// (rounds.go), and go-sdk, whose decode fails on a request method it
+		// does not know, never sees one.
 		t.results[what.key] = resp.Result
 		shell.Result = emptyCallResult
+	case roundShells[what.method] != nil && what.key != "" && asks:
+		t.results[what.key] = resp.Result
+		shell.Result = roundShells[what.method]
 	case what.method == "tools/list":
 		t.pages[what.key] = resp.Result
 		shell.Result = emptyListResult
@@ -319,16 +338,12 @@ func (t *tap) incoming(msg jsonrpc.Message) jsonrpc.Message {
 	return &shell
 }
 
-// needsInput reports an "input required" result (SEP-2322): one that carries
-// inputRequests for the client to fulfil before it sends the call again.
-func needsInput(result json.RawMessage) bool {
-	if !bytes.Contains(result, []byte(`"inputRequests"`)) {
-		return false
-	}
-	var r struct {
-		InputRequests json.RawMessage `json:"inputRequests"`
-	}
-	return json.Unmarshal(result, &r) == nil && !isNull(r.InputRequests)
+// wantsInput reports a result that asks for input, or whose type mcpsh cannot
+// read: mcpsh's rounds say what is wrong with it, where go-sdk would take it
+// for a final result.
+func wantsInput(result json.RawMessage) bool {
+	more, err := needsInput(result)
+	return more || err != nil
 }
 
 // refuseAnswer marks the call waiting for request id as answered with more
@@ -352,7 +367,7 @@ func (t *tap) refuseAnswer(id string, why error) ([]byte, bool) {
 	return []byte(`{"jsonrpc":"2.0","id":` + id + `,"error":{"code":-32603,"message":` + string(msg) + `}}`), true
 }
 
-// takeResult returns and forgets the raw tools/call result for a progress token.
+// takeResult returns and forgets the raw result kept for a progress token.
 func (t *tap) takeResult(token string) (json.RawMessage, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -372,7 +387,7 @@ func (t *tap) forget(token string) {
 	delete(t.results, token)
 	delete(t.wire, token)
 	for id, p := range t.pending {
-		if p.method == "tools/call" && p.key == token {
+		if p.method != "tools/list" && p.key == token {
 			delete(t.pending, id)
 		}
 	}

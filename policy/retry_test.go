@@ -35,6 +35,10 @@ func TestRetry(t *testing.T) {
 		{"oversized, replay-safe", safe, Oversized, 1, false, "larger than mcpsh accepts; sending the call again would bring the same"},
 		{"oversized, write", write, Oversized, 1, false, "larger than mcpsh accepts"},
 		{"oversized, untrusted", untrusted, Oversized, 1, false, "larger than mcpsh accepts"},
+		{"protocol violation, replay-safe", safe, ProtocolViolation, 1, false, "broke the protocol; that is not transient"},
+		{"protocol violation, write", write, ProtocolViolation, 1, false, "broke the protocol"},
+		{"too many rounds, replay-safe", safe, TooManyRounds, 1, false, "kept asking for more input"},
+		{"round not sent, replay-safe", safe, RoundNotSent, 1, false, "stopped between rounds"},
 	}
 	for _, tt := range tests {
 		got, why := Retry(tt.d, tt.f, tt.attempt, 4)
@@ -49,7 +53,7 @@ func TestRetry(t *testing.T) {
 // that may have had an effect.
 func TestRetryNeverReplaysWhatMayHaveRun(t *testing.T) {
 	values := []Hint{Absent, False, True}
-	failures := []Failure{NotSent, Rejected, ServerError, Timeout, ConnectionLost, Permanent, ToolError, Cancelled, Oversized}
+	failures := Failures
 	for _, ro := range values {
 		for _, de := range values {
 			for _, id := range values {
@@ -65,13 +69,27 @@ func TestRetryNeverReplaysWhatMayHaveRun(t *testing.T) {
 							if again && attempt >= 4 {
 								t.Errorf("%+v: retried past the budget", h)
 							}
-							if again && (f == ToolError || f == Permanent || f == Cancelled || f == Oversized) {
+							if again && (f == ToolError || f == Permanent || f == Cancelled || f == Oversized || f == ProtocolViolation || f == TooManyRounds || f == RoundNotSent) {
 								t.Errorf("%s retried", f)
 							}
 						}
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestViolationsMayHaveRun: a server that broke the protocol, kept asking for
+// input, or was sent a round before the call stopped, had answered by then;
+// what it did is unknown.
+func TestViolationsMayHaveRun(t *testing.T) {
+	for f, wire := range map[Failure]string{ProtocolViolation: "protocol_violation", TooManyRounds: "too_many_rounds", RoundNotSent: "round_not_sent"} {
+		if !f.MayHaveRun() {
+			t.Errorf("%s: a server that answered may have run the call", f)
+		}
+		if string(f) != wire {
+			t.Errorf("%s = %q: the session log records this string", wire, f)
 		}
 	}
 }
