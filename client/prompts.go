@@ -1,8 +1,10 @@
 package client
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/mcpsh/mcpsh/internal/termtext"
@@ -34,36 +36,69 @@ type PromptListing struct {
 	Warnings []string
 }
 
-// ListPrompts lists every prompt, page by page.
+// ListPrompts lists every prompt, page by page, within the listing's budget
+// (listbudget.go). Stopped at the budget, it keeps the prompts that came
+// before, which are safe to show, and returns them with the
+// *ListLimitError. A prompt mcpsh cannot read is skipped with a warning.
 func (s *Session) ListPrompts(ctx context.Context) (*PromptListing, error) {
 	if !s.Server().Capabilities.Prompts {
 		return nil, fmt.Errorf("listing prompts: %w", ErrNotOffered)
 	}
-	cs := s.current().cs
+	c := s.current()
 	out := &PromptListing{}
-	err := paginate("prompts", &out.Warnings, func(cursor string) (string, error) {
-		res, err := cs.ListPrompts(ctx, &mcp.ListPromptsParams{Cursor: cursor})
-		if err != nil {
-			return "", err
+	warnings, err := s.paginate("prompts", "prompts", true, func(cursor string) (json.RawMessage, error) {
+		return s.rawCall(ctx, c, "prompts/list", func(ctx context.Context) error {
+			_, err := c.cs.ListPrompts(ctx, &mcp.ListPromptsParams{Cursor: cursor})
+			return err
+		})
+	}, func(page, n int, item json.RawMessage) {
+		var w struct {
+			Name        string            `json:"name"`
+			Title       string            `json:"title"`
+			Description string            `json:"description"`
+			Arguments   []json.RawMessage `json:"arguments"`
 		}
-		for _, p := range res.Prompts {
-			if p == nil {
+		if !readItem(item, &w, "prompt", page, n, &out.Warnings) {
+			return
+		}
+		pr := &Prompt{Name: w.Name, Title: w.Title, Description: w.Description, Arguments: []PromptArgument{}}
+		for i, ra := range w.Arguments {
+			a, err := readPromptArgument(ra)
+			if err != nil {
+				out.Warnings = append(out.Warnings, fmt.Sprintf("prompt %s: argument %d skipped: %s", termtext.Line(w.Name), i+1, termtext.Line(err.Error())))
 				continue
 			}
-			pr := &Prompt{Name: p.Name, Title: p.Title, Description: p.Description, Arguments: []PromptArgument{}}
-			for _, a := range p.Arguments {
-				if a != nil {
-					pr.Arguments = append(pr.Arguments, PromptArgument{Name: a.Name, Title: a.Title, Description: a.Description, Required: a.Required})
-				}
-			}
-			out.Prompts = append(out.Prompts, pr)
+			pr.Arguments = append(pr.Arguments, a)
 		}
-		return res.NextCursor, nil
+		out.Prompts = append(out.Prompts, pr)
 	})
-	if err != nil {
-		return nil, s.listError("prompts", err)
+	out.Warnings = append(out.Warnings, warnings...)
+	switch {
+	case err == nil:
+		return out, nil
+	case isListLimit(err):
+		return out, err
 	}
-	return out, nil
+	return nil, s.listError("prompts", err)
+}
+
+// readPromptArgument reads one of a prompt's arguments. "required" counts
+// only when it is true: anything else the server wrote there leaves the
+// argument optional, and the server judges.
+func readPromptArgument(raw json.RawMessage) (PromptArgument, error) {
+	var w struct {
+		Name        string          `json:"name"`
+		Title       string          `json:"title"`
+		Description string          `json:"description"`
+		Required    json.RawMessage `json:"required"`
+	}
+	if err := json.Unmarshal(raw, &w); err != nil {
+		return PromptArgument{}, err
+	}
+	if w.Name == "" {
+		return PromptArgument{}, errors.New("it has no name")
+	}
+	return PromptArgument{Name: w.Name, Title: w.Title, Description: w.Description, Required: string(bytes.TrimSpace(w.Required)) == "true"}, nil
 }
 
 // PromptMessage is one message of a prompt's result.

@@ -55,79 +55,113 @@ type ResourceListing struct {
 var ErrNotOffered = errors.New("the server does not offer this")
 
 // ListResources lists every resource and resource template, page by page,
-// stopping on a repeated cursor (go-sdk does not guard against one).
+// each list within its budget (listbudget.go). A list stopped at its budget
+// keeps what came before the stop, which is safe to show (nothing is
+// decided on it): the listing comes back with the *ListLimitError. A
+// resource the server sent in a shape mcpsh cannot read is skipped with a
+// warning, not the end of the listing.
 func (s *Session) ListResources(ctx context.Context) (*ResourceListing, error) {
 	if !s.Server().Capabilities.Resources {
 		return nil, fmt.Errorf("listing resources: %w", ErrNotOffered)
 	}
-	cs := s.current().cs
+	c := s.current()
 	out := &ResourceListing{}
-	err := paginate("resources", &out.Warnings, func(cursor string) (string, error) {
-		res, err := cs.ListResources(ctx, &mcp.ListResourcesParams{Cursor: cursor})
-		if err != nil {
-			return "", err
+	warnings, err := s.paginate("resources", "resources", true, func(cursor string) (json.RawMessage, error) {
+		return s.rawCall(ctx, c, "resources/list", func(ctx context.Context) error {
+			_, err := c.cs.ListResources(ctx, &mcp.ListResourcesParams{Cursor: cursor})
+			return err
+		})
+	}, func(page, n int, item json.RawMessage) {
+		var w wireResource
+		if !readItem(item, &w, "resource", page, n, &out.Warnings) {
+			return
 		}
-		for _, r := range res.Resources {
-			if r == nil {
-				continue
-			}
-			out.Resources = append(out.Resources, &Resource{URI: r.URI, Name: r.Name, Title: r.Title,
-				Description: r.Description, MIMEType: r.MIMEType, Size: r.Size})
-		}
-		return res.NextCursor, nil
+		out.Resources = append(out.Resources, &Resource{URI: w.URI, Name: w.Name, Title: w.Title,
+			Description: w.Description, MIMEType: w.MIMEType, Size: w.size()})
 	})
-	if err != nil {
+	out.Warnings = append(out.Warnings, warnings...)
+	if err != nil && !isListLimit(err) {
 		return nil, s.listError("resources", err)
 	}
-	err = paginate("resource templates", &out.Warnings, func(cursor string) (string, error) {
-		res, err := cs.ListResourceTemplates(ctx, &mcp.ListResourceTemplatesParams{Cursor: cursor})
-		if err != nil {
-			return "", err
-		}
-		for _, t := range res.ResourceTemplates {
-			if t == nil {
-				continue
-			}
-			out.Templates = append(out.Templates, &ResourceTemplate{URITemplate: t.URITemplate, Name: t.Name,
-				Title: t.Title, Description: t.Description, MIMEType: t.MIMEType})
-		}
-		return res.NextCursor, nil
-	})
-	if err != nil {
-		// A server may list resources without supporting templates.
-		out.Warnings = append(out.Warnings, s.listError("resource templates", err).Error())
-	}
-	return out, nil
+	terr := s.listTemplates(ctx, c, out)
+	return out, errors.Join(err, terr)
 }
 
-// paginate calls page with each cursor until the server gives none, one it
-// gave before, or maxPages pages have come.
-func paginate(what string, warnings *[]string, page func(cursor string) (next string, err error)) error {
-	seen := map[string]bool{}
-	cursor := ""
-	for n := 1; ; n++ {
-		if n > maxPages {
-			*warnings = append(*warnings, fmt.Sprintf("stopped listing %s after %d pages", what, maxPages))
-			return nil
-		}
-		next, err := page(cursor)
-		if err != nil {
+// listTemplates adds the resource templates to out. A server may list
+// resources without supporting templates: a failure is a warning, unless it
+// is the budget's.
+func (s *Session) listTemplates(ctx context.Context, c *connection, out *ResourceListing) error {
+	warnings, err := s.paginate("resource templates", "resourceTemplates", true, func(cursor string) (json.RawMessage, error) {
+		return s.rawCall(ctx, c, "resources/templates/list", func(ctx context.Context) error {
+			_, err := c.cs.ListResourceTemplates(ctx, &mcp.ListResourceTemplatesParams{Cursor: cursor})
 			return err
+		})
+	}, func(page, n int, item json.RawMessage) {
+		var w wireTemplate
+		if !readItem(item, &w, "resource template", page, n, &out.Warnings) {
+			return
 		}
-		if next == "" {
-			return nil
-		}
-		seen[cursor] = true
-		if seen[next] {
-			*warnings = append(*warnings, fmt.Sprintf("the server repeated a cursor: listing %s stopped after %d pages", what, n))
-			return nil
-		}
-		cursor = next
+		out.Templates = append(out.Templates, &ResourceTemplate{URITemplate: w.URITemplate, Name: w.Name,
+			Title: w.Title, Description: w.Description, MIMEType: w.MIMEType})
+	})
+	out.Warnings = append(out.Warnings, warnings...)
+	switch {
+	case err == nil:
+	case isListLimit(err):
+		return err
+	default:
+		out.Warnings = append(out.Warnings, s.listError("resource templates", err).Error())
 	}
+	return nil
+}
+
+// wireResource and wireTemplate are list items as sent.
+type wireResource struct {
+	URI         string          `json:"uri"`
+	Name        string          `json:"name"`
+	Title       string          `json:"title"`
+	Description string          `json:"description"`
+	MIMEType    string          `json:"mimeType"`
+	Size        json.RawMessage `json:"size"`
+}
+
+type wireTemplate struct {
+	URITemplate string `json:"uriTemplate"`
+	Name        string `json:"name"`
+	Title       string `json:"title"`
+	Description string `json:"description"`
+	MIMEType    string `json:"mimeType"`
+}
+
+// size is the size the server gave when it is a whole number of bytes, else 0.
+func (w *wireResource) size() int64 {
+	var f float64
+	if json.Unmarshal(w.Size, &f) != nil || f < 0 || f > 1<<53 || f != float64(int64(f)) {
+		return 0
+	}
+	return int64(f)
+}
+
+// readItem decodes one list item into v. A null item is skipped quietly, one
+// that does not decode with a warning naming its page and place.
+func readItem(item json.RawMessage, v any, what string, page, n int, warnings *[]string) bool {
+	if isNull(item) {
+		return false
+	}
+	if err := json.Unmarshal(item, v); err != nil {
+		*warnings = append(*warnings, fmt.Sprintf("page %d, %s %d skipped: %s", page, what, n, termtext.Line(err.Error())))
+		return false
+	}
+	return true
+}
+
+func isListLimit(err error) bool {
+	var le *ListLimitError
+	return errors.As(err, &le)
 }
 
 func (s *Session) listError(what string, err error) error {
-	if errors.Is(err, ErrNotOffered) {
+	if errors.Is(err, ErrNotOffered) || isListLimit(err) {
 		return err
 	}
 	return fmt.Errorf("listing %s: %s", what, s.Target.Redact(termtext.Line(err.Error())))

@@ -86,6 +86,7 @@ type Session struct {
 
 	listMu sync.Mutex
 	tools  *toolSet
+	limits *listLimits // each listing's budget; nil: defaultListLimits (tests lower it)
 	// changes counts notifications/tools/list_changed; listed is its value when
 	// the last listing started. They differ while the listing is stale.
 	changes atomic.Int64

@@ -149,6 +149,8 @@ func (t *tap) outgoing(ctx context.Context, msg jsonrpc.Message) outNote {
 		}
 		_ = json.Unmarshal(req.Params, &p)
 		key = p.Cursor
+	default:
+		key = rawKeyOf(ctx, req.Method) // tapraw.go
 	}
 	// Every call is noted, so an answer too large to read can be turned into
 	// an error for whichever request it answers, and a probe left unanswered
@@ -313,6 +315,9 @@ func (t *tap) incoming(msg jsonrpc.Message) jsonrpc.Message {
 	case what.method == "tools/list":
 		t.pages[what.key] = resp.Result
 		shell.Result = emptyListResult
+	case what.key != "" && rawShells[what.method] != nil && !needsInput(resp.Result):
+		t.results[what.key] = resp.Result
+		shell.Result = rawShells[what.method]
 	default:
 		return msg
 	}
@@ -372,7 +377,7 @@ func (t *tap) forget(token string) {
 	delete(t.results, token)
 	delete(t.wire, token)
 	for id, p := range t.pending {
-		if p.method == "tools/call" && p.key == token {
+		if (p.method == "tools/call" || rawShells[p.method] != nil) && p.key == token {
 			delete(t.pending, id)
 		}
 	}
