@@ -132,20 +132,54 @@ func (s *Session) GetPrompt(ctx context.Context, p *Prompt, args map[string]stri
 			return nil, &ArgError{Tool: safeText(p.Name), Arg: safeText(k), Rule: "not an argument this prompt takes"}
 		}
 	}
-	res, err := s.current().cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: p.Name, Arguments: args})
+	c := s.current()
+	raw, err := s.rawCall(ctx, c, "prompts/get", func(ctx context.Context) error {
+		_, err := c.cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: p.Name, Arguments: args})
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("getting prompt %s: %s", termtext.Line(p.Name), s.Target.Redact(termtext.Line(err.Error())))
 	}
-	out := &PromptResult{Description: res.Description, Messages: []PromptMessage{}}
-	for _, m := range res.Messages {
-		if m == nil {
+	out, err := parsePromptResult(raw)
+	if err != nil {
+		return nil, fmt.Errorf("getting prompt %s: %s", termtext.Line(p.Name), err)
+	}
+	return out, nil
+}
+
+// parsePromptResult reads a prompts/get result as tools/call results are
+// read (result.go): a content block of a type mcpsh does not know, or cannot
+// read, is kept and shown as a one-line summary, never the end of the
+// prompt, as it would be in go-sdk's typed decode.
+func parsePromptResult(raw json.RawMessage) (*PromptResult, error) {
+	var w struct {
+		Description json.RawMessage   `json:"description"`
+		Messages    []json.RawMessage `json:"messages"`
+	}
+	if err := json.Unmarshal(raw, &w); err != nil {
+		return nil, fmt.Errorf("the server's answer is not a prompt: %s", safeText(err.Error()))
+	}
+	out := &PromptResult{Messages: []PromptMessage{}}
+	_ = json.Unmarshal(w.Description, &out.Description)
+	for _, rm := range w.Messages {
+		if isNull(rm) {
 			continue
 		}
-		raw, err := json.Marshal(m.Content)
-		if err != nil {
-			raw = json.RawMessage(`{"type":"invalid"}`)
+		var m struct {
+			Role    json.RawMessage `json:"role"`
+			Content json.RawMessage `json:"content"`
 		}
-		out.Messages = append(out.Messages, PromptMessage{Role: string(m.Role), Block: parseBlock(raw), Content: raw})
+		if json.Unmarshal(rm, &m) != nil {
+			out.Messages = append(out.Messages, PromptMessage{Block: parseBlock(rm), Content: rm})
+			continue
+		}
+		var role string
+		_ = json.Unmarshal(m.Role, &role)
+		content := m.Content
+		if len(content) == 0 {
+			content = json.RawMessage("null")
+		}
+		out.Messages = append(out.Messages, PromptMessage{Role: role, Block: parseBlock(content), Content: content})
 	}
 	return out, nil
 }

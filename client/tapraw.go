@@ -8,11 +8,13 @@ import (
 
 // Besides tools/list and tools/call, mcpsh reads these results off the wire
 // itself (wiretap.go hands the SDK the shell instead): go-sdk decodes each
-// whole, so one resource or prompt it will not decode fails a whole page of
-// a listing; and a listing's budget counts the bytes of each page as it
+// whole, so one content block of a type it does not know fails a whole
+// prompt, and one resource or prompt it will not decode fails a whole page
+// of a listing; and a listing's budget counts the bytes of each page as it
 // came (listbudget.go). The request is marked by a key on its context, which
 // the tap keeps the raw result under.
 var rawShells = map[string]json.RawMessage{
+	"prompts/get":              json.RawMessage(`{"messages":[]}`),
 	"prompts/list":             json.RawMessage(`{"prompts":[]}`),
 	"resources/list":           json.RawMessage(`{"resources":[]}`),
 	"resources/templates/list": json.RawMessage(`{"resourceTemplates":[]}`),
