@@ -1,10 +1,8 @@
 package client
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/mcpsh/mcpsh/internal/termtext"
@@ -52,25 +50,14 @@ func (s *Session) ListPrompts(ctx context.Context) (*PromptListing, error) {
 			return err
 		})
 	}, func(page, n int, item json.RawMessage) {
-		var w struct {
-			Name        string            `json:"name"`
-			Title       string            `json:"title"`
-			Description string            `json:"description"`
-			Arguments   []json.RawMessage `json:"arguments"`
+		pr, problems, err := promptItem(item)
+		switch {
+		case err != nil:
+			out.Warnings = append(out.Warnings, skipped("prompt", page, n, err))
+		case pr != nil:
+			out.Prompts = append(out.Prompts, pr)
+			out.Warnings = append(out.Warnings, problems...)
 		}
-		if !readItem(item, &w, "prompt", page, n, &out.Warnings) {
-			return
-		}
-		pr := &Prompt{Name: w.Name, Title: w.Title, Description: w.Description, Arguments: []PromptArgument{}}
-		for i, ra := range w.Arguments {
-			a, err := readPromptArgument(ra)
-			if err != nil {
-				out.Warnings = append(out.Warnings, fmt.Sprintf("prompt %s: argument %d skipped: %s", termtext.Line(w.Name), i+1, termtext.Line(err.Error())))
-				continue
-			}
-			pr.Arguments = append(pr.Arguments, a)
-		}
-		out.Prompts = append(out.Prompts, pr)
 	})
 	out.Warnings = append(out.Warnings, warnings...)
 	switch {
@@ -80,25 +67,6 @@ func (s *Session) ListPrompts(ctx context.Context) (*PromptListing, error) {
 		return out, err
 	}
 	return nil, s.listError("prompts", err)
-}
-
-// readPromptArgument reads one of a prompt's arguments. "required" counts
-// only when it is true: anything else the server wrote there leaves the
-// argument optional, and the server judges.
-func readPromptArgument(raw json.RawMessage) (PromptArgument, error) {
-	var w struct {
-		Name        string          `json:"name"`
-		Title       string          `json:"title"`
-		Description string          `json:"description"`
-		Required    json.RawMessage `json:"required"`
-	}
-	if err := json.Unmarshal(raw, &w); err != nil {
-		return PromptArgument{}, err
-	}
-	if w.Name == "" {
-		return PromptArgument{}, errors.New("it has no name")
-	}
-	return PromptArgument{Name: w.Name, Title: w.Title, Description: w.Description, Required: string(bytes.TrimSpace(w.Required)) == "true"}, nil
 }
 
 // PromptMessage is one message of a prompt's result.

@@ -72,12 +72,11 @@ func (s *Session) ListResources(ctx context.Context) (*ResourceListing, error) {
 			return err
 		})
 	}, func(page, n int, item json.RawMessage) {
-		var w wireResource
-		if !readItem(item, &w, "resource", page, n, &out.Warnings) {
-			return
+		if r, err := resourceItem(item); err != nil {
+			out.Warnings = append(out.Warnings, skipped("resource", page, n, err))
+		} else if r != nil {
+			out.Resources = append(out.Resources, r)
 		}
-		out.Resources = append(out.Resources, &Resource{URI: w.URI, Name: w.Name, Title: w.Title,
-			Description: w.Description, MIMEType: w.MIMEType, Size: w.size()})
 	})
 	out.Warnings = append(out.Warnings, warnings...)
 	if err != nil && !isListLimit(err) {
@@ -97,12 +96,11 @@ func (s *Session) listTemplates(ctx context.Context, c *connection, out *Resourc
 			return err
 		})
 	}, func(page, n int, item json.RawMessage) {
-		var w wireTemplate
-		if !readItem(item, &w, "resource template", page, n, &out.Warnings) {
-			return
+		if t, err := templateItem(item); err != nil {
+			out.Warnings = append(out.Warnings, skipped("resource template", page, n, err))
+		} else if t != nil {
+			out.Templates = append(out.Templates, t)
 		}
-		out.Templates = append(out.Templates, &ResourceTemplate{URITemplate: w.URITemplate, Name: w.Name,
-			Title: w.Title, Description: w.Description, MIMEType: w.MIMEType})
 	})
 	out.Warnings = append(out.Warnings, warnings...)
 	switch {
@@ -113,46 +111,6 @@ func (s *Session) listTemplates(ctx context.Context, c *connection, out *Resourc
 		out.Warnings = append(out.Warnings, s.listError("resource templates", err).Error())
 	}
 	return nil
-}
-
-// wireResource and wireTemplate are list items as sent.
-type wireResource struct {
-	URI         string          `json:"uri"`
-	Name        string          `json:"name"`
-	Title       string          `json:"title"`
-	Description string          `json:"description"`
-	MIMEType    string          `json:"mimeType"`
-	Size        json.RawMessage `json:"size"`
-}
-
-type wireTemplate struct {
-	URITemplate string `json:"uriTemplate"`
-	Name        string `json:"name"`
-	Title       string `json:"title"`
-	Description string `json:"description"`
-	MIMEType    string `json:"mimeType"`
-}
-
-// size is the size the server gave when it is a whole number of bytes, else 0.
-func (w *wireResource) size() int64 {
-	var f float64
-	if json.Unmarshal(w.Size, &f) != nil || f < 0 || f > 1<<53 || f != float64(int64(f)) {
-		return 0
-	}
-	return int64(f)
-}
-
-// readItem decodes one list item into v. A null item is skipped quietly, one
-// that does not decode with a warning naming its page and place.
-func readItem(item json.RawMessage, v any, what string, page, n int, warnings *[]string) bool {
-	if isNull(item) {
-		return false
-	}
-	if err := json.Unmarshal(item, v); err != nil {
-		*warnings = append(*warnings, fmt.Sprintf("page %d, %s %d skipped: %s", page, what, n, termtext.Line(err.Error())))
-		return false
-	}
-	return true
 }
 
 func isListLimit(err error) bool {
