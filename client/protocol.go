@@ -65,9 +65,12 @@ var errProbeUnanswered = errors.New("mcpsh: server/discover went unanswered")
 
 // probe times one stdio server's server/discover (see above).
 type probe struct {
-	latest time.Time     // never fire later: initialize needs time too
-	done   chan struct{} // closed when the handshake has ended
-	proc   *process
+	// after is how long the probe may go unanswered after the server's
+	// first byte, silence how long while it writes nothing.
+	after, silence time.Duration
+	latest         time.Time     // never fire later: initialize needs time too
+	done           chan struct{} // closed when the handshake has ended
+	proc           *process
 	// cut: mcpsh answered the probe in the server's place; why says after
 	// what. late: the server answered it afterwards all the same.
 	cut  atomic.Bool
@@ -79,7 +82,7 @@ type probe struct {
 type probeKey struct{}
 
 func newDiscoverProbe(ctx context.Context) *probe {
-	p := &probe{done: make(chan struct{})}
+	p := &probe{after: discoverProbe, silence: discoverSilence, done: make(chan struct{})}
 	if d, ok := ctx.Deadline(); ok {
 		// A quarter of the connect budget stays for initialize.
 		p.latest = d.Add(-time.Until(d) / 4)
@@ -91,11 +94,15 @@ func newDiscoverProbe(ctx context.Context) *probe {
 // answers server/discover in the server's place if it is still unanswered
 // by then. It ends with the handshake, or when the server exits.
 func (p *probe) watch(proc *process, conn *lineConn, t *tap) {
-	wait := func(d time.Duration) bool {
+	// bound is d, or less to fire by latest.
+	bound := func(d time.Duration) time.Duration {
 		if !p.latest.IsZero() {
-			d = min(d, time.Until(p.latest))
+			d = min(d, time.Until(p.latest).Round(time.Millisecond))
 		}
-		timer := time.NewTimer(max(d, 0))
+		return max(d, 0)
+	}
+	wait := func(d time.Duration) bool {
+		timer := time.NewTimer(d)
 		defer timer.Stop()
 		select {
 		case <-timer.C:
@@ -105,16 +112,18 @@ func (p *probe) watch(proc *process, conn *lineConn, t *tap) {
 		}
 		return false
 	}
-	silence := time.NewTimer(discoverSilence)
+	silent := bound(p.silence)
+	silence := time.NewTimer(silent)
 	select {
 	case <-proc.alive:
 		silence.Stop()
-		if !wait(discoverProbe) {
+		after := bound(p.after)
+		if !wait(after) {
 			return
 		}
-		p.why = fmt.Sprintf("for %s after the server first wrote", discoverProbe)
+		p.why = fmt.Sprintf("for %s after the server first wrote", after)
 	case <-silence.C:
-		p.why = fmt.Sprintf("for %s, while the server wrote nothing", discoverSilence)
+		p.why = fmt.Sprintf("for %s, while the server wrote nothing", silent)
 	case <-p.done:
 		silence.Stop()
 		return
@@ -185,7 +194,9 @@ func (s *Session) dialFirst(ctx context.Context) (*connection, error) {
 	c, err := s.dial(context.WithValue(ctx, probeKey{}, p))
 	close(p.done)
 	if err == nil {
-		if p.cut.Load() {
+		// The server's own answer may have won the race with mcpsh's: then
+		// go-sdk never fell back, and nothing was cut.
+		if p.cut.Load() && c.protocol() < LatestProtocol {
 			s.protocol = fallbackProtocol
 			s.probeCut(key, p, c)
 		}

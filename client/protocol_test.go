@@ -155,6 +155,25 @@ func TestProtocolIsRememberedPerServer(t *testing.T) {
 	}
 }
 
+// A server that writes nothing and ignores the probe is answered for in
+// time for initialize to fit the connect timeout, however long the silence
+// bound: by three quarters of it.
+func TestProtocolProbeFitsTheConnectTimeout(t *testing.T) {
+	probeTimes(t, 300*time.Millisecond, time.Minute)
+	target, _ := fixtureTarget(t, "ignores-unknown")
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Second)
+	defer cancel()
+	var w warnings
+	s, err := Connect(ctx, target, &Options{OnWarning: w.add})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if got := s.Server().Protocol; got != fallbackProtocol || !strings.Contains(w.String(), "while the server wrote nothing") {
+		t.Errorf("protocol %q, warnings %q", got, w.String())
+	}
+}
+
 func TestUnknownProtocolIsRefusedBeforeAnythingStarts(t *testing.T) {
 	_, err := Connect(context.Background(), Target{Kind: KindStdio, Command: "/nonexistent"}, &Options{ProtocolVersion: "2025-13-40"})
 	if err == nil || !strings.Contains(err.Error(), `unknown protocol version "2025-13-40"`) {
