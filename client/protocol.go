@@ -188,7 +188,7 @@ func (s *Session) dialFirst(ctx context.Context) (*connection, error) {
 		s.forget(key)
 		s.protocol = LatestProtocol
 		s.warn(fmt.Sprintf("the server refused the %s handshake it took before (%s); it was started again to ask for %s first",
-			h.Protocol, oneLine(err), LatestProtocol))
+			h.Protocol, clipText(safeText(je.Message), 200), LatestProtocol))
 	}
 	p := newDiscoverProbe(ctx)
 	c, err := s.dial(context.WithValue(ctx, probeKey{}, p))
