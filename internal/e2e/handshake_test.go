@@ -25,7 +25,7 @@ func infoProtocol(t *testing.T, r result) string {
 // A server that takes longer than the 3 s probe to write its first byte,
 // then answers server/discover, is waited for: started once, no warning,
 // and it speaks 2026-07-28.
-func TestSlowServerIsStartedOnce(t *testing.T) {
+func TestHostileSlowServerIsStartedOnce(t *testing.T) {
 	env, _, _ := stateEnv(t)
 	state := t.TempDir()
 	r := mcpsh(t, opts{env: env}, append([]string{"info", "--json"}, fixtureCmd("slower-discover", state)...)...)
@@ -41,7 +41,7 @@ func TestSlowServerIsStartedOnce(t *testing.T) {
 // same connection, started once, with a warning that says so; the state
 // folder remembers, so its next start asks with initialize at once: no
 // probe, no wait, no warning.
-func TestServerThatIgnoresTheProbeIsRemembered(t *testing.T) {
+func TestHostileServerThatIgnoresTheProbeIsRemembered(t *testing.T) {
 	env, _, stateDir := stateEnv(t)
 	state := t.TempDir()
 	r := mcpsh(t, opts{env: env}, append([]string{"info", "--json"}, fixtureCmd("ignores-discover", state)...)...)

@@ -14,7 +14,7 @@ import (
 // mcpsh's budget with an error naming the server and the list. No tool of
 // a tool listing cut short is shown (calls are decided on it); the
 // resources listed before the stop are, and the exit status says it failed.
-func TestEndlessListingsStopWithAClearError(t *testing.T) {
+func TestHostileEndlessListingsStopWithAClearError(t *testing.T) {
 	state := t.TempDir()
 	r := mcpsh(t, opts{}, append([]string{"tools", noLog, "--json"}, fixtureCmd("endless-tools", state)...)...)
 	wantCode(t, r, 1)
@@ -42,7 +42,7 @@ func TestEndlessListingsStopWithAClearError(t *testing.T) {
 
 // A prompt with a content block of a type no spec has is printed, with a
 // placeholder for that block.
-func TestPromptWithAnUnknownBlockIsPrinted(t *testing.T) {
+func TestHostilePromptWithAnUnknownBlockIsPrinted(t *testing.T) {
 	r := mcpsh(t, opts{}, append([]string{"prompt", noLog, "greet", "who=Ada"}, fixtureCmd("odd-shapes", t.TempDir())...)...)
 	wantCode(t, r, 0)
 	contains(t, "stdout", r.out, "hello", `[content of type "hologram" that mcpsh does not know`, "[image image/png, 3 B]")
