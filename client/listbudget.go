@@ -54,8 +54,12 @@ type ListLimitError struct {
 }
 
 func (e *ListLimitError) Error() string {
+	drawn := HumanBytes(e.Bytes)
+	if e.Bytes >= 1<<20 {
+		drawn = fmt.Sprintf("%.1f MiB", float64(e.Bytes)/(1<<20)) // as the limit is written
+	}
 	msg := fmt.Sprintf("listing %s of %s stopped at mcpsh's limit of %s for one listing, after %d pages (%d %s, %s): the server may be paging without end",
-		e.List, e.Server, e.Limit, e.Pages, e.Items, e.List, HumanBytes(e.Bytes))
+		e.List, e.Server, e.Limit, e.Pages, e.Items, e.List, drawn)
 	if !e.Partial {
 		msg += "; none of this listing is used"
 	}
