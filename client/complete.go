@@ -23,7 +23,7 @@ type Completion struct {
 }
 
 // maxCompletions is the spec's limit on the values of one answer; a server
-// that sends more is cut to it.
+// that sends more is cut to it (completionLimits).
 const maxCompletions = 100
 
 // Complete asks the server to complete the value of arg given so far, with
@@ -44,12 +44,20 @@ func (s *Session) Complete(ctx context.Context, ref CompletionRef, arg, value st
 	if err != nil {
 		return nil, fmt.Errorf("completing %s: %s", termtext.Line(arg), s.Target.Redact(termtext.Line(err.Error())))
 	}
-	c := &Completion{Values: res.Completion.Values, Total: res.Completion.Total, HasMore: res.Completion.HasMore}
-	if c.Values == nil {
-		c.Values = []string{}
-	}
-	if len(c.Values) > maxCompletions {
-		c.Values, c.HasMore = c.Values[:maxCompletions], true
+	c := &Completion{Values: []string{}, Total: res.Completion.Total, HasMore: res.Completion.HasMore}
+	// Suggestions draw on a budget like a listing's (listbudget.go): past it
+	// they are cut, as the spec cuts them at 100, and hasMore says so.
+	b := &listBudget{lim: completionLimits}
+	for _, v := range res.Completion.Values {
+		if _, ok := b.take(1); !ok {
+			c.HasMore = true
+			break
+		}
+		if _, ok := b.spend(len(v)); !ok {
+			c.HasMore = true
+			break
+		}
+		c.Values = append(c.Values, v)
 	}
 	return c, nil
 }

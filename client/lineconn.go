@@ -37,6 +37,13 @@ type lineConn struct {
 
 	queue []jsonrpc.Message // the rest of the last batch read; reads are serial
 
+	// injected are answers mcpsh gives in the server's place (inject);
+	// superseded are the requests they answer, by ID, whose own answers,
+	// should the server send them after all, are dropped and told of.
+	injected   chan jsonrpc.Message
+	supersedMu sync.Mutex
+	superseded map[string]func()
+
 	writeMu sync.Mutex
 	batchMu sync.Mutex
 	batches map[jsonrpc.ID]*inBatch // requests of a batch still unanswered
@@ -58,7 +65,8 @@ type inBatch struct {
 
 // newLineConn reads lines from r and writes to w; closeFn ends both.
 func newLineConn(r *stdoutReader, w io.Writer, closeFn func() error) *lineConn {
-	c := &lineConn{w: w, close: closeFn, incoming: make(chan decoded), closed: make(chan struct{})}
+	c := &lineConn{w: w, close: closeFn, incoming: make(chan decoded), closed: make(chan struct{}),
+		injected: make(chan jsonrpc.Message, 1), superseded: map[string]func(){}}
 	// Reading in a goroutine lets Read select on Close: a pipe's read is not
 	// unblocked by closing it everywhere (Windows).
 	go func() {
@@ -145,29 +153,66 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if len(c.queue) > 0 {
-		m := c.queue[0]
-		c.queue = c.queue[1:]
-		return m, nil
-	}
-	var d decoded
-	select {
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	case <-c.closed:
-		return nil, io.EOF
-	case d = <-c.incoming:
-	}
-	if d.err != nil {
-		return nil, d.err
-	}
-	if d.batch {
-		if err := c.track(d.msgs); err != nil {
-			return nil, err
+	for len(c.queue) == 0 {
+		var d decoded
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-c.closed:
+			return nil, io.EOF
+		case m := <-c.injected:
+			return m, nil
+		case d = <-c.incoming:
 		}
+		if d.err != nil {
+			return nil, d.err
+		}
+		msgs := c.dropSuperseded(d.msgs)
+		if d.batch {
+			if err := c.track(msgs); err != nil {
+				return nil, err
+			}
+		}
+		c.queue = msgs
 	}
-	c.queue = d.msgs[1:]
-	return d.msgs[0], nil
+	m := c.queue[0]
+	c.queue = c.queue[1:]
+	return m, nil
+}
+
+// inject hands Read m, an answer to request id that mcpsh gives in the
+// server's place (protocol.go: a server/discover the server leaves
+// unanswered). Should the server answer id after all, its answer is
+// dropped and late is called.
+func (c *lineConn) inject(m jsonrpc.Message, id string, late func()) {
+	c.supersedMu.Lock()
+	c.superseded[id] = late
+	c.supersedMu.Unlock()
+	select {
+	case c.injected <- m:
+	default: // one at a time: only the probe injects, once
+	}
+}
+
+// dropSuperseded takes out the answers to requests mcpsh has answered itself.
+func (c *lineConn) dropSuperseded(msgs []jsonrpc.Message) []jsonrpc.Message {
+	c.supersedMu.Lock()
+	defer c.supersedMu.Unlock()
+	if len(c.superseded) == 0 {
+		return msgs
+	}
+	out := msgs[:0:0]
+	for _, m := range msgs {
+		if r, ok := m.(*jsonrpc.Response); ok {
+			if late, ok := c.superseded[idKey(r.ID)]; ok {
+				delete(c.superseded, idKey(r.ID))
+				late()
+				continue
+			}
+		}
+		out = append(out, m)
+	}
+	return out
 }
 
 // track notes the requests of a batch (not its notifications, which have no

@@ -10,9 +10,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// maxPages bounds a listing even when every cursor is new.
-const maxPages = 10000
-
 // toolSet is the last listing, replaced whole on each refresh.
 type toolSet struct {
 	mu     sync.RWMutex
@@ -31,76 +28,59 @@ type Listing struct {
 	Warnings []string
 }
 
-// ListTools fetches every page of tools/list and remembers the result for Tool.
+// ListTools fetches every page of tools/list and remembers the result for
+// Tool. A listing that fails, or stops at the listing budget (a
+// *ListLimitError), is not used at all: the tools of the last complete
+// listing stay, and the listing stays stale, so the next call lists again.
 func (s *Session) ListTools(ctx context.Context) (*Listing, error) {
 	s.listMu.Lock()
 	defer s.listMu.Unlock()
 	// A change announced from here on makes this listing stale again.
-	s.listed.Store(s.changes.Load())
+	before := s.listed.Swap(s.changes.Load())
 	c := s.current()
 	out := &Listing{}
-	seenCursor := map[string]bool{}
 	seenName := map[string]int{} // name → index in out.Tools
 	dups := map[string]int{}
 	s.tools.mu.RLock()
 	oldPages := s.tools.pages
 	s.tools.mu.RUnlock()
 	pages := map[string]json.RawMessage{}
-	cursor := ""
-	for page := 0; ; page++ {
-		if page == maxPages {
-			out.Warnings = append(out.Warnings, fmt.Sprintf("stopped after %d pages of tools", maxPages))
-			break
-		}
+	fetch := func(cursor string) (json.RawMessage, error) {
 		if _, err := c.cs.ListTools(ctx, &mcp.ListToolsParams{Cursor: cursor}); err != nil {
-			return nil, fmt.Errorf("listing tools: %s", s.Target.Redact(termtext.Line(err.Error())))
+			return nil, fmt.Errorf("%s", s.Target.Redact(termtext.Line(err.Error())))
 		}
 		raw, ok := c.tap.takePage(cursor)
 		if !ok {
 			if raw, ok = oldPages[cursor]; !ok {
-				return nil, fmt.Errorf("listing tools: the answer for cursor %q never reached mcpsh", cursor)
+				return nil, fmt.Errorf("the answer for cursor %q never reached mcpsh", termtext.Truncate(termtext.Line(cursor), 60))
 			}
 		}
 		pages[cursor] = raw
-		var p struct {
-			Tools      []json.RawMessage `json:"tools"`
-			NextCursor json.RawMessage   `json:"nextCursor"`
-		}
-		if err := json.Unmarshal(raw, &p); err != nil {
-			return nil, fmt.Errorf("listing tools: the server's answer is not a tool list: %v", err)
-		}
-		for i, rt := range p.Tools {
-			t, err := parseTool(rt)
-			if err != nil {
-				out.Warnings = append(out.Warnings, fmt.Sprintf("page %d, tool %d skipped: %s", page+1, i+1, termtext.Line(err.Error())))
-				continue
-			}
-			if at, dup := seenName[t.Name]; dup {
-				out.Tools[at] = strictestOf(out.Tools[at], t)
-				dups[t.Name]++
-				continue
-			}
-			seenName[t.Name] = len(out.Tools)
-			for _, pr := range t.Problems {
-				out.Warnings = append(out.Warnings, termtext.Line(t.Name)+": "+termtext.Line(pr))
-			}
-			out.Tools = append(out.Tools, t)
-		}
-		next := ""
-		if !isNull(p.NextCursor) && json.Unmarshal(p.NextCursor, &next) != nil {
-			out.Warnings = append(out.Warnings, "nextCursor is not a string: listing stopped")
-			break
-		}
-		if next == "" {
-			break
-		}
-		seenCursor[cursor] = true
-		if seenCursor[next] {
-			out.Warnings = append(out.Warnings, fmt.Sprintf("the server repeated cursor %q: listing stopped after %d pages", termtext.Truncate(next, 60), page+1))
-			break
-		}
-		cursor = next
+		return raw, nil
 	}
+	warnings, err := s.paginate("tools", "tools", false, fetch, func(page, n int, rt json.RawMessage) {
+		t, err := parseTool(rt)
+		if err != nil {
+			out.Warnings = append(out.Warnings, fmt.Sprintf("page %d, tool %d skipped: %s", page, n, termtext.Line(err.Error())))
+			return
+		}
+		if at, dup := seenName[t.Name]; dup {
+			out.Tools[at] = strictestOf(out.Tools[at], t)
+			dups[t.Name]++
+			return
+		}
+		seenName[t.Name] = len(out.Tools)
+		for _, pr := range t.Problems {
+			out.Warnings = append(out.Warnings, termtext.Line(t.Name)+": "+termtext.Line(pr))
+		}
+		out.Tools = append(out.Tools, t)
+	})
+	if err != nil {
+		// Still stale: what was announced before this listing is not yet seen.
+		s.listed.CompareAndSwap(s.changes.Load(), before)
+		return nil, s.listError("tools", err)
+	}
+	out.Warnings = append(out.Warnings, warnings...)
 	for _, t := range out.Tools {
 		if n := dups[t.Name]; n > 0 {
 			out.Warnings = append(out.Warnings, fmt.Sprintf("tool %s is listed %d times: the strictest reading of its definitions decides (%s)",

@@ -34,36 +34,39 @@ type PromptListing struct {
 	Warnings []string
 }
 
-// ListPrompts lists every prompt, page by page.
+// ListPrompts lists every prompt, page by page, within the listing's budget
+// (listbudget.go). Stopped at the budget, it keeps the prompts that came
+// before, which are safe to show, and returns them with the
+// *ListLimitError. A prompt mcpsh cannot read is skipped with a warning.
 func (s *Session) ListPrompts(ctx context.Context) (*PromptListing, error) {
 	if !s.Server().Capabilities.Prompts {
 		return nil, fmt.Errorf("listing prompts: %w", ErrNotOffered)
 	}
-	cs := s.current().cs
+	c := s.current()
 	out := &PromptListing{}
-	err := paginate("prompts", &out.Warnings, func(cursor string) (string, error) {
-		res, err := cs.ListPrompts(ctx, &mcp.ListPromptsParams{Cursor: cursor})
-		if err != nil {
-			return "", err
-		}
-		for _, p := range res.Prompts {
-			if p == nil {
-				continue
-			}
-			pr := &Prompt{Name: p.Name, Title: p.Title, Description: p.Description, Arguments: []PromptArgument{}}
-			for _, a := range p.Arguments {
-				if a != nil {
-					pr.Arguments = append(pr.Arguments, PromptArgument{Name: a.Name, Title: a.Title, Description: a.Description, Required: a.Required})
-				}
-			}
+	warnings, err := s.paginate("prompts", "prompts", true, func(cursor string) (json.RawMessage, error) {
+		return s.rawCall(ctx, c, "prompts/list", func(ctx context.Context) error {
+			_, err := c.cs.ListPrompts(ctx, &mcp.ListPromptsParams{Cursor: cursor})
+			return err
+		})
+	}, func(page, n int, item json.RawMessage) {
+		pr, problems, err := promptItem(item)
+		switch {
+		case err != nil:
+			out.Warnings = append(out.Warnings, skipped("prompt", page, n, err))
+		case pr != nil:
 			out.Prompts = append(out.Prompts, pr)
+			out.Warnings = append(out.Warnings, problems...)
 		}
-		return res.NextCursor, nil
 	})
-	if err != nil {
-		return nil, s.listError("prompts", err)
+	out.Warnings = append(out.Warnings, warnings...)
+	switch {
+	case err == nil:
+		return out, nil
+	case isListLimit(err):
+		return out, err
 	}
-	return out, nil
+	return nil, s.listError("prompts", err)
 }
 
 // PromptMessage is one message of a prompt's result.
@@ -97,20 +100,50 @@ func (s *Session) GetPrompt(ctx context.Context, p *Prompt, args map[string]stri
 			return nil, &ArgError{Tool: safeText(p.Name), Arg: safeText(k), Rule: "not an argument this prompt takes"}
 		}
 	}
-	res, err := s.getPrompt(ctx, &mcp.GetPromptParams{Name: p.Name, Arguments: args})
+	raw, err := s.getPrompt(ctx, &mcp.GetPromptParams{Name: p.Name, Arguments: args})
 	if err != nil {
 		return nil, fmt.Errorf("getting prompt %s: %s", termtext.Line(p.Name), s.Target.Redact(termtext.Line(err.Error())))
 	}
-	out := &PromptResult{Description: res.Description, Messages: []PromptMessage{}}
-	for _, m := range res.Messages {
-		if m == nil {
+	out, err := parsePromptResult(raw)
+	if err != nil {
+		return nil, fmt.Errorf("getting prompt %s: %s", termtext.Line(p.Name), err)
+	}
+	return out, nil
+}
+
+// parsePromptResult reads a prompts/get result as tools/call results are
+// read (result.go): a content block of a type mcpsh does not know, or cannot
+// read, is kept and shown as a one-line summary, never the end of the
+// prompt, as it would be in go-sdk's typed decode.
+func parsePromptResult(raw json.RawMessage) (*PromptResult, error) {
+	var w struct {
+		Description json.RawMessage   `json:"description"`
+		Messages    []json.RawMessage `json:"messages"`
+	}
+	if err := json.Unmarshal(raw, &w); err != nil {
+		return nil, fmt.Errorf("the server's answer is not a prompt: %s", safeText(err.Error()))
+	}
+	out := &PromptResult{Messages: []PromptMessage{}}
+	_ = json.Unmarshal(w.Description, &out.Description)
+	for _, rm := range w.Messages {
+		if isNull(rm) {
 			continue
 		}
-		raw, err := json.Marshal(m.Content)
-		if err != nil {
-			raw = json.RawMessage(`{"type":"invalid"}`)
+		var m struct {
+			Role    json.RawMessage `json:"role"`
+			Content json.RawMessage `json:"content"`
 		}
-		out.Messages = append(out.Messages, PromptMessage{Role: string(m.Role), Block: parseBlock(raw), Content: raw})
+		if json.Unmarshal(rm, &m) != nil {
+			out.Messages = append(out.Messages, PromptMessage{Block: parseBlock(rm), Content: rm})
+			continue
+		}
+		var role string
+		_ = json.Unmarshal(m.Role, &role)
+		content := m.Content
+		if len(content) == 0 {
+			content = json.RawMessage("null")
+		}
+		out.Messages = append(out.Messages, PromptMessage{Role: role, Block: parseBlock(content), Content: content})
 	}
 	return out, nil
 }

@@ -2,52 +2,175 @@ package client
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/mcpsh/mcpsh/internal/fixture"
 	"github.com/mcpsh/mcpsh/policy"
 )
 
-// A stdio server that does not know the 2026-07-28 handshake and does not say
-// so (it ignores server/discover, or exits on it) is started again and
-// spoken to with 2025-11-25; one that answers "method not found" gets the
-// same on its first connection, and one that knows 2026-07-28 speaks it.
-func TestProtocolFallsBackForServersThatDoNotAnswerDiscover(t *testing.T) {
-	old := discoverProbe
-	discoverProbe = 300 * time.Millisecond
-	defer func() { discoverProbe = old }()
+// probeTimes shortens the probe's bounds for a test.
+func probeTimes(t *testing.T, probe, silence time.Duration) {
+	t.Helper()
+	oldP, oldS := discoverProbe, discoverSilence
+	discoverProbe, discoverSilence = probe, silence
+	t.Cleanup(func() { discoverProbe, discoverSilence = oldP, oldS })
+}
+
+// warnings collects a session's warnings.
+type warnings struct {
+	mu sync.Mutex
+	l  []string
+}
+
+func (w *warnings) add(s string) { w.mu.Lock(); w.l = append(w.l, s); w.mu.Unlock() }
+func (w *warnings) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return strings.Join(w.l, "\n")
+}
+
+// A stdio server meets the 2026-07-28 probe (server/discover) in one of
+// these ways. One that is merely slow to start is waited for, from its
+// first byte: started once, no warning. One that ignores the probe is
+// answered in its place and goes on with initialize on the same
+// connection: started once, and the warning says what happened. One that
+// answers the probe only after that is not remembered as one that ignores
+// it. Only one that exits on the probe is started again.
+func TestProtocolProbeStartsAServerOnceUnlessItExits(t *testing.T) {
+	probeTimes(t, 300*time.Millisecond, 2*time.Second)
 	for _, c := range []struct {
-		scenario, want string
-		warned         bool
+		scenario, protocol string
+		starts             int    // -1: the scenario does not count them
+		warning            string // "" for none
 	}{
-		{"ignores-unknown", "2025-11-25", true},
-		{"exits-on-unknown", "2025-11-25", true},
-		{"plain", "2025-11-25", false},
+		{"slow-discover", LatestProtocol, 1, ""},
+		{"plain", "2025-11-25", -1, ""},
+		{"ignores-discover", "2025-11-25", 1, "the server left server/discover (the 2026-07-28 handshake) unanswered for 300ms after the server first wrote; " +
+			"mcpsh went on with initialize on the same connection, without starting the server again: it speaks 2025-11-25"},
+		{"ignores-unknown", "2025-11-25", -1, "unanswered for 2s, while the server wrote nothing"},
+		{"late-discover", "2025-11-25", 1, "the server answered server/discover (the 2026-07-28 handshake) only after mcpsh had gone on with initialize"},
+		{"exits-on-discover", "2025-11-25", 2, "the server ended when asked server/discover (the 2026-07-28 handshake), so it was started again and asked with initialize: it speaks 2025-11-25"},
+		{"exits-on-unknown", "2025-11-25", -1, "the server ended when asked server/discover"},
+		{"late-exits-on-discover", "2025-11-25", 2, "the server ended when asked server/discover"},
 	} {
-		target, _ := fixtureTarget(t, c.scenario)
-		var mu sync.Mutex
-		var warnings []string
-		s := connectFixture(t, target, &Options{OnWarning: func(w string) { mu.Lock(); warnings = append(warnings, w); mu.Unlock() }})
-		if got := s.Server().Protocol; got != c.want {
-			t.Errorf("%s: protocol %q, want %q", c.scenario, got, c.want)
-		}
-		mu.Lock()
-		warned := strings.Contains(strings.Join(warnings, "\n"), "did not take the 2026-07-28 handshake")
-		mu.Unlock()
-		if warned != c.warned {
-			t.Errorf("%s: warned %v, want %v: %q", c.scenario, warned, c.warned, warnings)
-		}
-		// The session works, and a restart keeps the version that worked.
-		if o, _ := s.Do(context.Background(), &Call{Tool: mustTool(t, s, "read"), Mode: policy.Batch}); o.Status != StatusOK || o.Protocol != c.want {
-			t.Errorf("%s: call %s (%s), protocol in the log %q", c.scenario, o.Status, o.Error, o.Protocol)
-		}
+		t.Run(c.scenario, func(t *testing.T) {
+			target, state := fixtureTarget(t, c.scenario)
+			var w warnings
+			s := connectFixture(t, target, &Options{OnWarning: w.add})
+			if got := s.Server().Protocol; got != c.protocol {
+				t.Errorf("protocol %q, want %q", got, c.protocol)
+			}
+			if n := len(fixture.Lines(state, "starts")); c.starts >= 0 && n != c.starts {
+				t.Errorf("started %d times, want %d", n, c.starts)
+			}
+			if got := w.String(); c.warning == "" && got != "" || !strings.Contains(got, c.warning) {
+				t.Errorf("warnings %q, want %q", got, c.warning)
+			}
+			// The session works, and a restart keeps the version that worked.
+			if o, _ := s.Do(context.Background(), &Call{Tool: mustTool(t, s, "read"), Mode: policy.Batch}); o.Status != StatusOK || o.Protocol != c.protocol {
+				t.Errorf("call %s (%s), protocol in the log %q", o.Status, o.Error, o.Protocol)
+			}
+		})
 	}
 	// go-sdk's own servers speak 2026-07-28.
 	s := connectCounting(t, newCountingServer())
 	if got := s.Server().Protocol; got != LatestProtocol {
 		t.Errorf("go-sdk server: protocol %q, want %q", got, LatestProtocol)
+	}
+}
+
+// What a server's handshake took is remembered, per server, and its next
+// start asks for that version at once: it is not probed, and a server that
+// exits on the probe is started once. A memory the server has outgrown is
+// forgotten: another name or version, or a refusal of the handshake.
+func TestProtocolIsRememberedPerServer(t *testing.T) {
+	probeTimes(t, 300*time.Millisecond, 2*time.Second)
+	mem := NewHandshakeFile(filepath.Join(t.TempDir(), "state", "handshakes.json"))
+	for _, sc := range []string{"ignores-discover", "exits-on-discover"} {
+		target, state := fixtureTarget(t, sc)
+		for run := 1; run <= 2; run++ {
+			var w warnings
+			s := connectFixture(t, target, &Options{OnWarning: w.add, Handshakes: mem})
+			if got := s.Server().Protocol; got != fallbackProtocol {
+				t.Errorf("%s, run %d: protocol %q", sc, run, got)
+			}
+			if run == 2 && w.String() != "" {
+				t.Errorf("%s, run %d: warned again: %q", sc, run, w.String())
+			}
+			s.Close()
+		}
+		starts, discovers := len(fixture.Lines(state, "starts")), fixture.CountIn(state, "methods", "server/discover")
+		want := map[string]int{"ignores-discover": 2, "exits-on-discover": 3}[sc]
+		if starts != want || discovers != 1 {
+			t.Errorf("%s: %d starts, %d probes over two runs; want %d and 1", sc, starts, discovers, want)
+		}
+		if _, ok := mem.Recall(handshakeKey(target)); !ok {
+			t.Errorf("%s: nothing remembered", sc)
+		}
+		// The same command under another name is another server.
+		other := target
+		other.Name += "-other"
+		if _, ok := mem.Recall(handshakeKey(other)); ok {
+			t.Errorf("%s: remembered for another name", sc)
+		}
+	}
+
+	// The server was upgraded since: another version. This session goes on
+	// as it started; the memory is forgotten, so the next start probes.
+	target, _ := fixtureTarget(t, "ignores-discover")
+	key := handshakeKey(target)
+	mem.Remember(key, &Handshake{Protocol: fallbackProtocol, Discover: DiscoverUnanswered, Server: "mcpsh-fixture 0", At: time.Now()})
+	s := connectFixture(t, target, &Options{Handshakes: mem})
+	if _, ok := mem.Recall(key); ok || s.Server().Protocol != fallbackProtocol {
+		t.Errorf("an outgrown memory kept (protocol %q)", s.Server().Protocol)
+	}
+
+	// A server that now speaks only 2026-07-28 refuses the remembered
+	// initialize: it is probed, and speaks 2026-07-28.
+	target, state := fixtureTarget(t, "discover-only")
+	key = handshakeKey(target)
+	mem.Remember(key, &Handshake{Protocol: fallbackProtocol, Discover: DiscoverExited, Server: "mcpsh-fixture 1", At: time.Now()})
+	var w warnings
+	s = connectFixture(t, target, &Options{OnWarning: w.add, Handshakes: mem})
+	if got := s.Server().Protocol; got != LatestProtocol || !strings.Contains(w.String(), "the server refused the 2025-11-25 handshake it took before") {
+		t.Errorf("protocol %q, warnings %q", got, w.String())
+	}
+	if got := fixture.Lines(state, "methods"); strings.Join(got, " ") != "initialize server/discover" {
+		t.Errorf("handshake requests %q", got)
+	}
+	if _, ok := mem.Recall(key); ok {
+		t.Error("a refused memory kept")
+	}
+
+	// A memory past its time is not used.
+	target, state = fixtureTarget(t, "slow-discover")
+	mem.Remember(handshakeKey(target), &Handshake{Protocol: fallbackProtocol, Discover: DiscoverUnanswered, Server: "mcpsh-fixture 1", At: time.Now().Add(-handshakeTTL - time.Hour)})
+	s = connectFixture(t, target, &Options{Handshakes: mem})
+	if got := s.Server().Protocol; got != LatestProtocol || fixture.CountIn(state, "methods", "server/discover") != 1 {
+		t.Errorf("an old memory was used: protocol %q", got)
+	}
+}
+
+// A server that writes nothing and ignores the probe is answered for in
+// time for initialize to fit the connect timeout, however long the silence
+// bound: by three quarters of it.
+func TestProtocolProbeFitsTheConnectTimeout(t *testing.T) {
+	probeTimes(t, 300*time.Millisecond, time.Minute)
+	target, _ := fixtureTarget(t, "ignores-unknown")
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Second)
+	defer cancel()
+	var w warnings
+	s, err := Connect(ctx, target, &Options{OnWarning: w.add})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if got := s.Server().Protocol; got != fallbackProtocol || !strings.Contains(w.String(), "while the server wrote nothing") {
+		t.Errorf("protocol %q, warnings %q", got, w.String())
 	}
 }
 

@@ -55,79 +55,71 @@ type ResourceListing struct {
 var ErrNotOffered = errors.New("the server does not offer this")
 
 // ListResources lists every resource and resource template, page by page,
-// stopping on a repeated cursor (go-sdk does not guard against one).
+// each list within its budget (listbudget.go). A list stopped at its budget
+// keeps what came before the stop, which is safe to show (nothing is
+// decided on it): the listing comes back with the *ListLimitError. A
+// resource the server sent in a shape mcpsh cannot read is skipped with a
+// warning, not the end of the listing.
 func (s *Session) ListResources(ctx context.Context) (*ResourceListing, error) {
 	if !s.Server().Capabilities.Resources {
 		return nil, fmt.Errorf("listing resources: %w", ErrNotOffered)
 	}
-	cs := s.current().cs
+	c := s.current()
 	out := &ResourceListing{}
-	err := paginate("resources", &out.Warnings, func(cursor string) (string, error) {
-		res, err := cs.ListResources(ctx, &mcp.ListResourcesParams{Cursor: cursor})
-		if err != nil {
-			return "", err
+	warnings, err := s.paginate("resources", "resources", true, func(cursor string) (json.RawMessage, error) {
+		return s.rawCall(ctx, c, "resources/list", func(ctx context.Context) error {
+			_, err := c.cs.ListResources(ctx, &mcp.ListResourcesParams{Cursor: cursor})
+			return err
+		})
+	}, func(page, n int, item json.RawMessage) {
+		if r, err := resourceItem(item); err != nil {
+			out.Warnings = append(out.Warnings, skipped("resource", page, n, err))
+		} else if r != nil {
+			out.Resources = append(out.Resources, r)
 		}
-		for _, r := range res.Resources {
-			if r == nil {
-				continue
-			}
-			out.Resources = append(out.Resources, &Resource{URI: r.URI, Name: r.Name, Title: r.Title,
-				Description: r.Description, MIMEType: r.MIMEType, Size: r.Size})
-		}
-		return res.NextCursor, nil
 	})
-	if err != nil {
+	out.Warnings = append(out.Warnings, warnings...)
+	if err != nil && !isListLimit(err) {
 		return nil, s.listError("resources", err)
 	}
-	err = paginate("resource templates", &out.Warnings, func(cursor string) (string, error) {
-		res, err := cs.ListResourceTemplates(ctx, &mcp.ListResourceTemplatesParams{Cursor: cursor})
-		if err != nil {
-			return "", err
-		}
-		for _, t := range res.ResourceTemplates {
-			if t == nil {
-				continue
-			}
-			out.Templates = append(out.Templates, &ResourceTemplate{URITemplate: t.URITemplate, Name: t.Name,
-				Title: t.Title, Description: t.Description, MIMEType: t.MIMEType})
-		}
-		return res.NextCursor, nil
-	})
-	if err != nil {
-		// A server may list resources without supporting templates.
-		out.Warnings = append(out.Warnings, s.listError("resource templates", err).Error())
-	}
-	return out, nil
+	terr := s.listTemplates(ctx, c, out)
+	return out, errors.Join(err, terr)
 }
 
-// paginate calls page with each cursor until the server gives none, one it
-// gave before, or maxPages pages have come.
-func paginate(what string, warnings *[]string, page func(cursor string) (next string, err error)) error {
-	seen := map[string]bool{}
-	cursor := ""
-	for n := 1; ; n++ {
-		if n > maxPages {
-			*warnings = append(*warnings, fmt.Sprintf("stopped listing %s after %d pages", what, maxPages))
-			return nil
-		}
-		next, err := page(cursor)
-		if err != nil {
+// listTemplates adds the resource templates to out. A server may list
+// resources without supporting templates: a failure is a warning, unless it
+// is the budget's.
+func (s *Session) listTemplates(ctx context.Context, c *connection, out *ResourceListing) error {
+	warnings, err := s.paginate("resource templates", "resourceTemplates", true, func(cursor string) (json.RawMessage, error) {
+		return s.rawCall(ctx, c, "resources/templates/list", func(ctx context.Context) error {
+			_, err := c.cs.ListResourceTemplates(ctx, &mcp.ListResourceTemplatesParams{Cursor: cursor})
 			return err
+		})
+	}, func(page, n int, item json.RawMessage) {
+		if t, err := templateItem(item); err != nil {
+			out.Warnings = append(out.Warnings, skipped("resource template", page, n, err))
+		} else if t != nil {
+			out.Templates = append(out.Templates, t)
 		}
-		if next == "" {
-			return nil
-		}
-		seen[cursor] = true
-		if seen[next] {
-			*warnings = append(*warnings, fmt.Sprintf("the server repeated a cursor: listing %s stopped after %d pages", what, n))
-			return nil
-		}
-		cursor = next
+	})
+	out.Warnings = append(out.Warnings, warnings...)
+	switch {
+	case err == nil:
+	case isListLimit(err):
+		return err
+	default:
+		out.Warnings = append(out.Warnings, s.listError("resource templates", err).Error())
 	}
+	return nil
+}
+
+func isListLimit(err error) bool {
+	var le *ListLimitError
+	return errors.As(err, &le)
 }
 
 func (s *Session) listError(what string, err error) error {
-	if errors.Is(err, ErrNotOffered) {
+	if errors.Is(err, ErrNotOffered) || isListLimit(err) {
 		return err
 	}
 	return fmt.Errorf("listing %s: %s", what, s.Target.Redact(termtext.Line(err.Error())))

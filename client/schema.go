@@ -28,6 +28,9 @@ type Schema struct {
 	checked  *checkedSchema
 	checkErr error
 	notice   string
+	// formats: string formats are checked too (checkFormats), for a schema
+	// whose values mcpsh itself gives.
+	formats bool
 }
 
 // Input is how a form lets people enter one field; it follows from the
@@ -93,11 +96,13 @@ type fieldSet struct{ types, enum bool }
 // elicitation's requestedSchema. name and which name it in messages
 // ("<name>: <which> schema: …"). A schema the guard refuses (recursive,
 // too large) is still read field by field, without following $refs, and
-// values are then not checked (CheckErr says why).
+// values are then not checked (CheckErr says why). The values such a schema
+// describes are mcpsh's to give, so Validate also holds strings to the
+// formats the MCP spec lets a server ask for (schemaformat.go).
 func ReadSchema(name, which string, raw json.RawMessage) *Schema {
 	c, notice, err := compile(raw, "the value")
 	s := readSchema(raw, c)
-	s.name, s.checked = name, c
+	s.name, s.checked, s.formats = name, c, true
 	if err != nil {
 		s.checkErr = &SchemaError{Tool: safeText(name), Which: which, Reason: clipText(safeText(err.Error()), maxReasonRunes)}
 		s.notice = fmt.Sprintf("%v; values cannot be checked against it", s.checkErr)
@@ -170,7 +175,8 @@ func (s *Schema) Missing(v map[string]any) []string {
 
 // Validate checks a whole value against the schema with jsonschema-go, as
 // Tool.Validate does: an *ArgError for a violation, or for a value too
-// costly to check. A schema that cannot be checked passes everything.
+// costly to check. A schema that cannot be checked passes everything. A
+// schema from ReadSchema also has its fields' string formats checked.
 func (s *Schema) Validate(v map[string]any) error {
 	if s.checked == nil {
 		return nil
@@ -183,6 +189,9 @@ func (s *Schema) Validate(v map[string]any) error {
 	}
 	if err := s.checked.r.Validate(v); err != nil {
 		return schemaViolation(s.name, err)
+	}
+	if s.formats {
+		return s.checkFormats(v)
 	}
 	return nil
 }

@@ -61,6 +61,13 @@ type Options struct {
 	// It runs on the reading goroutine and must not block. The warnings are
 	// also delivered as EventWarning.
 	OnWarning func(string)
+	// Handshakes remembers how each stdio server's handshake went when it
+	// took a fallback, so its next start asks for what it speaks at once
+	// (handshakes.go); nil remembers nothing.
+	Handshakes HandshakeMemory
+	// Hurry, once closed, cuts short the grace a stdio server gets to exit
+	// when the session closes: the user wants out now (a second Ctrl-C).
+	Hurry <-chan struct{}
 }
 
 // Session is one long-lived connection to a server, shared by every call of a run.
@@ -86,6 +93,7 @@ type Session struct {
 
 	listMu sync.Mutex
 	tools  *toolSet
+	limits *listLimits // each listing's budget; nil: defaultListLimits (tests lower it)
 	// changes counts notifications/tools/list_changed; listed is its value when
 	// the last listing started. They differ while the listing is stale.
 	changes atomic.Int64
@@ -263,7 +271,8 @@ func (s *Session) dial(ctx context.Context) (*connection, error) {
 	var legacy *httpTap
 	switch s.Target.Kind {
 	case KindStdio:
-		stdio = &stdioTransport{target: s.Target, stderr: s.stderr, tap: c.tap, warn: s.warn}
+		stdio = &stdioTransport{target: s.Target, stderr: s.stderr, tap: c.tap, warn: s.warn, hurry: s.opts.Hurry}
+		stdio.probe, _ = ctx.Value(probeKey{}).(*probe)
 		transport = &tappedTransport{inner: stdio, tap: c.tap}
 	case KindHTTP:
 		st := &mcp.StreamableClientTransport{

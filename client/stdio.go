@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -20,6 +21,9 @@ import (
 var (
 	stdinGrace = 300 * time.Millisecond
 	termGrace  = 700 * time.Millisecond
+	// hurryGrace is each of them once the user is in a hurry (a second
+	// Ctrl-C: Options.Hurry).
+	hurryGrace = 50 * time.Millisecond
 )
 
 // stdioTransport starts the server in a process tree of its own (a process
@@ -32,7 +36,12 @@ type stdioTransport struct {
 	stderr io.Writer
 	tap    *tap
 	warn   func(string)
-	proc   *process // set by Connect
+	// probe times the 2026-07-28 handshake's server/discover (protocol.go);
+	// nil when there is none to time.
+	probe *probe
+	// hurry, once closed, cuts short the grace a closing server gets.
+	hurry <-chan struct{}
+	proc  *process // set by Connect
 }
 
 // process is a running stdio server.
@@ -44,6 +53,49 @@ type process struct {
 	exited chan struct{}
 	err    error // Wait's result, valid once exited is closed
 	once   sync.Once
+	hurry  <-chan struct{}
+
+	// alive is closed at the server's first byte, on stdout or stderr: it
+	// has started, however long that took (npx fetching a package, say).
+	alive     chan struct{}
+	aliveOnce sync.Once
+	// closing: mcpsh has begun to end the server. hungUp: the server closed
+	// its stdout (exited, mostly) before that, so mcpsh's end of the
+	// conversation is not why.
+	closing atomic.Bool
+	hungUp  atomic.Bool
+}
+
+func (p *process) lifeSign() { p.aliveOnce.Do(func() { close(p.alive) }) }
+
+// lifeSignWriter and lifeSignReader pass the server's stderr and stdout on,
+// noting its first byte.
+type lifeSignWriter struct {
+	w io.Writer
+	p *process
+}
+
+func (l lifeSignWriter) Write(b []byte) (int, error) {
+	if len(b) > 0 {
+		l.p.lifeSign()
+	}
+	return l.w.Write(b)
+}
+
+type lifeSignReader struct {
+	io.ReadCloser
+	p *process
+}
+
+func (l lifeSignReader) Read(b []byte) (int, error) {
+	n, err := l.ReadCloser.Read(b)
+	if n > 0 {
+		l.p.lifeSign()
+	}
+	if err != nil && !l.p.closing.Load() {
+		l.p.hungUp.Store(true)
+	}
+	return n, err
 }
 
 func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
@@ -53,7 +105,8 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	for k, v := range t.target.Env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
-	cmd.Stderr = t.stderr
+	p := &process{cmd: cmd, exited: make(chan struct{}), alive: make(chan struct{}), hurry: t.hurry}
+	cmd.Stderr = lifeSignWriter{w: t.stderr, p: p}
 
 	// Plain pipes rather than cmd.StdoutPipe: Wait would close that pipe as soon
 	// as the child exits, racing the read of its last messages.
@@ -77,7 +130,7 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	}
 	inR.Close()
 	outW.Close()
-	p := &process{cmd: cmd, tree: tree, stdin: inW, stdout: newStdoutReader(outR, t.tap, t.warn), exited: make(chan struct{})}
+	p.tree, p.stdin, p.stdout = tree, inW, newStdoutReader(lifeSignReader{outR, p}, t.tap, t.warn)
 	go func() {
 		p.err = cmd.Wait()
 		close(p.exited)
@@ -85,7 +138,12 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	t.proc = p
 	// The process is ended first, stdout read until then: a server that
 	// writes on its way out (a last answer) must not die of SIGPIPE.
-	return newLineConn(p.stdout, p, func() error { return errors.Join(p.Close(), p.stdout.Close()) }), nil
+	conn := newLineConn(p.stdout, p, func() error { return errors.Join(p.Close(), p.stdout.Close()) })
+	if t.probe != nil {
+		t.probe.proc = p
+		go t.probe.watch(p, conn, t.tap)
+	}
+	return conn, nil
 }
 
 func (p *process) Write(b []byte) (int, error) { return p.stdin.Write(b) }
@@ -94,6 +152,7 @@ func (p *process) Write(b []byte) (int, error) { return p.stdin.Write(b) }
 // SIGKILL), for its whole process tree.
 func (p *process) Close() error {
 	p.once.Do(func() {
+		p.closing.Store(true)
 		p.stdin.Close()
 		if !p.waitExit(stdinGrace) {
 			p.tree.terminate()
@@ -113,6 +172,8 @@ func (p *process) Close() error {
 	return nil
 }
 
+// waitExit waits at most d for the server to exit; once mcpsh is told to
+// hurry, at most hurryGrace.
 func (p *process) waitExit(d time.Duration) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
@@ -120,6 +181,17 @@ func (p *process) waitExit(d time.Duration) bool {
 	case <-p.exited:
 		return true
 	case <-t.C:
+		return false
+	case <-p.hurry:
+	}
+	h := time.NewTimer(min(d, hurryGrace))
+	defer h.Stop()
+	select {
+	case <-p.exited:
+		return true
+	case <-t.C:
+		return false
+	case <-h.C:
 		return false
 	}
 }

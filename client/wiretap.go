@@ -160,6 +160,8 @@ func (t *tap) outgoing(ctx context.Context, msg jsonrpc.Message) outNote {
 		}
 		_ = json.Unmarshal(req.Params, &p)
 		key = p.Cursor
+	default:
+		key = rawKeyOf(ctx, req.Method) // tapraw.go
 	}
 	// Every call is noted, so an answer too large to read can be turned into
 	// an error for whichever request it answers, and a probe left unanswered
@@ -326,12 +328,21 @@ func (t *tap) incoming(msg jsonrpc.Message) jsonrpc.Message {
 		// does not know, never sees one.
 		t.results[what.key] = resp.Result
 		shell.Result = emptyCallResult
+	case what.method == "prompts/get" && what.key != "":
+		// Every answer, a final one too: go-sdk's decode fails a whole
+		// prompt on one content block of a type it does not know, where
+		// mcpsh shows a placeholder (prompts.go).
+		t.results[what.key] = resp.Result
+		shell.Result = roundShells[what.method]
 	case roundShells[what.method] != nil && what.key != "" && asks:
 		t.results[what.key] = resp.Result
 		shell.Result = roundShells[what.method]
 	case what.method == "tools/list":
 		t.pages[what.key] = resp.Result
 		shell.Result = emptyListResult
+	case what.key != "" && rawShells[what.method] != nil:
+		t.results[what.key] = resp.Result
+		shell.Result = rawShells[what.method]
 	default:
 		return msg
 	}

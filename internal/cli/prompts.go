@@ -38,7 +38,9 @@ marked *). Get one with: mcpsh prompt NAME key=value...`,
 				}
 				return nil
 			}
-			if err != nil {
+			// A listing stopped at mcpsh's budget still shows what came
+			// before the stop, and then fails.
+			if l == nil {
 				return err
 			}
 			for _, w := range l.Warnings {
@@ -48,7 +50,10 @@ marked *). Get one with: mcpsh prompt NAME key=value...`,
 				if l.Prompts == nil {
 					l.Prompts = []*client.Prompt{}
 				}
-				return writeJSON(a.io.Out, l.Prompts)
+				if werr := writeJSON(a.io.Out, l.Prompts); werr != nil {
+					return werr
+				}
+				return err
 			}
 			p := a.pal()
 			for _, pr := range l.Prompts {
@@ -69,7 +74,7 @@ marked *). Get one with: mcpsh prompt NAME key=value...`,
 					fmt.Fprintln(a.io.Out, "  "+p.Muted(termtext.Truncate(d, max(a.io.Width-2, 60))))
 				}
 			}
-			return nil
+			return err
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
@@ -105,12 +110,18 @@ one-line summary. --json prints {"description": ..., "messages": [...]}.`,
 			}
 			defer s.Close()
 			l, err := s.ListPrompts(cmd.Context())
-			if err != nil {
+			if l == nil {
 				return err
 			}
-			pr, err := findPrompt(s, l.Prompts, rest[0])
-			if err != nil {
+			pr, ferr := findPrompt(s, l.Prompts, rest[0])
+			switch {
+			case ferr != nil && err != nil:
+				// Not among the prompts listed before the listing stopped.
 				return err
+			case ferr != nil:
+				return ferr
+			case err != nil:
+				a.warn(termtext.Line(err.Error()))
 			}
 			res, err := s.GetPrompt(cmd.Context(), pr, values)
 			if err != nil {

@@ -40,7 +40,9 @@ sizes; piped, one tab-separated line each (kind, URI, name, type, size).
 				}
 				return nil
 			}
-			if err != nil {
+			// A listing stopped at mcpsh's budget still shows what came
+			// before the stop, and then fails.
+			if l == nil {
 				return err
 			}
 			for _, w := range l.Warnings {
@@ -54,10 +56,13 @@ sizes; piped, one tab-separated line each (kind, URI, name, type, size).
 				if j.Templates == nil {
 					j.Templates = []*client.ResourceTemplate{}
 				}
-				return writeJSON(a.io.Out, j)
+				if werr := writeJSON(a.io.Out, j); werr != nil {
+					return werr
+				}
+				return err
 			}
 			a.printResources(l)
-			return nil
+			return err
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")

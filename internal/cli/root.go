@@ -54,6 +54,8 @@ type app struct {
 	// traceHook, when set, also hears each session's messages in wire order
 	// (audit --probe puts notifications on the call they arrived during).
 	traceHook func(client.Target, func(client.TraceEntry)) func(client.TraceEntry)
+	// hurry is closed by a second interrupt (WithHurry).
+	hurry <-chan struct{}
 }
 
 // warn prints a warning on stderr, above a call's status line if one is drawn.
@@ -97,7 +99,7 @@ For run, the worst outcome wins: 130, then 1, then 4, then 3.`
 
 // Main runs mcpsh with args and returns the exit status.
 func Main(ctx context.Context, args []string, io *iostreams.IOStreams, getenv func(string) (string, bool)) int {
-	a := &app{io: io, getenv: getenv}
+	a := &app{io: io, getenv: getenv, hurry: hurryOf(ctx)}
 	root := a.rootCmd()
 	root.SetArgs(args)
 	root.SetIn(io.In)

@@ -285,7 +285,7 @@ const DefaultConnectTimeout = 30 * time.Second
 
 func (a *app) clientOptions() *client.Options {
 	o := &client.Options{ProtocolVersion: a.target.protocol, Version: Version, Recorder: a.recorder, BeforeSend: a.beforeSend, OnWarning: a.warn,
-		Roots: a.roots}
+		Roots: a.roots, Handshakes: a.handshakes(), Hurry: a.hurry}
 	if a.trace != nil {
 		o.Trace = a.trace.write
 	}

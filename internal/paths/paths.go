@@ -1,5 +1,6 @@
 // Package paths says where mcpsh keeps its own files, by platform: the config
-// folder (config.json) and the state folder (session logs, token files).
+// folder (config.json) and the state folder (session logs, token files, the
+// handshake each stdio server settled on when it needed a fallback).
 //
 // The XDG variables win on every platform, so a test, a container or a user
 // who sets them gets the same folders everywhere. Without them, Windows uses
