@@ -2,7 +2,9 @@ package ui
 
 import (
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/mcpsh/mcpsh/internal/termtext"
 )
 
 // The key handlers: onKey routes a key press to the mode or overlay that has
@@ -171,6 +173,7 @@ func (m *Model) onFilterKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	var cmd tea.Cmd
 	m.filterIn, cmd = m.filterIn.Update(msg)
+	settleInput(&m.filterIn)
 	m.list.SetFilter(m.filterIn.Value())
 	m.detailTop = 0
 	return cmd
@@ -304,4 +307,12 @@ func (m *Model) switchKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return m.openPick(), true
 	}
 	return nil, false
+}
+
+// settleInput makes what a search box holds (typed or pasted) safe to draw:
+// it only matches text drawn the same way, and the box draws it raw.
+func settleInput(in *textinput.Model) {
+	if v := in.Value(); termtext.Line(v) != v {
+		in.SetValue(termtext.Line(v))
+	}
 }
