@@ -27,7 +27,10 @@ func (m *Model) bindings() []key.Binding {
 	case modeConnecting:
 		return []key.Binding{k.ForceQuit}
 	case modeConnectFailed:
-		b := []key.Binding{k.Retry}
+		var b []key.Binding
+		if m.startProblem() == "" {
+			b = append(b, k.Retry)
+		}
 		if m.canLogin() {
 			b = append(b, k.Login)
 		}
