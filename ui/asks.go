@@ -193,6 +193,13 @@ func (m *Model) onAskGone(id int) tea.Cmd {
 	return nil
 }
 
+// askerName is how a request's dialog names the server that asks: as the
+// user knows it (the client names it so: its configured name, or its
+// command or URL), cut so the title keeps its room.
+func askerName(server string) string { return termtext.Truncate(termtext.Line(server), askerNameMax) }
+
+const askerNameMax = 40
+
 func askServer(a *serverAsk) string {
 	if a.elicit != nil {
 		return a.elicit.Server
