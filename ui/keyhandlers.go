@@ -82,6 +82,11 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, k.Reconnect):
 		return m.reconnect()
+	case key.Matches(msg, k.Mute):
+		return m.setMuted(!m.muted)
+	}
+	if cmd, ok := m.onAskQueueKey(msg); ok {
+		return cmd
 	}
 	if cmd, ok := m.switchKey(msg); ok {
 		return cmd
@@ -285,6 +290,9 @@ func (m *Model) onConnectFailedKey(msg tea.KeyPressMsg) tea.Cmd {
 // onDialogKey gives a key to the dialog of a server's request, and sends the
 // answer once the user gave one.
 func (m *Model) onDialogKey(msg tea.KeyPressMsg) tea.Cmd {
+	if cmd, ok := m.onAskQueueKey(msg); ok {
+		return cmd
+	}
 	r, cmd := m.dialog.key(msg)
 	if r == nil {
 		return cmd

@@ -329,8 +329,8 @@ func (m *Model) renderDialog(h int) string {
 	if r := m.running; r != nil {
 		top = append(top, m.st.Muted.Render(fmt.Sprintf("%s %s runs on under this request (%s)", m.spinner.View(), termtext.Line(r.call.Tool.Name), panes.FormatDuration(m.now().Sub(r.started)))))
 	}
-	if n := len(m.asks) - 1; n > 0 {
-		top = append(top, m.st.Muted.Render(fmt.Sprintf("%d more request%s wait after this one", n, layout.Plural(n))))
+	if line := m.queueLine(); line != "" {
+		top = append(top, m.st.Muted.Render(termtext.Truncate(line, m.width)))
 	}
 	out := append(top, layout.FitLines(m.dialog.view(), m.width, max(h-len(top), 0))...)
 	return strings.Join(out, "\n")
@@ -345,10 +345,23 @@ func (m *Model) dialogHeight() int {
 	if m.running != nil {
 		h--
 	}
-	if len(m.asks) > 1 {
+	if m.queueLine() != "" {
 		h--
 	}
 	return max(h, 1)
+}
+
+// queueLine says how many more of the server's requests wait, and how many
+// were declined at once; "" when neither.
+func (m *Model) queueLine() string {
+	var parts []string
+	if n := len(m.asks) - 1; n > 0 {
+		parts = append(parts, fmt.Sprintf("%d more request%s wait after this one", n, layout.Plural(n)))
+	}
+	if m.declined > 0 {
+		parts = append(parts, fmt.Sprintf("%d declined at once (at most %d wait)", m.declined, askQueueMax))
+	}
+	return strings.Join(parts, " · ")
 }
 
 // renderTools is the tools view: the list by class, the selected tool's detail.

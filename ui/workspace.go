@@ -57,9 +57,15 @@ type serverState struct {
 	subscribed map[string]bool
 
 	// The server's requests for the user (asks.go): the queue and the first
-	// one's dialog.
-	asks   []*serverAsk
-	dialog askDialog
+	// one's dialog; whether the user put them aside (the dialog is then not
+	// shown) or muted the server; how many were declined at once, and why
+	// the last were (askqueue.go).
+	asks      []*serverAsk
+	dialog    askDialog
+	asksAside bool
+	muted     bool
+	declined  int
+	refusing  string
 
 	// Tools.
 	list      toolList
