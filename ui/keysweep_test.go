@@ -86,6 +86,33 @@ var serverStates = []struct {
 			t.Fatalf("no call runs: mode %v", s.mode)
 		}
 	}},
+	{"asking for input", featureChoice, askForm},
+	{"its requests put aside", featureChoice, func(t *testing.T, d *driver, s *serverState) {
+		askForm(t, d, s)
+		d.keys("ctrl+l")
+	}},
+	{"muted", func(*testing.T) Choice { return demoChoice("it", demo.New(), policy.Trusted) }, func(t *testing.T, d *driver, s *serverState) {
+		waitReady(t, d, s)
+		d.keys("M")
+		if !s.muted {
+			t.Fatal("M did not mute it")
+		}
+	}},
+}
+
+// featureChoice is the feature server (featureserver_test.go), whose
+// ask_form asks for a form.
+func featureChoice(*testing.T) Choice {
+	t := featureTarget(newFeatureServer())
+	t.Name = "it"
+	return Choice{Name: "it", Transport: "in-process", Where: "features", Target: *t}
+}
+
+// askForm has the server on screen ask for a form while a call runs.
+func askForm(t *testing.T, d *driver, s *serverState) {
+	waitReady(t, d, s)
+	d.callTool("ask_form")
+	d.until("its request", func() bool { return s.dialog != nil })
 }
 
 func waitReady(t *testing.T, d *driver, s *serverState) {
@@ -103,7 +130,8 @@ func TestEveryKeyInEveryServerState(t *testing.T) {
 			for _, k := range keys {
 				m := New(context.Background(), Options{NoColor: true, Now: func() time.Time { return fixedNow },
 					Choices: []Choice{st.choice(t), {Name: "other", Problem: "held: not approved"}},
-					Login:   func(client.Target) *client.Auth { return &client.Auth{} }})
+					Login:   func(client.Target) *client.Auth { return &client.Auth{} },
+					Client:  client.Options{ProtocolVersion: featureProtocol}})
 				m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 				d := drive(t, m)
 				d.run(m.Init())
