@@ -238,11 +238,6 @@ func (s *Session) asked(method string) {
 	}
 }
 
-func (s *Session) serverName() string {
-	if c := s.current(); c != nil && c.cs != nil {
-		if info := s.Server(); info.Name != "" {
-			return termtext.Line(info.Name)
-		}
-	}
-	return termtext.Line(s.Target.Label())
-}
+// serverName is how the server's requests name it: the label the user
+// knows it by, never the name it reported (see ServerInfo).
+func (s *Session) serverName() string { return termtext.Line(s.Target.Label()) }

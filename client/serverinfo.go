@@ -3,10 +3,15 @@ package client
 import (
 	"encoding/json"
 	"sort"
+
+	"github.com/mcpsh/mcpsh/internal/termtext"
 )
 
 // ServerInfo describes the server as it introduced itself. Its text is the
-// server's: make it safe before showing it.
+// server's: make it safe before showing it, and never show its name as the
+// server's name: any server can report any name ("bank"). The server's name
+// is the one the user gave it (Target.Label); what it reports is shown only
+// as such (Reported, Identity).
 type ServerInfo struct {
 	Name, Title, Version string
 	// Protocol is the protocol version the handshake settled on.
@@ -72,4 +77,37 @@ func keys(m map[string]any) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// reportedMax is the most cells of what a server reports itself as that
+// mcpsh shows: it is the server's text, and may be any length.
+const reportedMax = 60
+
+// Reported is what the server reported itself as at the handshake, its
+// name and version, safe for a terminal and cut short: to be shown only as
+// that, never as its name. "" when it gave no name.
+func (i ServerInfo) Reported() string {
+	name := termtext.Line(i.Name)
+	if name == "" {
+		return ""
+	}
+	if v := termtext.Line(i.Version); v != "" {
+		name += " " + v
+	}
+	return termtext.Truncate(name, reportedMax)
+}
+
+// Identity names a server to a person: the label the user knows it by
+// (Target.Label), then what it reports itself as when that is another
+// name, or its version when it reports the same name. Safe for a terminal.
+func Identity(label string, i ServerInfo) string {
+	label = termtext.Line(label)
+	r := i.Reported()
+	switch {
+	case r == "":
+		return label
+	case termtext.Line(i.Name) == label:
+		return r
+	}
+	return label + " (reports itself as " + r + ")"
 }

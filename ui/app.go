@@ -148,10 +148,16 @@ func (m *Model) connectTimeout() time.Duration {
 	return DefaultConnectTimeout
 }
 
-// connectWith connects the server embedded now. Its session answers the
+// connectWith connects the server embedded now, unless it may not be
+// started (startProblem: every way of starting one comes through here). Its
+// session answers the
 // server's requests through the inbox, naming the server, and its traffic
 // goes to the server's traffic pane (and to Options.Client.Trace).
 func (m *Model) connectWith(timeout time.Duration) tea.Cmd {
+	if p := m.startProblem(); p != "" {
+		m.status, m.mode = p, modeConnectFailed
+		return nil
+	}
 	m.dropConnect()
 	m.mode, m.connErr = modeConnecting, nil
 	m.connReq = m.nextID()

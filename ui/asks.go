@@ -131,13 +131,20 @@ func (b *inbox) notifier(s *serverState) func(string) {
 	}
 }
 
-// onAsk queues a request that arrived at its server; the first in the
-// queue is the dialog. A server that is not on screen takes the screen while
-// it waits on the user, unless the one on screen waits too (followAsks).
+// onAsk queues a request that arrived at its server, or declines it at
+// once when the server is muted or has as many waiting as it may
+// (askqueue.go); the first in the queue is the dialog. A server that is not
+// on screen takes the screen while it waits on the user, unless the one on
+// screen waits too, or the user put its requests aside (followAsks).
 func (m *Model) onAsk(a *serverAsk) tea.Cmd {
 	if a.ctx.Err() != nil {
 		return nil // withdrawn before it reached the screen
 	}
+	if why := m.admit(); why != "" {
+		m.refuse(a, why)
+		return nil
+	}
+	m.refusing = "" // there was room: the next refusal is said again
 	a.id = m.nextID()
 	m.asks = append(m.asks, a)
 	if len(m.asks) == 1 {
@@ -146,10 +153,15 @@ func (m *Model) onAsk(a *serverAsk) tea.Cmd {
 	return watchAsk(a)
 }
 
-// openAsk builds the dialog for the first request in the queue.
+// openAsk builds the dialog for the first request in the queue, unless the
+// user put the queue aside.
 func (m *Model) openAsk() tea.Cmd {
 	m.dialog = nil
 	if len(m.asks) == 0 {
+		m.asksAside = false
+		return nil
+	}
+	if m.asksAside {
 		return nil
 	}
 	a := m.asks[0]
@@ -192,6 +204,13 @@ func (m *Model) onAskGone(id int) tea.Cmd {
 	}
 	return nil
 }
+
+// askerName is how a request's dialog names the server that asks: as the
+// user knows it (the client names it so: its configured name, or its
+// command or URL), cut so the title keeps its room.
+func askerName(server string) string { return termtext.Truncate(termtext.Line(server), askerNameMax) }
+
+const askerNameMax = 40
 
 func askServer(a *serverAsk) string {
 	if a.elicit != nil {

@@ -113,7 +113,7 @@ func (m *Model) openAudit() tea.Cmd {
 	m.auditPane.SetReport(nil, panes.AuditLines{})
 	m.audit.req = m.nextID()
 	return tea.Batch(m.spinner.Tick, auditCmd(m.audit.req, m.listGen, m.auditPane.Width(), m.st,
-		m.serverName(), m.target.Via(), m.target.Trust, m.list.tools))
+		client.Identity(m.name(), m.server), m.target.Via(), m.target.Trust, m.list.tools))
 }
 
 // findingsFor audits one tool, once per listing: Update calls it for the

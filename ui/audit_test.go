@@ -36,7 +36,7 @@ func TestAuditDoneIsNotRenderedInUpdate(t *testing.T) {
 	done := auditAnswer(t, cmd)
 	done.report.Server = "rendered-in-update"
 	m.Update(done)
-	if screenHas(m, "rendered-in-update") || !screenHas(m, "Audit of mcpsh-demo") {
+	if screenHas(m, "rendered-in-update") || !screenHas(m, "Audit of demo (reports itself as mcpsh-demo 1.0.0)") {
 		t.Fatalf("Update rendered the report itself:\n%s", ansi.Strip(m.render()))
 	}
 }
@@ -134,7 +134,7 @@ func TestAuditPaneScrolls(t *testing.T) {
 		t.Errorf("wheel up: top %d, want %d", p.Top(), p.MaxTop()-3)
 	}
 	send(m, "g")
-	if p.Top() != 0 || !screenHas(m, "Audit of mcpsh-demo") {
+	if p.Top() != 0 || !screenHas(m, "Audit of demo (reports itself as mcpsh-demo 1.0.0)") {
 		t.Errorf("g: top %d", p.Top())
 	}
 	checkScreen(t, "scrolled", m.render(), 100, 12)

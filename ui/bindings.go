@@ -5,12 +5,26 @@ import (
 	"github.com/mcpsh/mcpsh/ui/keymap"
 )
 
-// bindings are the keys that work right now, for the footer.
+// bindings are the keys that work right now, for the footer: the server's
+// requests' first (askqueue.go), then the screen's.
 func (m *Model) bindings() []key.Binding {
-	k := m.keys
 	if m.dialog != nil {
-		return m.dialog.bindings()
+		// The dialog's answers, then the keys for the server's requests as
+		// a whole, then the dialog's other keys (its fields, scrolling).
+		d := m.dialog.bindings()
+		n := min(3, len(d))
+		return append(append(d[:n:n], m.askQueueBindings()...), d[n:]...)
 	}
+	b := m.askQueueBindings()
+	if m.muted && m.overlay == overlayNone {
+		b = append(b, keymap.Relabel(m.keys.Mute, "unmute its requests"))
+	}
+	return append(b, m.screenBindings()...)
+}
+
+// screenBindings are the keys of the mode or overlay on screen.
+func (m *Model) screenBindings() []key.Binding {
+	k := m.keys
 	switch m.overlay {
 	case overlayHelp:
 		return []key.Binding{k.ScrollUp, k.ScrollDown, k.Close, k.Help, k.Quit}
@@ -27,7 +41,10 @@ func (m *Model) bindings() []key.Binding {
 	case modeConnecting:
 		return []key.Binding{k.ForceQuit}
 	case modeConnectFailed:
-		b := []key.Binding{k.Retry}
+		var b []key.Binding
+		if m.startProblem() == "" {
+			b = append(b, k.Retry)
+		}
 		if m.canLogin() {
 			b = append(b, k.Login)
 		}

@@ -79,7 +79,7 @@ func (m *Model) layoutConfirm() {
 
 // confirmServer is how the dialog names the server.
 func (m *Model) confirmServer() string {
-	server := m.serverName() + " (" + m.target.Via() + ")"
+	server := m.serverLabel() + " (" + m.target.Via() + ")"
 	if m.target.Trust != policy.Trusted {
 		server += ", untrusted"
 	}

@@ -69,7 +69,7 @@ func (d *elicitDialog) setSize(width, height int) {
 // head is the dialog's title, the server's message and a rule.
 func (d *elicitDialog) head() []string {
 	w := &layout.Lines{Width: max(d.width, 1)}
-	w.Add(d.st.DialogTitle.Render(termtext.Line(d.ask.elicit.Server) + " asks for input"))
+	w.Add(d.st.DialogTitle.Render(askerName(d.ask.elicit.Server) + " asks for input"))
 	msg := layout.WrapCapped(termtext.Sanitize(d.ask.elicit.Message), d.width, elicitMessageLines)
 	for _, l := range msg {
 		w.Add(d.st.Row.Render(l))

@@ -13,7 +13,8 @@ import (
 // footerKeys draws the keys that work now (bindings.go) in one line of the
 // model's width. Help and quit are never dropped, so the way to every other
 // key stays on screen; the rest say less first (a description's first word,
-// from the end of the list), then go from the end, leaving "…".
+// from the end of the list, the first key last), then go from the end,
+// leaving "…".
 func (m *Model) footerKeys(b []key.Binding) string {
 	return renderFooter(m.st, m.keys, b, m.width)
 }
@@ -54,15 +55,18 @@ func renderFooter(st *style.Styles, keys *keymap.KeyMap, b []key.Binding, width 
 		return strings.Join(parts, sep)
 	}
 	// Say less from the end of the list (the keys that matter most come
-	// first), then drop keys from the end.
-	for short := len(rest); short >= 0; short-- {
+	// first) up to the first key, then drop keys from the end, then say less
+	// of the first too: what the first key does is said whole the longest.
+	for short := len(rest); short >= min(1, len(rest)); short-- {
 		if s := join(len(rest), short); ansi.StringWidth(s) <= width {
 			return s
 		}
 	}
-	for n := len(rest) - 1; n >= 0; n-- {
-		if s := join(n, 0); ansi.StringWidth(s) <= width {
-			return s
+	for _, short := range []int{1, 0} {
+		for n := len(rest) - 1; n >= 0; n-- {
+			if s := join(n, min(short, n)); ansi.StringWidth(s) <= width {
+				return s
+			}
 		}
 	}
 	// Narrower than help and quit themselves: their keys alone.

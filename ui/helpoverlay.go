@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"github.com/mcpsh/mcpsh/ui/layout"
 	"strings"
 
@@ -149,10 +150,15 @@ func (m *Model) helpSections() []helpSection {
 		{title: "Resource viewer", keys: []key.Binding{k.ScrollUp, k.ScrollDown, k.Top, k.Bottom, k.Save, k.Subscribe, k.Edit, k.Close}},
 		{title: "Saving to a file", keys: []key.Binding{k.SaveHere, k.Overwrite, k.KeepFile}},
 		{title: "Template and prompt arguments", keys: []key.Binding{k.NextArg, k.PrevArg, k.SuggestDown, k.SuggestUp, k.PickSuggestion, k.Run, k.Back}},
-		{title: "A server's request", keys: []key.Binding{k.Accept, k.Decline, k.Dismiss, k.OpenURL},
-			notes: []string{"none of them is a single letter, enter or space: a key typed for another screen, as the request comes up, cannot answer it"}},
+		{title: "A server's request", keys: []key.Binding{k.Accept, k.Decline, k.Dismiss, k.OpenURL,
+			keymap.Relabel(k.AskLater, "later: its requests wait, and the server keys switch meanwhile"),
+			keymap.Relabel(k.DeclineAll, "decline all the server's requests"),
+			keymap.Relabel(k.MuteAsks, "mute the server: its requests are declined until unmuted (M)")},
+			notes: []string{"none of them is a single letter, enter or space: a key typed for another screen, as the request comes up, cannot answer it",
+				fmt.Sprintf("a server may have %d requests waiting; more are declined at once, as all are while it is muted", askQueueMax)}},
 		{title: "Connecting", keys: []key.Binding{k.Choose, k.Retry, k.Login}},
-		{title: "Servers", keys: []key.Binding{k.NextServer, k.PrevServer, k.PickServer, k.Reconnect}},
+		{title: "Servers", keys: []key.Binding{k.NextServer, k.PrevServer, k.PickServer, k.Reconnect, k.Mute,
+			keymap.Relabel(k.AskLater, "answer the requests put aside")}},
 		{title: "Anywhere", keys: []key.Binding{k.Help, k.Log, k.Server, k.Traffic, k.Audit, k.Quit, k.ForceQuit}},
 	}
 	here := map[mode]string{modeBrowse: "Tool list", modeForm: "Argument editor", modeConfirm: "Confirmation",

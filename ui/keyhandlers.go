@@ -2,7 +2,9 @@ package ui
 
 import (
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/mcpsh/mcpsh/internal/termtext"
 )
 
 // The key handlers: onKey routes a key press to the mode or overlay that has
@@ -80,6 +82,11 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, k.Reconnect):
 		return m.reconnect()
+	case key.Matches(msg, k.Mute):
+		return m.setMuted(!m.muted)
+	}
+	if cmd, ok := m.onAskQueueKey(msg); ok {
+		return cmd
 	}
 	if cmd, ok := m.switchKey(msg); ok {
 		return cmd
@@ -171,6 +178,7 @@ func (m *Model) onFilterKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	var cmd tea.Cmd
 	m.filterIn, cmd = m.filterIn.Update(msg)
+	settleInput(&m.filterIn)
 	m.list.SetFilter(m.filterIn.Value())
 	m.detailTop = 0
 	return cmd
@@ -282,6 +290,9 @@ func (m *Model) onConnectFailedKey(msg tea.KeyPressMsg) tea.Cmd {
 // onDialogKey gives a key to the dialog of a server's request, and sends the
 // answer once the user gave one.
 func (m *Model) onDialogKey(msg tea.KeyPressMsg) tea.Cmd {
+	if cmd, ok := m.onAskQueueKey(msg); ok {
+		return cmd
+	}
 	r, cmd := m.dialog.key(msg)
 	if r == nil {
 		return cmd
@@ -304,4 +315,12 @@ func (m *Model) switchKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return m.openPick(), true
 	}
 	return nil, false
+}
+
+// settleInput makes what a search box holds (typed or pasted) safe to draw:
+// it only matches text drawn the same way, and the box draws it raw.
+func settleInput(in *textinput.Model) {
+	if v := in.Value(); termtext.Line(v) != v {
+		in.SetValue(termtext.Line(v))
+	}
 }

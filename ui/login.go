@@ -22,11 +22,15 @@ import (
 // canLogin reports whether the failure screen can offer a login.
 func (m *Model) canLogin() bool {
 	var lre *client.LoginRequiredError
-	return m.opts.Login != nil && m.target != nil && errors.As(m.connErr, &lre)
+	return m.opts.Login != nil && m.startProblem() == "" && errors.As(m.connErr, &lre)
 }
 
 // login connects again with an Auth that can log in.
 func (m *Model) login() tea.Cmd {
+	if p := m.startProblem(); p != "" {
+		m.status = p
+		return nil
+	}
 	au := m.opts.Login(*m.target)
 	if au == nil {
 		m.status = "mcpsh cannot log in to this server here"

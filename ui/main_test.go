@@ -1,15 +1,52 @@
 package ui
 
 import (
+	"fmt"
 	"os"
 	"testing"
 
+	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/fixture"
 	"github.com/mcpsh/mcpsh/internal/testenv"
+	"github.com/mcpsh/mcpsh/policy"
 )
 
 // TestMain runs the tests in a temporary HOME. The view writes no log of its
 // own today, but the sessions and servers its tests start inherit this
-// environment.
+// environment. With MCPSH_FIXTURE set, the test binary is instead a raw
+// JSON-RPC server over stdio playing that internal/fixture scenario
+// (fixtureChoice).
 func TestMain(m *testing.M) {
+	if name := os.Getenv("MCPSH_FIXTURE"); name != "" {
+		os.Exit(serveFixture(name))
+	}
 	os.Exit(testenv.RunInTempHome(m))
+}
+
+func serveFixture(name string) int {
+	sc, err := fixture.Lookup(name)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	s := &fixture.Server{Scenario: sc, StateDir: os.Getenv("MCPSH_FIXTURE_STATE"), Stderr: os.Stderr}
+	if err := s.ServeStdio(os.Stdin, os.Stdout); err != nil {
+		return 1
+	}
+	return 0
+}
+
+// fixtureChoice is a workspace server named name: this test binary, as
+// internal/fixture's server playing scenario over stdio; state is the
+// folder where it notes what reached it.
+func fixtureChoice(t *testing.T, name, scenario string) (c Choice, state string) {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	state = t.TempDir()
+	target := client.Target{Name: name, Kind: client.KindStdio, Command: exe,
+		Env: map[string]string{"MCPSH_FIXTURE": scenario, "MCPSH_FIXTURE_STATE": state}, Trust: policy.Trusted}
+	return Choice{Name: name, Transport: "stdio", Where: "fixture " + scenario, Target: target}, state
 }

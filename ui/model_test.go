@@ -201,7 +201,7 @@ func TestAuditOverlay(t *testing.T) {
 	}
 	m.Update(done)
 	screen := m.render()
-	for _, want := range []string{"Audit of mcpsh-demo", "destructive-by-default", "hosts: mcpsh asks"} {
+	for _, want := range []string{"Audit of demo (reports itself as mcpsh-demo 1.0.0)", "destructive-by-default", "hosts: mcpsh asks"} {
 		if !strings.Contains(ansi.Strip(screen), want) {
 			t.Errorf("the audit pane lacks %q:\n%s", want, ansi.Strip(screen))
 		}

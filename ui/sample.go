@@ -107,7 +107,7 @@ func (d *sampleDialog) infoHeight() int {
 func (d *sampleDialog) view() string {
 	st := d.st
 	w := &layout.Lines{Width: max(d.width, 1)}
-	w.Add(st.DialogTitle.Render(termtext.Line(d.ask.sample.Server)+" asks for a completion") + st.Muted.Render(" · you write it; mcpsh calls no model"))
+	w.Add(st.DialogTitle.Render(askerName(d.ask.sample.Server)+" asks for a completion") + st.Muted.Render(" · you write it; mcpsh calls no model"))
 	h := d.infoHeight()
 	end := min(d.top+h, len(d.info))
 	w.Out = append(w.Out, d.info[d.top:end]...)

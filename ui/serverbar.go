@@ -143,8 +143,13 @@ func (m *Model) stateText(s *serverState, d detail) string {
 		}
 		out += " " + st.Warning.Render(mark)
 	}
-	if len(s.asks) > 0 {
-		out += " " + st.Warning.Render("? asks")
+	switch n := len(s.asks); {
+	case s.muted:
+		out += " " + st.Warning.Render("muted")
+	case n > 0 && d == detailMark:
+		out += " " + st.Warning.Render(fmt.Sprintf("?%d", n))
+	case n > 0:
+		out += " " + st.Warning.Render(fmt.Sprintf("? %d ask%s", n, layout.Plural(n)))
 	}
 	return out
 }

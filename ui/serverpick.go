@@ -81,6 +81,7 @@ func (m *Model) onPickKey(msg tea.KeyPressMsg) tea.Cmd {
 	before := m.pick.in.Value()
 	var cmd tea.Cmd
 	m.pick.in, cmd = m.pick.in.Update(msg)
+	settleInput(&m.pick.in)
 	if m.pick.in.Value() != before {
 		m.pick.cursor = 0
 	}

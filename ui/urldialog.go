@@ -78,7 +78,7 @@ func (d *urlDialog) setSize(width, height int) { d.width, d.height = width, heig
 func (d *urlDialog) view() string {
 	st, k, r := d.st, d.keys, d.ask.elicit
 	w := &layout.Lines{Width: max(d.width, 1)}
-	w.Add(st.DialogTitle.Render(termtext.Line(r.Server) + " asks you to visit a page"))
+	w.Add(st.DialogTitle.Render(askerName(r.Server) + " asks you to visit a page"))
 	for _, l := range layout.WrapCapped(termtext.Sanitize(r.Message), d.width, elicitMessageLines) {
 		w.Add(st.Row.Render(l))
 	}

@@ -24,7 +24,7 @@ func (m *Model) View() tea.View {
 	v.AltScreen = true
 	v.WindowTitle = "mcpsh"
 	if m.session != nil {
-		v.WindowTitle = "mcpsh · " + termtext.Line(m.serverName())
+		v.WindowTitle = "mcpsh · " + m.serverLabel()
 	}
 	return v
 }
@@ -168,35 +168,43 @@ func (m *Model) onScreen() bool {
 	return len(m.servers) == 0 || m.serverState == m.servers[m.cur]
 }
 
-func (m *Model) serverName() string {
-	if m.server.Name != "" {
-		return m.server.Name + " " + m.server.Version
+// serverLabel is the server's name as the user knows it (its configured
+// name, or the command or URL it was given as), safe to draw: never the
+// name the server reports, which any server can make another's.
+func (m *Model) serverLabel() string { return termtext.Line(m.name()) }
+
+// reported is what the server on screen reported itself as, when that is
+// another name than the user's, safe to draw: shown only as such.
+func (m *Model) reported() string {
+	if m.session == nil || termtext.Line(m.server.Name) == m.serverLabel() {
+		return ""
 	}
-	if m.target != nil {
-		return m.target.Label()
-	}
-	return ""
+	return m.server.Reported()
 }
 
-// serverLabel is the server's name and version, safe to draw.
-func (m *Model) serverLabel() string { return termtext.Line(m.serverName()) }
-
-// header names the server on screen, how it is reached and the protocol on
-// the left, its tools and this session's calls to it on the right. When it
-// does not fit, how the server is reached is cut, then left out, then the
-// counts of calls, then the protocol; the server's name is cut last, and the
-// tool count always stays.
+// header names the server on screen (as the user knows it, then what it
+// reports itself as), how it is reached and the protocol on the left, its
+// tools and this session's calls to it on the right. When it does not fit,
+// what the server reports itself as is left out, then how it is reached is
+// cut, then left out, then the counts of calls, then the protocol; the
+// server's name is cut last, and the tool count always stays.
 func (m *Model) header() string {
 	w := m.screenW
 	dim := m.st.HeaderDim.Render
 	brand := m.st.Header.Render("mcpsh")
-	name, via, proto := "", "", ""
+	name, rep, via, proto := "", "", "", ""
 	switch {
 	case m.target != nil:
 		name = dim(" · ") + m.serverLabel()
 		via = termtext.Line(m.target.Via())
 	case m.spec.Name != "":
 		name = dim(" · ") + termtext.Line(m.spec.Name)
+	}
+	switch r := m.reported(); {
+	case r != "":
+		rep = dim(" · reports itself as ") + r
+	case m.session != nil && m.server.Version != "":
+		name += " " + termtext.Truncate(termtext.Line(m.server.Version), 20) // its own name: the version is all it adds
 	}
 	if m.session != nil && m.server.Protocol != "" {
 		proto = dim(" · MCP " + termtext.Line(m.server.Protocol))
@@ -212,13 +220,22 @@ func (m *Model) header() string {
 		}
 	}
 	line := func(left, right string) (string, bool) { return termtext.Spread(left, right, w, 1) }
-	if via != "" {
-		// How the server is reached, cut to the room left, when that is enough to read.
-		room := w - ansi.StringWidth(brand+name+proto) - ansi.StringWidth(tools+calls) - len(" · ") - 1
-		if room >= min(ansi.StringWidth(via), 12) {
-			if l, ok := line(brand+name+dim(" · "+termtext.Truncate(via, room))+proto, tools+calls); ok {
-				return l
-			}
+	// withVia is left, then how the server is reached, cut to the room
+	// left, when that is enough to read.
+	withVia := func(left string) (string, bool) {
+		room := w - ansi.StringWidth(left+proto) - ansi.StringWidth(tools+calls) - len(" · ") - 1
+		if via == "" || room < min(ansi.StringWidth(via), 12) {
+			return "", false
+		}
+		return line(left+dim(" · "+termtext.Truncate(via, room))+proto, tools+calls)
+	}
+	for _, try := range []func() (string, bool){
+		func() (string, bool) { return withVia(brand + name + rep) },
+		func() (string, bool) { return withVia(brand + name) },
+		func() (string, bool) { return line(brand+name+rep+proto, tools+calls) },
+	} {
+		if l, ok := try(); ok {
+			return l
 		}
 	}
 	for _, try := range [][2]string{{proto, calls}, {proto, ""}, {"", ""}} {
@@ -312,8 +329,8 @@ func (m *Model) renderDialog(h int) string {
 	if r := m.running; r != nil {
 		top = append(top, m.st.Muted.Render(fmt.Sprintf("%s %s runs on under this request (%s)", m.spinner.View(), termtext.Line(r.call.Tool.Name), panes.FormatDuration(m.now().Sub(r.started)))))
 	}
-	if n := len(m.asks) - 1; n > 0 {
-		top = append(top, m.st.Muted.Render(fmt.Sprintf("%d more request%s wait after this one", n, layout.Plural(n))))
+	if line := m.queueLine(); line != "" {
+		top = append(top, m.st.Muted.Render(termtext.Truncate(line, m.width)))
 	}
 	out := append(top, layout.FitLines(m.dialog.view(), m.width, max(h-len(top), 0))...)
 	return strings.Join(out, "\n")
@@ -328,10 +345,23 @@ func (m *Model) dialogHeight() int {
 	if m.running != nil {
 		h--
 	}
-	if len(m.asks) > 1 {
+	if m.queueLine() != "" {
 		h--
 	}
 	return max(h, 1)
+}
+
+// queueLine says how many more of the server's requests wait, and how many
+// were declined at once; "" when neither.
+func (m *Model) queueLine() string {
+	var parts []string
+	if n := len(m.asks) - 1; n > 0 {
+		parts = append(parts, fmt.Sprintf("%d more request%s wait after this one", n, layout.Plural(n)))
+	}
+	if m.declined > 0 {
+		parts = append(parts, fmt.Sprintf("%d declined at once (at most %d wait)", m.declined, askQueueMax))
+	}
+	return strings.Join(parts, " · ")
 }
 
 // renderTools is the tools view: the list by class, the selected tool's detail.

@@ -57,9 +57,15 @@ type serverState struct {
 	subscribed map[string]bool
 
 	// The server's requests for the user (asks.go): the queue and the first
-	// one's dialog.
-	asks   []*serverAsk
-	dialog askDialog
+	// one's dialog; whether the user put them aside (the dialog is then not
+	// shown) or muted the server; how many were declined at once, and why
+	// the last were (askqueue.go).
+	asks      []*serverAsk
+	dialog    askDialog
+	asksAside bool
+	muted     bool
+	declined  int
+	refusing  string
 
 	// Tools.
 	list      toolList
@@ -153,6 +159,21 @@ func (s *serverState) name() string {
 // unusable reports whether the server cannot be connected as configured.
 func (s *serverState) unusable() bool { return s.spec.Problem != "" }
 
+// startProblem says why the server may not be started, or "" when it may:
+// the one rule for every way of starting it (the view opening, r, R, a
+// login), whatever state it is in. A server its config cannot describe (a
+// variable that is not set) or that waits for an approval (held) is never
+// started; it says why on its screen and in the bar.
+func (s *serverState) startProblem() string {
+	switch {
+	case s.unusable():
+		return termtext.Line(s.name()) + " cannot be used as configured: " + termtext.Line(s.spec.Problem)
+	case s.target == nil:
+		return termtext.Line(s.name()) + " names no server to start"
+	}
+	return ""
+}
+
 // workspace reports whether the view holds more than one server: the server
 // bar is drawn, and answers are routed to the server that asked for them.
 func (m *Model) workspace() bool { return len(m.servers) > 1 }
@@ -245,7 +266,7 @@ func (m *Model) spinning() bool {
 // it cannot be used as configured, and reading its traffic.
 func (m *Model) start() tea.Cmd {
 	traffic := m.traffic.Wait()
-	if m.unusable() || m.target == nil {
+	if m.startProblem() != "" {
 		m.mode = modeConnectFailed
 		return traffic
 	}
@@ -254,11 +275,9 @@ func (m *Model) start() tea.Cmd {
 
 // reconnect closes the server's session, if it has one, and connects again.
 func (m *Model) reconnect() tea.Cmd {
-	switch {
-	case m.unusable():
-		m.status = termtext.Line(m.name()) + " cannot be used as configured: " + termtext.Line(m.spec.Problem)
-		return nil
-	case m.target == nil:
+	switch p := m.startProblem(); {
+	case p != "":
+		m.status = p
 		return nil
 	case m.running != nil:
 		m.status = "a call is running: esc cancels it first"

@@ -63,15 +63,19 @@ func (d *driver) deliver(msg tea.Msg) {
 	}
 }
 
-// until handles messages as they come until cond holds; the deadline only
-// guards against a hang, it asserts nothing about speed.
+// until handles messages as they come until cond holds, looking again now
+// and then for what happens outside the view (a fixture's notes); the
+// deadline only guards against a hang, it asserts nothing about speed.
 func (d *driver) until(what string, cond func() bool) {
 	d.t.Helper()
 	deadline := time.After(15 * time.Second)
+	again := time.NewTicker(20 * time.Millisecond)
+	defer again.Stop()
 	for !cond() {
 		select {
 		case msg := <-d.msgs:
 			d.update(msg)
+		case <-again.C:
 		case <-deadline:
 			d.t.Fatalf("timed out waiting for %s; the screen:\n%s", what, screen(d.m))
 		}

@@ -110,9 +110,9 @@ func TestWorkspaceScreensFit(t *testing.T) {
 			where := fmt.Sprintf("%s at %dx%d", s.name, size[0], size[1])
 			screen := m.render()
 			checkScreen(t, where, screen, size[0], size[1])
-			// The header keeps the server's name and its tool count.
+			// The header keeps the server's name (the user's) and its tool count.
 			head := strings.SplitN(screen, "\n", 2)[0]
-			if m.session != nil && (!strings.Contains(head, "mcpsh-demo") || !strings.Contains(head, "15 tools")) {
+			if m.session != nil && (!strings.Contains(head, " · "+m.name()) || !strings.Contains(head, "15 tools")) {
 				t.Errorf("%s: the header lost the name or the tool count: %q", where, head)
 			}
 		}

@@ -161,7 +161,7 @@ func TestWorkspaceAskFromAServerInTheBackground(t *testing.T) {
 		got <- r
 	}()
 	d.until("beta's dialog", func() bool { return m.serverState == b && m.dialog != nil })
-	if miss := has(screen(m), "beta asks for input", "instead of alpha", "untrusted server", "? asks"); miss != "" {
+	if miss := has(screen(m), "beta asks for input", "instead of alpha", "untrusted server", "? 1 ask"); miss != "" {
 		t.Fatalf("the screen lacks %q:\n%s", miss, screen(m))
 	}
 	checkScreen(t, "ask from beta", m.render(), 100, 30)

@@ -60,13 +60,13 @@ func (r *Report) writeProbeMarkdown(w io.Writer) {
 	fmt.Fprintln(w, pr.Summary())
 	fmt.Fprintln(w)
 	for _, n := range pr.Failed {
-		fmt.Fprintf(w, "- ⛔ could not probe `%s`: %s\n", mdCode(n.String()), md(n.Why))
+		fmt.Fprintf(w, "- ⛔ could not probe %s: %s\n", mdCode(n.String(), false), mdLine(n.Why))
 	}
 	for _, n := range pr.Skipped {
-		fmt.Fprintf(w, "- `%s`: %s\n", mdCode(n.String()), md(n.Why))
+		fmt.Fprintf(w, "- %s: %s\n", mdCode(n.String(), false), mdLine(n.Why))
 	}
 	for _, n := range pr.Between {
-		fmt.Fprintf(w, "- between calls the server sent %s (put on no tool)\n", md(n.String()))
+		fmt.Fprintf(w, "- between calls the server sent %s (put on no tool)\n", mdLine(n.String()))
 	}
 	if len(pr.Failed)+len(pr.Skipped)+len(pr.Between) > 0 {
 		fmt.Fprintln(w)

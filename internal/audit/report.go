@@ -139,13 +139,13 @@ func cells(w string) int {
 
 // WriteMarkdown writes the report for a pull request or an issue.
 func (r *Report) WriteMarkdown(w io.Writer) {
-	fmt.Fprintf(w, "## mcpsh audit: %s\n\n", md(r.Server))
-	fmt.Fprintf(w, "%s (%s)\n\n", r.summary(), md(r.Via))
+	fmt.Fprintf(w, "## mcpsh audit: %s\n\n", mdLine(r.Server))
+	fmt.Fprintf(w, "%s (%s)\n\n", r.summary(), mdLine(r.Via))
 	if len(r.Findings) > 0 {
 		fmt.Fprintln(w, "| severity | tool | rule | finding |")
 		fmt.Fprintln(w, "|---|---|---|---|")
 		for _, f := range r.Findings {
-			fmt.Fprintf(w, "| %s %s | `%s` | `%s` | %s |\n", icon(f.Severity), f.Severity, mdCode(f.Tool), f.Rule, md(f.Message))
+			fmt.Fprintf(w, "| %s %s | %s | `%s` | %s |\n", icon(f.Severity), f.Severity, mdCode(f.Tool, true), f.Rule, md(f.Message))
 		}
 		fmt.Fprintln(w)
 	} else {
@@ -161,7 +161,7 @@ func (r *Report) WriteMarkdown(w io.Writer) {
 		for _, h := range PreviewTool(t, r.Trust) {
 			cells = append(cells, string(h.Action))
 		}
-		fmt.Fprintf(w, "| `%s` | %s | %s |\n", mdCode(t.Name), t.Class(), strings.Join(cells, " | "))
+		fmt.Fprintf(w, "| %s | %s | %s |\n", mdCode(t.Name, true), t.Class(), strings.Join(cells, " | "))
 	}
 	fmt.Fprintln(w)
 	r.writeProbeMarkdown(w)
@@ -170,7 +170,7 @@ func (r *Report) WriteMarkdown(w io.Writer) {
 	for _, d := range r.Directories {
 		fmt.Fprintf(w, "- **%s** (needs %s): %d of %d tools ready\n", d.Name, d.Requires, d.Ready, d.Total)
 		for _, m := range d.Missing {
-			fmt.Fprintf(w, "  - %s\n", md(m))
+			fmt.Fprintf(w, "  - %s\n", mdLine(m))
 		}
 	}
 }
@@ -184,12 +184,3 @@ func icon(s Severity) string {
 	}
 	return "ℹ️"
 }
-
-// mdCell is built once: a replacer is costly to build, and md runs for every
-// finding and tool.
-var mdCell = strings.NewReplacer("|", `\|`, "<", "&lt;", ">", "&gt;", "`", "'")
-
-// md makes server text safe inside a Markdown table cell.
-func md(s string) string { return mdCell.Replace(termtext.Line(s)) }
-
-func mdCode(s string) string { return strings.ReplaceAll(termtext.Line(s), "`", "'") }

@@ -215,16 +215,10 @@ func (a *app) auditPaint() audit.Paint {
 	}
 }
 
-// auditOf audits tools of a session under the server's own name.
+// auditOf audits tools of a session under the server's name as the user
+// knows it, and what it reports itself as.
 func auditOf(s *client.Session, tools []*client.Tool) *audit.Report {
-	info := s.Server()
-	name := info.Name
-	if name == "" {
-		name = s.Target.Label()
-	} else if info.Version != "" {
-		name += " " + info.Version
-	}
-	return audit.New(name, s.Target.Via(), s.Target.Trust, tools)
+	return audit.New(client.Identity(s.Target.Label(), s.Server()), s.Target.Via(), s.Target.Trust, tools)
 }
 
 // serverFinding is a finding of `audit --all --json`: with its server.

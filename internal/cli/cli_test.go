@@ -21,6 +21,9 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
+	if name := os.Getenv("MCPSH_FIXTURE"); name != "" {
+		os.Exit(serveFixture(name)) // this binary as a raw JSON-RPC server (identity_test.go)
+	}
 	os.Exit(testenv.RunInTempHome(m))
 }
 

@@ -12,6 +12,9 @@ import (
 
 // infoJSON is `mcpsh info --json`. Field names are a stable interface.
 type infoJSON struct {
+	// Server is the server as the user knows it (its configured name, or
+	// its command or URL); Name, Title and Version are what it reports.
+	Server       string              `json:"server"`
 	Name         string              `json:"name"`
 	Title        string              `json:"title,omitempty"`
 	Version      string              `json:"version"`
@@ -45,7 +48,7 @@ what mcpsh offered it in return (roots, elicitation).`,
 			}
 			defer s.Close()
 			info := s.Server()
-			j := infoJSON{Name: info.Name, Title: info.Title, Version: info.Version, Protocol: info.Protocol,
+			j := infoJSON{Server: s.Target.Label(), Name: info.Name, Title: info.Title, Version: info.Version, Protocol: info.Protocol,
 				Via: s.Target.Via(), Trust: string(s.Target.Trust), Capabilities: info.Capabilities,
 				Instructions: info.Instructions, Declared: a.declared()}
 			if asJSON {
@@ -78,7 +81,7 @@ func (a *app) printInfo(j infoJSON) {
 	if j.Title != "" {
 		name = termtext.Line(j.Title) + " (" + name + ")"
 	}
-	fmt.Fprintf(w, "%s %s\n", p.Strong(name), termtext.Line(j.Version))
+	fmt.Fprintf(w, "%s reports itself as %s %s\n", p.Strong(termtext.Line(j.Server)), termtext.Truncate(name, 80), termtext.Truncate(termtext.Line(j.Version), 40))
 	fmt.Fprintf(w, "protocol      %s\n", termtext.Line(j.Protocol))
 	fmt.Fprintf(w, "reached via   %s\n", termtext.Line(j.Via))
 	fmt.Fprintf(w, "trust         %s\n", j.Trust)

@@ -42,15 +42,17 @@ func (a *app) printToolTable(s *client.Session) {
 	for _, t := range tools {
 		groups[t.Class()] = append(groups[t.Class()], t)
 	}
+	// The server is named as the user knows it; what it reports itself as
+	// is shown only as that, under it.
+	label := termtext.Line(s.Target.Label())
 	info := s.Server()
-	name := termtext.Line(info.Name)
-	if name == "" {
-		name = s.Target.Label()
-	}
-	fmt.Fprintf(w, "%s %s · %d tools (%d read-only, %d write, %d destructive) · %s\n",
-		p.Strong(name), termtext.Line(info.Version), len(tools),
+	fmt.Fprintf(w, "%s · %d tools (%d read-only, %d write, %d destructive) · %s\n",
+		p.Strong(label), len(tools),
 		len(groups[policy.ClassReadOnly]), len(groups[policy.ClassWrite]), len(groups[policy.ClassDestructive]),
 		p.Muted(termtext.Line(s.Target.Via())))
+	if r := info.Reported(); r != "" {
+		fmt.Fprintln(w, p.Muted("reports itself as "+r))
+	}
 	if s.Target.Trust != policy.Trusted {
 		fmt.Fprintln(w, p.Bad("untrusted server: its hints are shown but not believed; every call asks first"))
 	}

@@ -9,7 +9,7 @@ import (
 func TestToolsOnATerminalGroupsBySafety(t *testing.T) {
 	r, _ := run(t, env{tty: true, width: 100}, "tools", "--demo")
 	wantCode(t, r, ExitOK)
-	contains(t, "stdout", r.out, "mcpsh-demo", "15 tools (6 read-only, 5 write, 4 destructive)",
+	contains(t, "stdout", r.out, "demo · 15 tools (6 read-only, 5 write, 4 destructive)", "reports itself as mcpsh-demo 1.0.0",
 		"Read-only (6)", "Write (5)", "Destructive (4)", "Weather forecast", "weather_forecast", "implied:destructive", "implied:all")
 	if strings.Contains(r.out, "\x1b[") {
 		t.Error("colour codes without colour enabled")
@@ -29,7 +29,7 @@ func TestToolsOnATerminalGroupsBySafety(t *testing.T) {
 	}
 	narrow, _ := run(t, env{tty: true, width: 60}, "tools", "--demo")
 	for _, l := range lines(narrow.out) {
-		if n := len([]rune(l)); n > 60 && !strings.HasPrefix(l, "mcpsh-demo") {
+		if n := len([]rune(l)); n > 60 && !strings.HasPrefix(l, "demo · ") { // the server's line is not cut
 			t.Errorf("line of %d cells at width 60: %q", n, l)
 		}
 	}

@@ -49,11 +49,11 @@ func TestAuditFindsWhatIsPlanted(t *testing.T) {
 	}
 	r := mcpsh(t, opts{}, append([]string{"audit", "--fail-on", "none"}, target...)...)
 	wantCode(t, r, 0)
-	contains(t, "text report", r.out, "Audit of mcpsh-fixture 1", "scan_disk  Scan the disk · destructive", "error    hints-contradict",
+	contains(t, "text report", r.out, "(reports itself as mcpsh-fixture 1)", "scan_disk  Scan the disk · destructive", "error    hints-contradict",
 		"hosts: mcpsh", "Directory readiness", "Anthropic directory:")
 	r = mcpsh(t, opts{}, append([]string{"audit", "--format", "markdown", "--fail-on", "none"}, target...)...)
 	wantCode(t, r, 0)
-	contains(t, "markdown", r.out, "## mcpsh audit: mcpsh-fixture 1", "| severity | tool | rule | finding |",
+	contains(t, "markdown", r.out, "## mcpsh audit: ", `\(reports itself as mcpsh\-fixture 1\)`, "| severity | tool | rule | finding |",
 		"| ⛔ error | `scan_disk` | `hints-contradict` |", "### How hosts will treat each tool", "`bad name!`")
 	r = mcpsh(t, opts{}, append([]string{"audit", "--fail-on", "bogus"}, target...)...)
 	wantCode(t, r, 2)

@@ -75,7 +75,7 @@ func TestTUIEverydayFlowsAt80x24(t *testing.T) {
 	x.keys("G")
 	x.waitFor("› Pop the newest")
 	x.keys("Enter")
-	x.waitFor("Run a destructive tool?", "on mcpsh-demo 1.0.0 (in-process)", "a allow pop_note")
+	x.waitFor("Run a destructive tool?", "on demo (in-process)", "a allow pop_note")
 	x.keys("a")
 	x.waitFor("Removed the newest note", "allowed for this session", "arguments none")
 	x.keys("Escape")

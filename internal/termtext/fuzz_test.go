@@ -49,6 +49,7 @@ var hostile = []string{
 	"", "plain", "\x1b[31mred\x1b[0m", "\x1b]0;title\x07x", "\x1bPdcs", "\x1b]8;;http://e\x1b\\l\x1b]8;;\x1b\\",
 	"\u009b31m", "\u009dosc", "\x9d", "a\rb\x00c\x7f", "\u202e\u2066\u061c\u200f", "\xff\xfe", "é👍", "\x1b", "\x1b[",
 	"\x1b]0;a\x1b[31m", "\x1bPa\x18b", "\u2028\u2029", "\u0085",
+	"\u00ad\u0600", "\u26a0\ufe0f", "\U0001F468\u200d\U0001F469", "\u0915\u093f", "\u093f", "\U0001F1EB", "\u1100\u1161", "a\u0d4e",
 }
 
 func FuzzSanitize(f *testing.F) {
@@ -60,6 +61,9 @@ func FuzzSanitize(f *testing.F) {
 			got := Sanitize(in)
 			if bad := unsafeRune(got); bad != "" {
 				t.Fatalf("Sanitize(%q) = %q holds %s", in, got, bad)
+			}
+			if why := agreesEverywhere(got); why != "" {
+				t.Fatalf("Sanitize(%+q) = %+q %s", in, got, why)
 			}
 			if again := Sanitize(got); again != got {
 				t.Fatalf("Sanitize is not idempotent on %q: %q, then %q", in, got, again)

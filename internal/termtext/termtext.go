@@ -12,7 +12,8 @@ import (
 )
 
 // Sanitize removes escape sequences and control characters, keeping newlines
-// and tabs. Invalid UTF-8 becomes U+FFFD. A complete escape sequence goes
+// and tabs, and makes the text measure as terminals draw it (width.go).
+// Invalid UTF-8 becomes U+FFFD. A complete escape sequence goes
 // whole; one that never ends (see drop) loses only its introducer, because
 // mcpsh prints its own notices after server text and a terminal string left
 // open would swallow them.
@@ -36,13 +37,25 @@ func Sanitize(s string) string {
 			continue
 		case r == 0x1b || r >= 0x80 && r <= 0x9f:
 			w = drop(s, i)
-		case visible(r):
-			b.WriteString(s[i : i+w])
+		case !visible(r):
+		case r >= hangulL && r < 0xd7a4:
+			if syl, n := hangul(r, s[i:]); n > 0 {
+				b.WriteRune(syl)
+				w = n
+				break
+			}
+			fallthrough
+		default:
+			if wr := widthRune(r); wr != r {
+				b.WriteRune(wr)
+			} else {
+				b.WriteString(s[i : i+w])
+			}
 		}
 		invalid = false
 		i += w
 	}
-	return b.String()
+	return settle(b.String())
 }
 
 // visible reports whether a rune may reach the terminal: anything but controls

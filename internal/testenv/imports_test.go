@@ -14,6 +14,7 @@ var testOnly = []string{
 	"github.com/mcpsh/mcpsh/internal/oauthfake",
 	"github.com/mcpsh/mcpsh/internal/benchcpu",
 	"github.com/mcpsh/mcpsh/ui/internal/uitest",
+	"github.com/mcpsh/mcpsh/internal/tmuxwidth",
 }
 
 // TestOnlyTestsImport fails if mcpsh's binary depends on a test-only package:

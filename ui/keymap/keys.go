@@ -56,6 +56,12 @@ type KeyMap struct {
 	Accept, Decline, Dismiss key.Binding
 	OpenURL                  key.Binding
 
+	// What a server asks, as a whole: put its requests aside to answer
+	// later (and back), decline every one it has waiting, mute it (its
+	// requests are declined at once until unmuted). In a dialog the keys are
+	// control keys, as the answers are; Mute works where no text is typed.
+	AskLater, DeclineAll, MuteAsks, Mute key.Binding
+
 	// The workspace: several servers in one view.
 	NextServer, PrevServer, PickServer, Reconnect key.Binding
 
@@ -143,6 +149,11 @@ func Default() *KeyMap {
 		Decline: b([]string{"ctrl+x"}, "ctrl+x", "decline"),
 		Dismiss: b([]string{"esc"}, "esc", "cancel"),
 		OpenURL: b([]string{"ctrl+o"}, "ctrl+o", "open in the browser"),
+
+		AskLater:   b([]string{"ctrl+l"}, "ctrl+l", "later"),
+		DeclineAll: b([]string{"ctrl+y"}, "ctrl+y", "decline all"),
+		MuteAsks:   b([]string{"ctrl+q"}, "ctrl+q", "mute the server"),
+		Mute:       b([]string{"M"}, "M", "mute or unmute the server's requests"),
 
 		NextServer: b([]string{"]"}, "]", "next server"),
 		PrevServer: b([]string{"["}, "[", "previous server"),

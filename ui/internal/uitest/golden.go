@@ -63,7 +63,11 @@ func AssertFits(t *testing.T, view string, width, height int) {
 		t.Errorf("view has %d lines, more than height %d", len(lines), height)
 	}
 	for i, l := range lines {
-		if w := ansi.StringWidth(l); w > width {
+		w, err := Cells(l)
+		if err != nil {
+			t.Errorf("line %d: %v: %+q", i+1, err, ansi.Strip(l))
+		}
+		if w > width {
 			t.Errorf("line %d is %d cells wide, more than width %d: %q", i+1, w, width, ansi.Strip(l))
 		}
 	}
