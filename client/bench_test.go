@@ -75,7 +75,7 @@ func BenchmarkCallsDo(b *testing.B) {
 	defer benchcpu.Meter(b)()
 	for i := range b.N {
 		c := benchCalls[i%len(benchCalls)]
-		o, err := s.Do(ctx, &Call{Tool: tools[i%len(tools)], Args: c.args, Mode: policy.Batch, Yes: true})
+		o, err := s.Do(ctx, &Call{Tool: tools[i%len(tools)], Args: c.args, Mode: policy.Batch, Preapproved: true})
 		if err != nil {
 			b.Fatalf("%s: %v", c.tool, err)
 		}

@@ -23,12 +23,20 @@ type Call struct {
 	Tool *Tool
 	Args map[string]any
 	Mode policy.Mode
-	// Yes and ReadOnly are --yes and --read-only.
-	Yes, ReadOnly bool
+	// Preapproved: the caller approved in advance every call that would
+	// otherwise ask a person (a script's standing yes). It never beats a deny
+	// rule or OnlyReadOnly.
+	Preapproved bool
+	// OnlyReadOnly refuses the call unless it is effectively read-only on a
+	// trusted server.
+	OnlyReadOnly bool
 	// SessionAllowed: the user allowed this tool for the rest of the session.
 	SessionAllowed bool
-	// Approved: the user answered yes to this call's confirmation.
-	Approved bool
+	// Approved: a person answered yes to this call's confirmation;
+	// ApprovedBy says who (policy.ByUser when empty: the user at this
+	// program; policy.ByHost, policy.ByConsole for an agent's calls).
+	Approved   bool
+	ApprovedBy policy.Approver
 	// Declined: the user answered no. The call is recorded as refused.
 	Declined bool
 	// Checked is the tool Args were already validated against (run checks a
@@ -102,14 +110,14 @@ func (s *Session) Decide(c *Call) policy.Decision {
 		Hints:          c.Tool.Hints,
 		Trust:          s.Target.Trust,
 		Mode:           c.Mode,
-		Yes:            c.Yes,
-		ReadOnly:       c.ReadOnly,
+		Preapproved:    c.Preapproved,
+		OnlyReadOnly:   c.OnlyReadOnly,
 		Rules:          s.Target.Rules,
 		SessionAllowed: c.SessionAllowed,
 		MaxAttempts:    attempts,
 	})
 	if c.Approved {
-		d = d.Approve()
+		d = d.ApproveBy(c.ApprovedBy)
 	}
 	return d
 }
@@ -160,7 +168,8 @@ func (s *Session) Do(ctx context.Context, c *Call) (*Outcome, error) {
 	}()
 	switch {
 	case c.Declined:
-		o.refuse("declined by the user")
+		o.refuse(declinedBy(c.ApprovedBy))
+		o.Need = policy.NeedNothing
 	case d.Verdict != policy.Run:
 		reason := d.Reason
 		if o.HintsChanged != "" {
@@ -173,6 +182,17 @@ func (s *Session) Do(ctx context.Context, c *Call) (*Outcome, error) {
 	o.DurationMS = ms(s.now().Sub(start))
 	s.record(o)
 	return o, nil
+}
+
+// declinedBy says who answered no to a confirmation.
+func declinedBy(by policy.Approver) string {
+	switch by {
+	case policy.ByHost:
+		return "declined by the host's user"
+	case policy.ByConsole:
+		return "declined at the console"
+	}
+	return "declined by the user"
 }
 
 func (o *Outcome) refuse(reason string) {

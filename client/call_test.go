@@ -33,14 +33,14 @@ func TestRefusedCallNeverReachesServer(t *testing.T) {
 		t.Fatalf("status %s, executions %d: a refused call must not run", o.Status, c.executions("rm"))
 	}
 	var re *RefusedError
-	if !errors.As(o.Err, &re) || !strings.Contains(o.Reason, "--yes") {
+	if !errors.As(o.Err, &re) || o.Need != policy.NeedApproval || strings.Contains(o.Reason, "--") {
 		t.Errorf("err %v reason %q", o.Err, o.Reason)
 	}
-	o, _ = s.Do(context.Background(), &Call{Tool: rm, Args: map[string]any{"text": "x"}, Mode: policy.Batch, Yes: true})
-	if o.Status != StatusOK || c.executions("rm") != 1 || o.ApprovedBy != policy.ByYes {
+	o, _ = s.Do(context.Background(), &Call{Tool: rm, Args: map[string]any{"text": "x"}, Mode: policy.Batch, Preapproved: true})
+	if o.Status != StatusOK || c.executions("rm") != 1 || o.ApprovedBy != policy.ByCaller {
 		t.Fatalf("with --yes: status %s executions %d by %s", o.Status, c.executions("rm"), o.ApprovedBy)
 	}
-	o, _ = s.Do(context.Background(), &Call{Tool: mustTool(t, s, "add"), Args: map[string]any{"text": "x"}, Mode: policy.Batch, ReadOnly: true, Yes: true})
+	o, _ = s.Do(context.Background(), &Call{Tool: mustTool(t, s, "add"), Args: map[string]any{"text": "x"}, Mode: policy.Batch, OnlyReadOnly: true, Preapproved: true})
 	if o.Status != StatusRefused || c.executions("add") != 0 {
 		t.Fatalf("--read-only let add run: %s", o.Status)
 	}
@@ -192,11 +192,11 @@ func TestStructuredContentIsCheckedAgainstTheOutputSchema(t *testing.T) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "3"}}}, nil
 		})
 	s := connectCounting(t, c)
-	o, _ := s.Do(context.Background(), &Call{Tool: mustTool(t, s, "wrong_shape"), Mode: policy.Batch, Yes: true})
+	o, _ := s.Do(context.Background(), &Call{Tool: mustTool(t, s, "wrong_shape"), Mode: policy.Batch, Preapproved: true})
 	if o.Status != StatusOK || !strings.Contains(o.OutputSchemaError, "structuredContent.total does not match the output schema") || o.Result == nil {
 		t.Errorf("wrong_shape: status %s, schema error %q: the result must be kept and flagged", o.Status, o.OutputSchemaError)
 	}
-	o, _ = s.Do(context.Background(), &Call{Tool: mustTool(t, s, "no_structure"), Mode: policy.Batch, Yes: true})
+	o, _ = s.Do(context.Background(), &Call{Tool: mustTool(t, s, "no_structure"), Mode: policy.Batch, Preapproved: true})
 	if !strings.Contains(o.OutputSchemaError, "sent no structuredContent") {
 		t.Errorf("no_structure: %q", o.OutputSchemaError)
 	}

@@ -86,7 +86,7 @@ func logText(data any) string {
 
 // stderrLog keeps the tail of a stdio server's stderr, turns each line into an
 // event, and copies each line, made safe for a terminal, to tee when the user
-// asked (--server-stderr). Nothing reaches the terminal otherwise: a TUI would
+// asked (Options.ServerStderr). Nothing reaches the terminal otherwise: a TUI would
 // be drawn over.
 type stderrLog struct {
 	mu      sync.Mutex

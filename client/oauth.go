@@ -52,8 +52,8 @@ type Auth struct {
 	Login *BrowserLogin
 	// Fresh ignores any stored token, so the server asks again (mcpsh login).
 	Fresh bool
-	// Hint is the command that logs in to this server, for LoginRequiredError
-	// ("mcpsh login -s NAME"); by default the --url form.
+	// Hint tells a person how to log in to this server, for
+	// LoginRequiredError (a command, say); empty names no way.
 	Hint string
 	// Notify hears what a person must see (the URL to open, a token that could
 	// not be stored), already safe for a terminal. It may be called from any
@@ -360,7 +360,7 @@ func (h *authorizer) clientCredentials(ctx context.Context, req *http.Request, r
 		return h.wrap(err)
 	}
 	// The secret is not stored with the token: renewing needs the client's
-	// configuration, which keeps it (and a one-off --url login asks again).
+	// configuration, which keeps it (and a one-off login to a bare URL asks again).
 	rec := &storedToken{Grant: string(GrantClientCredentials), ClientID: h.auth.ClientID, Scopes: grantedScopes(tok, nil)}
 	src := &savingSource{h: h, rec: rec, base: ts, renewable: true}
 	src.record(tok)
@@ -387,13 +387,8 @@ func (h *authorizer) scopeFilter(challenged []string) func([]string) []string {
 	}
 }
 
-// hint is the command that logs in to this server.
-func (h *authorizer) hint() string {
-	if h.auth.Hint != "" {
-		return h.auth.Hint
-	}
-	return "mcpsh login --url " + h.target.url()
-}
+// hint is how a person logs in to this server, as the caller put it.
+func (h *authorizer) hint() string { return h.auth.Hint }
 
 // redact takes every credential mcpsh knows of out of s: the tokens it has
 // held, the client secrets, and the target's own secrets.

@@ -25,7 +25,8 @@ import (
 type LoginRequiredError struct {
 	// Server is how the person knows the server.
 	Server string
-	// Hint is the command that logs in: "mcpsh login -s NAME".
+	// Hint is how a person logs in, as the caller words it (a command,
+	// say); empty when the caller gave none.
 	Hint string
 	// Scopes are the scopes the server asked for on top of the token's (a
 	// step-up), when that is why; the server's words, made safe when shown.
@@ -40,6 +41,9 @@ func (e *LoginRequiredError) Error() string {
 			scopes[i] = termtext.Truncate(termtext.Line(s), 60)
 		}
 		why = "asks for more access (" + strings.Join(scopes, " ") + ")"
+	}
+	if e.Hint == "" {
+		return fmt.Sprintf("%s %s, and no one here can log in", termtext.Line(e.Server), why)
 	}
 	return fmt.Sprintf("%s %s: run %s", termtext.Line(e.Server), why, e.Hint)
 }
@@ -142,7 +146,7 @@ func (h *authorizer) fetchCode(ctx context.Context, lb *loopback, authURL string
 	if wait <= 0 {
 		wait = DefaultLoginWait
 	}
-	h.auth.notify(fmt.Sprintf("%s asks you to log in at %s. Open this URL in a browser if none opens:\n  %s\nWaiting up to %s for the browser to come back (Ctrl-C to give up).",
+	h.auth.notify(fmt.Sprintf("%s asks you to log in at %s. Open this URL in a browser if none opens:\n  %s\nWaiting up to %s for the browser to come back.",
 		termtext.Line(h.target.Label()), plainHost(u), termtext.Line(authURL), shortDuration(wait)))
 	if login.Open != nil {
 		if err := login.Open(ctx, authURL); err != nil {

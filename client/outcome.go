@@ -46,7 +46,7 @@ type Attempt struct {
 }
 
 // Outcome is the record of one call: what was asked, what policy decided and
-// why, every attempt, and how it ended. It is the --json output of call and run
+// why, every attempt, and how it ended. It is the machine-readable output of a call
 // and, without content, one line of the session log.
 type Outcome struct {
 	Time   time.Time `json:"time"`
@@ -63,8 +63,11 @@ type Outcome struct {
 	Decision   policy.Verdict             `json:"decision"`
 	Reason     string                     `json:"reason"`
 	ApprovedBy policy.Approver            `json:"approvedBy,omitempty"`
-	Rule       string                     `json:"rule,omitempty"`
-	ReplaySafe bool                       `json:"replaySafe"`
+	// Need is what a refused call lacked (policy.Need), for the caller to
+	// say how a person can let it run.
+	Need       policy.Need `json:"need,omitempty"`
+	Rule       string      `json:"rule,omitempty"`
+	ReplaySafe bool        `json:"replaySafe"`
 	// OpenWorld flags the call for review: the tool may reach outside entities,
 	// or the server is untrusted so its claim otherwise is not believed.
 	OpenWorld  bool      `json:"openWorld"`
@@ -131,6 +134,7 @@ func (s *Session) newOutcome(c *Call, t *Tool, d policy.Decision) *Outcome {
 		Decision:   d.Verdict,
 		Reason:     d.Reason,
 		ApprovedBy: d.By,
+		Need:       d.Need,
 		Rule:       d.Rule,
 		ReplaySafe: d.ReplaySafe,
 		OpenWorld:  d.OpenWorld,

@@ -73,7 +73,7 @@ func (s *Session) ListPrompts(ctx context.Context) (*PromptListing, error) {
 type PromptMessage struct {
 	Role  string `json:"role"`
 	Block Block  `json:"-"`
-	// Content is the content block as the server sent it, for --json.
+	// Content is the content block as the server sent it, for machine-readable output.
 	Content json.RawMessage `json:"content"`
 }
 

@@ -45,7 +45,7 @@ var (
 	discoverSilence = 15 * time.Second
 )
 
-// ValidateProtocol reports a --protocol value mcpsh cannot speak.
+// ValidateProtocol reports a protocol version mcpsh cannot speak.
 func ValidateProtocol(v string) error {
 	if v == "" || v == ProtocolAuto || slices.Contains(ProtocolVersions, v) {
 		return nil

@@ -230,11 +230,11 @@ func (s *Session) answerSample(ctx context.Context, r *SampleRequest) (*mcp.Crea
 func (s *Session) asked(method string) {
 	switch {
 	case method == "sampling/createMessage" && s.opts.Sample == nil:
-		s.warn("the server asked for a completion (sampling/createMessage), which mcpsh answers only in the interactive view, where a person writes the reply; declined")
+		s.warn("the server asked for a completion (sampling/createMessage), and no one here writes sampling replies; declined")
 	case method == "elicitation/create" && s.opts.Elicit == nil:
 		s.warn("the server asked for input (elicitation/create), which mcpsh did not offer; declined")
 	case method == "roots/list" && len(s.opts.Roots) == 0:
-		s.warn("the server asked for roots, and none were given (--root DIR); it got none")
+		s.warn("the server asked for roots, and the session offers none; it got none")
 	}
 }
 

@@ -10,7 +10,7 @@ import (
 // mcpsh does not know are kept, not fatal: they render as a one-line summary.
 type Result struct {
 	Content    []Block
-	RawContent json.RawMessage // the content array exactly as sent, for --json
+	RawContent json.RawMessage // the content array exactly as sent
 	Structured json.RawMessage // structuredContent as sent; nil if none
 	IsError    bool
 	// Size is the length in bytes of the result on the wire.

@@ -61,7 +61,7 @@ func TestRetryBudgetAndUntrustedServers(t *testing.T) {
 	defer u.Close()
 	u.ListTools(context.Background())
 	tool, _ := u.Tool("flaky_idem")
-	o, _ = u.Do(context.Background(), &Call{Tool: tool, Mode: policy.Batch, Yes: true})
+	o, _ = u.Do(context.Background(), &Call{Tool: tool, Mode: policy.Batch, Preapproved: true})
 	if c.executions("flaky_idem") != 1 || !strings.Contains(o.Error, "because the server is untrusted") {
 		t.Errorf("untrusted: executions %d error %q", c.executions("flaky_idem"), o.Error)
 	}

@@ -53,7 +53,7 @@ func TestRoundIsDecidedAgainBeforeItIsSent(t *testing.T) {
 			// The same, with no notice at all: the tools are listed again
 			// before a later round whatever the server said.
 			s, state := roundsFixture(t, transport, "rounds-flip", nil)
-			o, _ := s.Do(context.Background(), &Call{Tool: mustTool(t, s, "quiet_flip"), Mode: policy.Batch, ReadOnly: true})
+			o, _ := s.Do(context.Background(), &Call{Tool: mustTool(t, s, "quiet_flip"), Mode: policy.Batch, OnlyReadOnly: true})
 			if n := fixture.CountIn(state, "rounds", "quiet_flip 2"); n != 0 {
 				t.Fatalf("round 2 of quiet_flip, now destructive, reached the server under a read-only policy")
 			}
@@ -67,7 +67,7 @@ func TestRoundIsDecidedAgainBeforeItIsSent(t *testing.T) {
 				recorded, _ = json.Marshal(o)
 				return nil
 			}})
-			o, err := s.Do(context.Background(), &Call{Tool: mustTool(t, s, "flip"), Mode: policy.Batch, ReadOnly: true})
+			o, err := s.Do(context.Background(), &Call{Tool: mustTool(t, s, "flip"), Mode: policy.Batch, OnlyReadOnly: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -100,7 +100,7 @@ func TestRoundIsDecidedAgainBeforeItIsSent(t *testing.T) {
 func TestEachRoundIsASend(t *testing.T) {
 	sends := 0
 	s, state := roundsFixture(t, "stdio", "rounds-flip", &Options{BeforeSend: func(*Outcome) { sends++ }})
-	o, _ := s.Do(context.Background(), &Call{Tool: mustTool(t, s, "flip"), Mode: policy.Batch, Yes: true})
+	o, _ := s.Do(context.Background(), &Call{Tool: mustTool(t, s, "flip"), Mode: policy.Batch, Preapproved: true})
 	if o.Status != StatusOK || o.Result.Content[0].Text != "flipped" || fixture.CountIn(state, "rounds", "flip 2") != 1 {
 		t.Fatalf("status %s (%s), rounds at the server %v", o.Status, o.Error, fixture.Lines(state, "rounds"))
 	}

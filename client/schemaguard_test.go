@@ -111,7 +111,7 @@ func TestRecursiveSchemasThroughASession(t *testing.T) {
 		if err := tool.Validate(nil); err != nil {
 			t.Errorf("%s: Validate = %v", rs.name, err)
 		}
-		o, err := s.Do(ctx, &Call{Tool: tool, Args: map[string]any{"a": 1}, Mode: policy.Batch, Yes: true})
+		o, err := s.Do(ctx, &Call{Tool: tool, Args: map[string]any{"a": 1}, Mode: policy.Batch, Preapproved: true})
 		if err != nil || o == nil {
 			t.Fatalf("%s: Do = %v, %v", rs.name, o, err)
 		}

@@ -129,7 +129,7 @@ func TestACallThatRanIsNotReplayedAfterA502(t *testing.T) {
 			defer cancel()
 
 			srv.failNext("delete_all", 1)
-			o, _ := s.Do(ctx, &Call{Tool: mustTool(t, s, "delete_all"), Args: map[string]any{}, Mode: policy.Batch, Yes: true, Timeout: 10 * time.Second})
+			o, _ := s.Do(ctx, &Call{Tool: mustTool(t, s, "delete_all"), Args: map[string]any{}, Mode: policy.Batch, Preapproved: true, Timeout: 10 * time.Second})
 			if n := srv.executions("delete_all"); n != 1 || len(o.Attempts) != 1 {
 				t.Fatalf("delete_all ran %d times in %d attempts, want once: %s", n, len(o.Attempts), o.Error)
 			}

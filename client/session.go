@@ -23,10 +23,12 @@ type Options struct {
 	// ProtocolVersion to request: one of ProtocolVersions, or ProtocolAuto
 	// (also when empty).
 	ProtocolVersion string
-	// ServerStderr also receives the stdio server's stderr (--server-stderr).
+	// ServerStderr also receives the stdio server's stderr, made safe.
 	ServerStderr io.Writer
-	// Version is mcpsh's version, sent as clientInfo.
-	Version string
+	// Name, Title and Version say who is calling, sent to the server as
+	// clientInfo: the program, or a proxy naming the host it calls for.
+	// Name defaults to "mcpsh", Version to "dev".
+	Name, Title, Version string
 	// Recorder receives every call's outcome before Do returns (the session log).
 	Recorder func(*Outcome) error
 	// BeforeSend runs right before each attempt of a call is sent, once policy
@@ -39,7 +41,7 @@ type Options struct {
 	Auth *Auth
 
 	// What mcpsh offers servers (client/requests.go). Each capability is
-	// declared only when set: Roots (--root), Elicit (a person, or a batch
+	// declared only when set: Roots, Elicit (a person, or a batch
 	// policy, answers form-mode elicitation; ElicitURL adds URL mode), and
 	// Sample (a person writes the reply to a sampling request).
 	Roots     []Root
@@ -47,7 +49,7 @@ type Options struct {
 	ElicitURL bool
 	Sample    func(context.Context, *SampleRequest) (*SampleResponse, error)
 	// Trace hears every JSON-RPC message in and out (the traffic pane,
-	// --trace). It runs on the transport's goroutines and must not block.
+	// a trace file). It runs on the transport's goroutines and must not block.
 	Trace func(TraceEntry)
 	// OnEvent hears every event as it happens, before it is queued on Events;
 	// it runs on the SDK's goroutines and must not block. Batch mode prints
@@ -171,11 +173,14 @@ func Connect(ctx context.Context, t Target, opts *Options) (*Session, error) {
 		s.protocol = LatestProtocol
 	}
 	s.stderr = &stderrLog{max: 200, tee: s.opts.ServerStderr, emit: s.emit, redact: t.Redact}
-	version := s.opts.Version
-	if version == "" {
-		version = "dev"
+	info := &mcp.Implementation{Name: s.opts.Name, Title: s.opts.Title, Version: s.opts.Version}
+	if info.Name == "" {
+		info.Name = "mcpsh"
 	}
-	s.client = mcp.NewClient(&mcp.Implementation{Name: "mcpsh", Version: version}, s.clientOptions(t))
+	if info.Version == "" {
+		info.Version = "dev"
+	}
+	s.client = mcp.NewClient(info, s.clientOptions(t))
 	for _, r := range s.opts.Roots {
 		//lint:ignore SA1019 SEP-2577 deprecates roots, sampling and logging; servers use them through the deprecation window, so mcpsh keeps serving them
 		s.client.AddRoots(&mcp.Root{URI: r.URI, Name: r.Name})

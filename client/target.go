@@ -65,7 +65,7 @@ type Target struct {
 	Trust policy.Trust
 	Rules []policy.Rule
 	// Roots are the directories the configuration lets this server see;
-	// the caller turns them into Options.Roots with --root's.
+	// the caller turns them into Options.Roots with any of its own.
 	Roots []string
 	// Timeout, Retries and RetryMax are per-server defaults; zero means unset.
 	Timeout  time.Duration

@@ -39,7 +39,7 @@ func (s *fileStore) load(key string) (*storedToken, string, error) {
 	var t storedToken
 	if err := json.Unmarshal(data, &t); err != nil {
 		// Not json.Unmarshal's message: it may quote the file, token and all.
-		return nil, "", fmt.Errorf("the token file %s is damaged (not JSON); run mcpsh logout to remove it", p)
+		return nil, "", fmt.Errorf("the token file %s is damaged (not JSON); logging out removes it", p)
 	}
 	if t.URL != key {
 		// A hash collision, or a file copied from elsewhere: not this server's token.

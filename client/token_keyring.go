@@ -62,7 +62,7 @@ func (keyringStore) load(key string) (*storedToken, string, error) {
 	}
 	var t storedToken
 	if err := json.Unmarshal([]byte(s), &t); err != nil || t.URL != key {
-		return nil, "", fmt.Errorf("the token in %s is damaged; run mcpsh logout to remove it", keyringWhere)
+		return nil, "", fmt.Errorf("the token in %s is damaged; logging out removes it", keyringWhere)
 	}
 	return &t, keyringWhere, nil
 }

@@ -95,7 +95,7 @@ func TestFileStoreDamaged(t *testing.T) {
 	s := NewFileTokenStore(dir).(*fileStore)
 	os.WriteFile(s.path("https://h/mcp"), []byte(`{"access_token": "at-Fp2Lk8", oops`), 0o600)
 	_, err := LoginStatus(s, "https://h/mcp")
-	if err == nil || strings.Contains(err.Error(), "at-Fp2Lk8") || !strings.Contains(err.Error(), "mcpsh logout") {
+	if err == nil || strings.Contains(err.Error(), "at-Fp2Lk8") || !strings.Contains(err.Error(), "logging out removes it") {
 		t.Errorf("err = %v", err)
 	}
 	if removed, err := Logout(s, "https://h/mcp"); err != nil || len(removed) != 1 {

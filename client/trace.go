@@ -10,7 +10,7 @@ import (
 )
 
 // TraceEntry is one JSON-RPC message as it crossed the wire: what the
-// traffic pane shows and `--trace FILE` writes. Message is the server's text
+// traffic pane shows and a trace file holds. Message is the server's text
 // as sent: make it safe before showing it.
 type TraceEntry struct {
 	Time   time.Time `json:"time"`

@@ -35,10 +35,13 @@ type Request struct {
 	Hints Hints
 	Trust Trust
 	Mode  Mode
-	// Yes answers every confirmation in advance (--yes).
-	Yes bool
-	// ReadOnly refuses every call that is not effectively read-only (--read-only).
-	ReadOnly bool
+	// Preapproved: whoever makes the call approved in advance every call that
+	// would otherwise ask a person (a script's standing yes, say). It never
+	// beats a deny rule or OnlyReadOnly.
+	Preapproved bool
+	// OnlyReadOnly refuses every call that is not effectively read-only on a
+	// trusted server.
+	OnlyReadOnly bool
 	// Rules are the server's allow/confirm/deny rules; the strictest match wins.
 	Rules []Rule
 	// SessionAllowed is set once the user has allowed this tool for the session.
@@ -62,9 +65,26 @@ type Approver string
 const (
 	ByPolicy  Approver = "policy"  // no confirmation was needed
 	ByRule    Approver = "rule"    // an allow rule
-	ByYes     Approver = "--yes"   // approved in advance on the command line
+	ByCaller  Approver = "caller"  // approved in advance by whoever made the call (Preapproved)
 	BySession Approver = "session" // the user allowed the tool for the session
 	ByUser    Approver = "user"    // the user answered yes to a confirmation
+	ByHost    Approver = "host"    // the user of an agent's host answered yes, asked through the host
+	ByConsole Approver = "console" // a person at a console watching an agent's calls answered yes
+)
+
+// Need says what a refused call lacked, so the caller can tell a person how
+// to let it run in its own words (a flag, a config key, a console).
+type Need string
+
+const (
+	// NeedNothing: the call was not refused, or nothing but a change of
+	// rules lets it run (a deny rule).
+	NeedNothing Need = ""
+	// NeedApproval: a person must approve the call, and no one could be asked.
+	NeedApproval Need = "approval"
+	// NeedReadWrite: only read-only calls were allowed, and this one is not,
+	// or the server is untrusted.
+	NeedReadWrite Need = "read-write"
 )
 
 // Decision is the policy's answer for one call.
@@ -86,15 +106,27 @@ type Decision struct {
 	OpenWorld bool
 	// Reason is one line a person can read.
 	Reason string
+	// Need is what a refused call lacked; NeedNothing otherwise.
+	Need Need
 }
 
-// Approve records that the user answered yes to a Confirm decision.
-func (d Decision) Approve() Decision {
+// ApproveBy records that a person answered yes to a Confirm decision: the
+// user (ByUser), a host's user (ByHost) or a console (ByConsole). Any other
+// approver counts as the user. A decision other than Confirm is unchanged.
+func (d Decision) ApproveBy(by Approver) Decision {
 	if d.Verdict != Ask {
 		return d
 	}
-	d.Verdict, d.By = Run, ByUser
-	d.Reason += "; approved by the user"
+	switch by {
+	case ByHost:
+		d.Reason += "; approved by the host's user"
+	case ByConsole:
+		d.Reason += "; approved at the console"
+	default:
+		by = ByUser
+		d.Reason += "; approved by the user"
+	}
+	d.Verdict, d.By = Run, by
 	return d
 }
 
@@ -124,12 +156,12 @@ func Decide(r Request) Decision {
 	if ruled && rule.Action == Deny {
 		return d.refuse(fmt.Sprintf("denied by rule %q", rule.Pattern))
 	}
-	if r.ReadOnly {
+	if r.OnlyReadOnly {
 		switch {
 		case !trusted:
-			return d.refuse("--read-only: the server is untrusted, so no tool counts as read-only")
+			return d.refuse("only read-only calls are allowed, and the server is untrusted, so no tool counts as read-only").need(NeedReadWrite)
 		case !eff.ReadOnly:
-			return d.refuse(fmt.Sprintf("--read-only: %q is a %s", r.Tool, describe(r.Hints)))
+			return d.refuse(fmt.Sprintf("only read-only calls are allowed, and %q is a %s", r.Tool, describe(r.Hints))).need(NeedReadWrite)
 		}
 	}
 
@@ -153,15 +185,15 @@ func Decide(r Request) Decision {
 	case r.SessionAllowed:
 		d.Reason = why + ": allowed for this session"
 		return d.run(BySession)
-	case r.Yes:
-		d.Reason = why + ": approved by --yes"
-		return d.run(ByYes)
+	case r.Preapproved:
+		d.Reason = why + ": approved in advance"
+		return d.run(ByCaller)
 	case r.Mode == Interactive:
 		d.Verdict = Ask
 		d.Reason = why + ": asks before running"
 		return d
 	default:
-		return d.refuse(why + ": needs confirmation; pass --yes to run it without a prompt")
+		return d.refuse(why + ": needs a person's approval, and no one can be asked here").need(NeedApproval)
 	}
 }
 
@@ -172,6 +204,11 @@ func (d Decision) run(by Approver) Decision {
 
 func (d Decision) refuse(reason string) Decision {
 	d.Verdict, d.By, d.Reason = Refuse, "", reason
+	return d
+}
+
+func (d Decision) need(n Need) Decision {
+	d.Need = n
 	return d
 }
 

@@ -38,7 +38,7 @@ func FuzzDecide(f *testing.F) {
 	f.Fuzz(func(t *testing.T, ro, de, id, ow byte, trust, mode string, yes, readOnly, sessionAllowed bool,
 		maxAttempts int, tool, p1, a1, p2, a2 string) {
 		h := Hints{ReadOnly: fuzzHint(ro), Destructive: fuzzHint(de), Idempotent: fuzzHint(id), OpenWorld: fuzzHint(ow)}
-		r := Request{Tool: tool, Hints: h, Trust: Trust(trust), Mode: Mode(mode), Yes: yes, ReadOnly: readOnly,
+		r := Request{Tool: tool, Hints: h, Trust: Trust(trust), Mode: Mode(mode), Preapproved: yes, OnlyReadOnly: readOnly,
 			Rules: []Rule{{p1, Action(a1)}, {p2, Action(a2)}}, SessionAllowed: sessionAllowed, MaxAttempts: maxAttempts}
 		d := Decide(r)
 
@@ -79,7 +79,7 @@ func FuzzDecide(f *testing.F) {
 		if d.MaxAttempts < 1 || !d.ReplaySafe && d.MaxAttempts != 1 {
 			t.Errorf("MaxAttempts %d (replay-safe %v)", d.MaxAttempts, d.ReplaySafe)
 		}
-		if a := d.Approve(); d.Verdict != Ask && a != d || d.Verdict == Ask && (a.Verdict != Run || a.By != ByUser) {
+		if a := d.ApproveBy(ByUser); d.Verdict != Ask && a != d || d.Verdict == Ask && (a.Verdict != Run || a.By != ByUser) {
 			t.Errorf("Approve turned %+v into %+v", d, a)
 		}
 	})

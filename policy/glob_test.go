@@ -92,7 +92,7 @@ func TestDenyStarCoversSlashedNames(t *testing.T) {
 		{{"*delete*", Deny}},
 		{{"*/delete_*", Deny}},
 	} {
-		d := Decide(Request{Tool: "fs/delete_file", Hints: destructive, Trust: Trusted, Mode: Batch, Yes: true, Rules: rules})
+		d := Decide(Request{Tool: "fs/delete_file", Hints: destructive, Trust: Trusted, Mode: Batch, Preapproved: true, Rules: rules})
 		if d.Verdict != Refuse || !strings.Contains(d.Reason, "denied by rule") {
 			t.Errorf("rules %v: %s %q, want a refusal by the deny rule", rules, d.Verdict, d.Reason)
 		}

@@ -18,7 +18,7 @@ var update = flag.Bool("update", false, "rewrite golden files")
 func TestDecisionMatrix(t *testing.T) {
 	values := []Hint{Absent, False, True}
 	var b bytes.Buffer
-	fmt.Fprintln(&b, "# ro de id ow | trust mode yes read-only | class | verdict by replay-safe attempts open-world | reason | not replay-safe because")
+	fmt.Fprintln(&b, "# ro de id ow | trust mode preapproved only-read-only | class | verdict by replay-safe attempts open-world | reason | need | not replay-safe because")
 	rows := 0
 	for _, ro := range values {
 		for _, de := range values {
@@ -30,12 +30,12 @@ func TestDecisionMatrix(t *testing.T) {
 							for _, yes := range []bool{false, true} {
 								for _, readOnly := range []bool{false, true} {
 									d := Decide(Request{Tool: "t", Hints: h, Trust: trust, Mode: mode,
-										Yes: yes, ReadOnly: readOnly, MaxAttempts: 4})
-									fmt.Fprintf(&b, "%s %s %s %s | %s %s %s %s | %s | %s %s %v %d %v | %s | %s\n",
+										Preapproved: yes, OnlyReadOnly: readOnly, MaxAttempts: 4})
+									fmt.Fprintf(&b, "%s %s %s %s | %s %s %s %s | %s | %s %s %v %d %v | %s | %s | %s\n",
 										abbr(ro), abbr(de), abbr(id), abbr(ow),
-										trust, mode, flagName(yes, "yes"), flagName(readOnly, "ro"),
+										trust, mode, flagName(yes, "pre"), flagName(readOnly, "ro"),
 										h.Class(), d.Verdict, orDash(string(d.By)), d.ReplaySafe, d.MaxAttempts, d.OpenWorld,
-										d.Reason, orDash(d.NotReplaySafe))
+										d.Reason, orDash(string(d.Need)), orDash(d.NotReplaySafe))
 									rows++
 								}
 							}
@@ -82,9 +82,9 @@ func TestMatrixInvariants(t *testing.T) {
 					for _, yes := range []bool{false, true} {
 						for _, readOnly := range []bool{false, true} {
 							for _, mode := range []Mode{Interactive, Batch} {
-								tr := Decide(Request{Tool: "t", Hints: h, Trust: Trusted, Mode: mode, Yes: yes, ReadOnly: readOnly, MaxAttempts: 4})
-								un := Decide(Request{Tool: "t", Hints: h, Trust: Untrusted, Mode: mode, Yes: yes, ReadOnly: readOnly, MaxAttempts: 4})
-								bare := Decide(Request{Tool: "t", Trust: Trusted, Mode: mode, Yes: yes, ReadOnly: readOnly, MaxAttempts: 4})
+								tr := Decide(Request{Tool: "t", Hints: h, Trust: Trusted, Mode: mode, Preapproved: yes, OnlyReadOnly: readOnly, MaxAttempts: 4})
+								un := Decide(Request{Tool: "t", Hints: h, Trust: Untrusted, Mode: mode, Preapproved: yes, OnlyReadOnly: readOnly, MaxAttempts: 4})
+								bare := Decide(Request{Tool: "t", Trust: Trusted, Mode: mode, Preapproved: yes, OnlyReadOnly: readOnly, MaxAttempts: 4})
 								if mode == Batch && (tr.Verdict == Ask || un.Verdict == Ask) {
 									t.Errorf("%+v: batch mode asked", h)
 								}

@@ -128,26 +128,26 @@ func TestDecide(t *testing.T) {
 		{"destructive asks interactively", Request{Tool: "rm", Hints: destructive, Trust: Trusted, Mode: Interactive, MaxAttempts: 4},
 			Ask, "", true, 4, false, "asks before running"},
 		{"destructive refused in batch", Request{Tool: "rm", Hints: destructive, Trust: Trusted, Mode: Batch},
-			Refuse, "", true, 1, false, "pass --yes"},
-		{"destructive with --yes", Request{Tool: "rm", Hints: destructive, Trust: Trusted, Mode: Batch, Yes: true},
-			Run, ByYes, true, 1, false, "approved by --yes"},
+			Refuse, "", true, 1, false, "no one can be asked here"},
+		{"destructive, approved in advance", Request{Tool: "rm", Hints: destructive, Trust: Trusted, Mode: Batch, Preapproved: true},
+			Run, ByCaller, true, 1, false, "approved in advance"},
 		{"unannotated explains the default", Request{Tool: "x", Trust: Trusted, Mode: Batch},
 			Refuse, "", false, 1, true, "the spec assumes the worst"},
 		{"zero trust is untrusted", Request{Tool: "get", Hints: readOnly, Mode: Interactive, MaxAttempts: 4},
 			Ask, "", false, 1, true, "untrusted server"},
 		{"zero mode is batch", Request{Tool: "rm", Hints: destructive, Trust: Trusted},
-			Refuse, "", true, 1, false, "needs confirmation"},
+			Refuse, "", true, 1, false, "needs a person's approval"},
 		{"untrusted read-only claim still asks", Request{Tool: "get", Hints: readOnly, Trust: Untrusted, Mode: Interactive},
 			Ask, "", false, 1, true, "untrusted"},
 		{"untrusted refused in batch", Request{Tool: "get", Hints: readOnly, Trust: Untrusted, Mode: Batch},
 			Refuse, "", false, 1, true, "untrusted"},
-		{"--read-only refuses writers even with --yes", Request{Tool: "add", Hints: additive, Trust: Trusted, Mode: Batch, Yes: true, ReadOnly: true},
-			Refuse, "", false, 1, false, `--read-only: "add" is a write tool`},
-		{"--read-only refuses untrusted", Request{Tool: "get", Hints: readOnly, Trust: Untrusted, Mode: Batch, Yes: true, ReadOnly: true},
+		{"read-only mode refuses writers even approved in advance", Request{Tool: "add", Hints: additive, Trust: Trusted, Mode: Batch, Preapproved: true, OnlyReadOnly: true},
+			Refuse, "", false, 1, false, `only read-only calls are allowed, and "add" is a write tool`},
+		{"read-only mode refuses untrusted", Request{Tool: "get", Hints: readOnly, Trust: Untrusted, Mode: Batch, Preapproved: true, OnlyReadOnly: true},
 			Refuse, "", false, 1, true, "untrusted"},
-		{"--read-only runs read-only", Request{Tool: "get", Hints: readOnly, Trust: Trusted, Mode: Batch, ReadOnly: true},
+		{"read-only mode runs read-only", Request{Tool: "get", Hints: readOnly, Trust: Trusted, Mode: Batch, OnlyReadOnly: true},
 			Run, ByPolicy, true, 1, false, "read-only"},
-		{"deny beats allow", Request{Tool: "delete_all", Hints: readOnly, Trust: Trusted, Mode: Batch, Yes: true,
+		{"deny beats allow", Request{Tool: "delete_all", Hints: readOnly, Trust: Trusted, Mode: Batch, Preapproved: true,
 			Rules: []Rule{{"delete_*", Allow}, {"*_all", Deny}}},
 			Refuse, "", true, 1, false, `denied by rule "*_all"`},
 		{"deny beats session allowance", Request{Tool: "rm", Hints: destructive, Trust: Trusted, Mode: Interactive, SessionAllowed: true,
@@ -162,9 +162,9 @@ func TestDecide(t *testing.T) {
 		{"confirm rule beats allow", Request{Tool: "get", Hints: readOnly, Trust: Trusted, Mode: Interactive,
 			Rules: []Rule{{"*", Allow}, {"get", Confirm}}},
 			Ask, "", true, 1, false, `rule "get" asks first`},
-		{"confirm rule in batch needs --yes", Request{Tool: "get", Hints: readOnly, Trust: Trusted, Mode: Batch,
+		{"confirm rule in batch is refused with no one to ask", Request{Tool: "get", Hints: readOnly, Trust: Trusted, Mode: Batch,
 			Rules: []Rule{{"get", Confirm}}},
-			Refuse, "", true, 1, false, "pass --yes"},
+			Refuse, "", true, 1, false, "no one can be asked here"},
 		{"session allowance runs", Request{Tool: "rm", Hints: destructive, Trust: Trusted, Mode: Interactive, SessionAllowed: true},
 			Run, BySession, true, 1, false, "allowed for this session"},
 		{"malformed glob matches its literal", Request{Tool: "a[b", Hints: readOnly, Trust: Trusted, Mode: Batch,
@@ -173,11 +173,11 @@ func TestDecide(t *testing.T) {
 		{"a conflict is not read-only: asks", Request{Tool: "scan", Hints: Hints{ReadOnly: True, Destructive: True}, Trust: Trusted, Mode: Interactive, MaxAttempts: 4},
 			Ask, "", false, 1, true, "readOnlyHint and destructiveHint are both true: mcpsh takes the stricter reading"},
 		{"a conflict is refused in batch", Request{Tool: "scan", Hints: Hints{ReadOnly: True, Destructive: True}, Trust: Trusted, Mode: Batch, MaxAttempts: 4},
-			Refuse, "", false, 1, true, "pass --yes"},
-		{"an idempotent conflict is replay-safe", Request{Tool: "scan", Hints: Hints{ReadOnly: True, Destructive: True, Idempotent: True}, Trust: Trusted, Mode: Batch, Yes: true, MaxAttempts: 4},
-			Run, ByYes, true, 4, true, "stricter reading"},
-		{"--read-only refuses a conflict", Request{Tool: "scan", Hints: Hints{ReadOnly: True, Destructive: True, OpenWorld: False}, Trust: Trusted, Mode: Batch, Yes: true, ReadOnly: true},
-			Refuse, "", false, 1, false, `--read-only: "scan" is a destructive tool (readOnlyHint and destructiveHint are both true`},
+			Refuse, "", false, 1, true, "no one can be asked here"},
+		{"an idempotent conflict is replay-safe", Request{Tool: "scan", Hints: Hints{ReadOnly: True, Destructive: True, Idempotent: True}, Trust: Trusted, Mode: Batch, Preapproved: true, MaxAttempts: 4},
+			Run, ByCaller, true, 4, true, "stricter reading"},
+		{"read-only mode refuses a conflict", Request{Tool: "scan", Hints: Hints{ReadOnly: True, Destructive: True, OpenWorld: False}, Trust: Trusted, Mode: Batch, Preapproved: true, OnlyReadOnly: true},
+			Refuse, "", false, 1, false, `only read-only calls are allowed, and "scan" is a destructive tool (readOnlyHint and destructiveHint are both true`},
 		{"unknown rule action is ignored", Request{Tool: "get", Hints: readOnly, Trust: Trusted, Mode: Batch,
 			Rules: []Rule{{"get", Action("maybe")}}},
 			Run, ByPolicy, true, 1, false, "read-only"},
@@ -199,11 +199,11 @@ func TestDecide(t *testing.T) {
 
 func TestApproveOnlyTurnsAskIntoRun(t *testing.T) {
 	ask := Decide(Request{Tool: "rm", Hints: destructive, Trust: Trusted, Mode: Interactive})
-	if got := ask.Approve(); got.Verdict != Run || got.By != ByUser {
+	if got := ask.ApproveBy(ByUser); got.Verdict != Run || got.By != ByUser {
 		t.Errorf("Approve(ask) = %+v", got)
 	}
 	refused := Decide(Request{Tool: "rm", Hints: destructive, Trust: Trusted, Mode: Batch})
-	if got := refused.Approve(); got.Verdict != Refuse {
+	if got := refused.ApproveBy(ByUser); got.Verdict != Refuse {
 		t.Errorf("Approve(refuse) = %+v, a refusal must stay refused", got)
 	}
 }

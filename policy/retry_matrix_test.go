@@ -34,7 +34,7 @@ func TestRetryMatrix(t *testing.T) {
 	fmt.Fprintln(&b, "# decision | failure attempt | again | why")
 	seen := map[Failure]bool{}
 	for _, k := range kinds {
-		d := Decide(Request{Tool: "t", Hints: k.hints, Trust: k.trust, Mode: Batch, Yes: true, MaxAttempts: budget})
+		d := Decide(Request{Tool: "t", Hints: k.hints, Trust: k.trust, Mode: Batch, Preapproved: true, MaxAttempts: budget})
 		for _, f := range Failures {
 			seen[f] = true
 			for attempt := 1; attempt <= budget+1; attempt++ {

@@ -8,7 +8,7 @@ import (
 func TestRetry(t *testing.T) {
 	safe := Decide(Request{Tool: "get", Hints: readOnly, Trust: Trusted, Mode: Batch, MaxAttempts: 4})
 	write := Decide(Request{Tool: "add", Hints: additive, Trust: Trusted, Mode: Batch, MaxAttempts: 4})
-	untrusted := Decide(Request{Tool: "get", Hints: readOnly, Trust: Untrusted, Mode: Batch, Yes: true, MaxAttempts: 4})
+	untrusted := Decide(Request{Tool: "get", Hints: readOnly, Trust: Untrusted, Mode: Batch, Preapproved: true, MaxAttempts: 4})
 	tests := []struct {
 		name    string
 		d       Decision
@@ -59,7 +59,7 @@ func TestRetryNeverReplaysWhatMayHaveRun(t *testing.T) {
 			for _, id := range values {
 				for _, trust := range []Trust{Trusted, Untrusted} {
 					h := Hints{ReadOnly: ro, Destructive: de, Idempotent: id}
-					d := Decide(Request{Tool: "t", Hints: h, Trust: trust, Mode: Batch, Yes: true, MaxAttempts: 4})
+					d := Decide(Request{Tool: "t", Hints: h, Trust: trust, Mode: Batch, Preapproved: true, MaxAttempts: 4})
 					for _, f := range failures {
 						for attempt := 1; attempt <= 5; attempt++ {
 							again, _ := Retry(d, f, attempt, 4)

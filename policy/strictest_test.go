@@ -53,7 +53,7 @@ func TestStrictestIsAtLeastAsStrictAsEach(t *testing.T) {
 					for _, yes := range []bool{false, true} {
 						for _, readOnly := range []bool{false, true} {
 							decide := func(h Hints) Decision {
-								return Decide(Request{Tool: "t", Hints: h, Trust: trust, Mode: mode, Yes: yes, ReadOnly: readOnly, MaxAttempts: 4})
+								return Decide(Request{Tool: "t", Hints: h, Trust: trust, Mode: mode, Preapproved: yes, OnlyReadOnly: readOnly, MaxAttempts: 4})
 							}
 							ds, da, db := decide(s), decide(a), decide(b)
 							if rank(ds.Verdict) < rank(da.Verdict) || rank(ds.Verdict) < rank(db.Verdict) {

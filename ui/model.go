@@ -188,7 +188,7 @@ func (m *Model) nextID() int {
 func (m *Model) newCall(t *client.Tool, args map[string]any) *client.Call {
 	return &client.Call{
 		Tool: t, Args: args, Mode: policy.Interactive,
-		Yes: m.opts.Yes, ReadOnly: m.opts.ReadOnly, SessionAllowed: m.sessionAllowed(t),
+		Preapproved: m.opts.Yes, OnlyReadOnly: m.opts.ReadOnly, SessionAllowed: m.sessionAllowed(t),
 		Timeout: m.opts.Timeout, MaxDuration: m.opts.MaxDuration, Attempts: m.opts.Attempts, RetryMax: m.opts.RetryMax,
 	}
 }

@@ -120,7 +120,7 @@ func RunProbe(ctx context.Context, s *client.Session, o ProbeOptions) (*Probe, e
 		if o.OnCall != nil {
 			o.OnCall(i+1, len(plan), pc.tool.Name, pc.example)
 		}
-		c := &client.Call{Tool: pc.tool, Args: pc.args, Mode: policy.Batch, ReadOnly: true, Timeout: o.Timeout}
+		c := &client.Call{Tool: pc.tool, Args: pc.args, Mode: policy.Batch, OnlyReadOnly: true, Timeout: o.Timeout}
 		if o.Prepare != nil {
 			o.Prepare(c)
 		}
@@ -215,7 +215,7 @@ func notProbed(s *client.Session, t *client.Tool) string {
 	case !t.Effective().ReadOnly:
 		return fmt.Sprintf("not called: a %s tool; the probe calls only read-only tools", t.Class())
 	}
-	d := s.Decide(&client.Call{Tool: t, Mode: policy.Batch, ReadOnly: true})
+	d := s.Decide(&client.Call{Tool: t, Mode: policy.Batch, OnlyReadOnly: true})
 	switch {
 	case d.Verdict == policy.Run:
 		return ""

@@ -188,8 +188,8 @@ func entryNotes(e sessionlog.Entry, holes []string) []string {
 		notes = append(notes, "# fill in: "+strings.Join(quoted, ", ")+" (redacted in the log)")
 	}
 	switch e.ApprovedBy {
-	case policy.ByUser, policy.BySession, policy.ByYes:
-		notes = append(notes, "# approved by "+string(e.ApprovedBy)+" when logged: replaying it needs --yes unless policy now lets it run")
+	case policy.ByUser, policy.BySession, policy.ByCaller, policy.ByHost, policy.ByConsole:
+		notes = append(notes, "# approved by "+approverWord(e.ApprovedBy)+" when logged: replaying it needs --yes unless policy now lets it run")
 	}
 	switch e.Status {
 	case client.StatusRefused:

@@ -40,7 +40,7 @@ func TestAsScript(t *testing.T) {
 	failed := entry("flaky_sync", client.StatusFailed, `{}`)
 	failed.Error = "server error\nsecond line"
 	approved := entry("delete_note", client.StatusOK, `{"id":1}`)
-	approved.ApprovedBy = policy.ByYes
+	approved.ApprovedBy = policy.ByCaller
 	s := asScript(t, "20261122T061417.123Z-4242",
 		entry("list_notes", client.StatusOK, `{}`),
 		entry("add_note", client.StatusOK, `{"title":"Buy <milk> & eggs","tags":["home"],"n":12345678901234567890}`),

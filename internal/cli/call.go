@@ -38,7 +38,7 @@ func (f *callFlags) register(fs *pflag.FlagSet) {
 
 // call builds a client.Call with the flags' settings.
 func (f *callFlags) call(cmd *cobra.Command, tool *client.Tool, args map[string]any) *client.Call {
-	c := &client.Call{Tool: tool, Args: args, Mode: policy.Batch, Yes: f.yes, ReadOnly: f.readOnly}
+	c := &client.Call{Tool: tool, Args: args, Mode: policy.Batch, Preapproved: f.yes, OnlyReadOnly: f.readOnly}
 	c.Timeout, c.MaxDuration, c.Attempts, c.RetryMax = f.limits(cmd)
 	return c
 }

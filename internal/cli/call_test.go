@@ -45,7 +45,7 @@ func TestDestructiveCallIsRefusedUnlessYes(t *testing.T) {
 func TestReadOnlyModeRefusesWriters(t *testing.T) {
 	r, srv := run(t, env{}, "call", "--demo", "add_note", "title=x", "--read-only")
 	wantCode(t, r, ExitRefused)
-	contains(t, "stderr", r.errOut, `--read-only: "add_note" is a write tool`)
+	contains(t, "stderr", r.errOut, `only read-only calls are allowed, and "add_note" is a write tool (declared non-destructive) (--read-only)`)
 	if srv.Executions("add_note") != 0 {
 		t.Fatal("sent under --read-only")
 	}

@@ -261,6 +261,8 @@ func (a *app) printRunStep(p palette, c scriptCall, o *client.Outcome, failed in
 	switch o.Status {
 	case client.StatusOK, client.StatusToolError:
 		b.WriteString(indent(resultText(o.Result, a.io.StdoutTTY)))
+	case client.StatusRefused:
+		b.WriteString(indent(termtext.Sanitize(refusalText(o))))
 	default:
 		b.WriteString(indent(termtext.Sanitize(o.Error)))
 	}

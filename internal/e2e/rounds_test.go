@@ -47,7 +47,7 @@ func TestRoundNotSentUnderReadOnlyOrInTheProbe(t *testing.T) {
 		t.Fatalf("rounds that reached the server: %q; round 2 went out under --read-only\nstderr:\n%s", got, r.errOut)
 	}
 	wantCode(t, r, 1)
-	contains(t, "stderr", r.errOut, "round 2 not sent", "--read-only", "readOnlyHint true → false", "round 1 had reached the server")
+	contains(t, "stderr", r.errOut, "round 2 not sent", "only read-only calls are allowed", "readOnlyHint true → false", "round 1 had reached the server")
 	e := logEntries(t, log)["flip"]
 	if e["status"] != "failed" || e["roundNotSent"] != 2.0 || e["rounds"] != 1.0 || e["class"] != "destructive" || e["hintsChanged"] == nil {
 		t.Errorf("session log entry: %v", e)

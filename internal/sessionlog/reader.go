@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/mcpsh/mcpsh/policy"
 )
 
 // Read parses a log. A line that is not a whole entry (the last line of a log
@@ -34,6 +36,10 @@ func Read(r io.Reader) ([]Entry, []string, error) {
 	}
 }
 
+// legacyByCaller is how logs written before policy.ByCaller named a call
+// approved in advance (by the --yes flag).
+const legacyByCaller policy.Approver = "--yes"
+
 // parseLine reads line n of a log. ok is false for a blank line (no warning)
 // and for one that is not an entry (a warning saying why).
 func parseLine(n int, line []byte, complete bool) (e Entry, warning string, ok bool) {
@@ -47,6 +53,9 @@ func parseLine(n int, line []byte, complete bool) (e Entry, warning string, ok b
 			return e, fmt.Sprintf("line %d is cut short (mcpsh stopped while writing it?): skipped", n), false
 		}
 		return e, fmt.Sprintf("line %d is not a log entry: skipped (%v)", n, err), false
+	}
+	if e.ApprovedBy == legacyByCaller {
+		e.ApprovedBy = policy.ByCaller
 	}
 	return e, "", true
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/policy"
 )
 
 func outcome(tool string, status client.Status, openWorld bool) *client.Outcome {
@@ -154,6 +155,21 @@ func BenchmarkRecordSyncEach(b *testing.B) {
 		}
 		if err := w.Sync(); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// Logs written before policy.ByCaller named a call approved in advance
+// "--yes"; they still read as approved by the caller.
+func TestOldApprovedInAdvanceReadsAsTheCaller(t *testing.T) {
+	entries, _, err := Read(strings.NewReader(`{"tool":"rm","status":"ok","approvedBy":"--yes"}` + "\n" +
+		`{"tool":"rm","status":"ok","approvedBy":"caller"}` + "\n"))
+	if err != nil || len(entries) != 2 {
+		t.Fatalf("entries %d, err %v", len(entries), err)
+	}
+	for i, e := range entries {
+		if e.ApprovedBy != policy.ByCaller {
+			t.Errorf("entry %d: approvedBy %q, want %q", i, e.ApprovedBy, policy.ByCaller)
 		}
 	}
 }

@@ -54,12 +54,16 @@ func Approver(o *client.Outcome) string {
 			return "allowed by rule " + termtext.Truncate(termtext.Line(o.Rule), nameMax)
 		}
 		return "allowed by a rule"
-	case policy.ByYes:
+	case policy.ByCaller:
 		return "approved by --yes"
 	case policy.BySession:
 		return "allowed for this session"
 	case policy.ByUser:
 		return "approved by the user"
+	case policy.ByHost:
+		return "approved by the host's user"
+	case policy.ByConsole:
+		return "approved at the console"
 	}
 	return "approved by " + termtext.Truncate(termtext.Line(string(o.ApprovedBy)), nameMax)
 }

@@ -108,7 +108,7 @@ func ToolErrorOutcome() *client.Outcome {
 // FailedOutcome is an open-world call that failed after three attempts.
 func FailedOutcome() *client.Outcome {
 	o := BaseOutcome("fetch_page", "Fetch a web page")
-	o.ApprovedBy, o.OpenWorld, o.ReplaySafe = policy.ByYes, true, true
+	o.ApprovedBy, o.OpenWorld, o.ReplaySafe = policy.ByCaller, true, true
 	o.Attempts = []client.Attempt{
 		{N: 1, DurationMS: 30.2, Failure: "server_error", Error: "backend unavailable", WaitMS: 300},
 		{N: 2, DurationMS: 28, Failure: "server_error", Error: "backend unavailable", WaitMS: 612.5},
