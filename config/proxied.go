@@ -154,7 +154,8 @@ func (e *entry) proxiedRemote(pt proxyTarget) {
 		s.Transport, u = SSE, pt.sse
 	}
 	env := s.Env
-	s.Env, s.Cwd = nil, ""
+	s.Command, s.Args, s.Env, s.Cwd = "", nil, nil, ""
+	s.CommandShown, s.ArgsShown = "", nil
 	s.URL, s.URLShown = u.value, u.shown
 	if !isWebURL(s.URL) {
 		e.fail(e.p.errf(fmt.Sprintf("%s[%d]", e.sub("args"), u.at), "%q is not an absolute http or https URL", s.URLShown))

@@ -42,7 +42,7 @@ func TestProxyEntryIsReadAsItsTarget(t *testing.T) {
 		"args": ["proxy", "--as=vscode:api", "--url", "https://api.example.com/mcp", "--header-env", "Authorization=MCPSH_HEADER_1", "--header-env=X-Empty=EMPTY"],
 		"env": {"MCPSH_HEADER_1": "Bearer ${env:GH}"}}}}`)
 	if !s.Proxied || s.ProxyAs != "vscode:api" || s.Err != nil || s.Transport != HTTP || s.URL != "https://api.example.com/mcp" ||
-		len(s.Headers) != 1 || s.Headers["Authorization"] != "Bearer ghp_s3cretgithubtoken" || s.Env != nil || s.Command != "" && s.Transport != HTTP {
+		len(s.Headers) != 1 || s.Headers["Authorization"] != "Bearer ghp_s3cretgithubtoken" || s.Env != nil || s.Command != "" || s.Args != nil || s.ArgsShown != nil {
 		t.Errorf("http: %+v", s)
 	}
 	if !slices.Contains(s.Secrets, "Bearer ghp_s3cretgithubtoken") {
