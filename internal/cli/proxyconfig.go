@@ -401,7 +401,11 @@ func (a *app) writeProxyEntry(ctx context.Context, pe *proxyEdit, f *proxyConfig
 		fmt.Fprintf(e, "mcpsh: mcpsh keeps its own login: if %s asks you to log in, run mcpsh login -s %s once\n", line(pe.ref), line(shellWord(pe.ref)))
 	}
 	if p.Host == config.HostClaudeCode {
-		fmt.Fprintln(e, "mcpsh: Claude Code rewrites ~/.claude.json while it runs and may put its own copy back; if the entry is gone once it exits, this does the same:")
+		where := ""
+		if len(p.Path) == 4 { // a local entry: claude mcp add-json -s local adds it for the folder it runs in
+			where = " (run in " + line(a.short(filepath.FromSlash(p.Path[1]))) + ")"
+		}
+		fmt.Fprintf(e, "mcpsh: Claude Code rewrites ~/.claude.json while it runs and may put its own copy back; if the entry is gone once it exits, this does the same%s:\n", where)
 		fmt.Fprintf(e, "  %s\n", line(hostedit.ClaudeHint(p)))
 	}
 	return nil

@@ -323,3 +323,44 @@ func TestProxyConfigBadInput(t *testing.T) {
 	wantCode(t, r, ExitUsage)
 	contains(t, "stderr", r.errOut, "mcpsh proxy does not serve yet")
 }
+
+// The entry runs this mcpsh: by its $PATH name when that is this binary (a
+// path an upgrade keeps), else where it is; a binary not called mcpsh
+// could not be recognised in the entry, so it needs --command.
+func TestProxyConfigCommand(t *testing.T) {
+	dir := t.TempDir()
+	exe := filepath.Join(dir, "cellar", "mcpsh")
+	os.MkdirAll(filepath.Dir(exe), 0o755)
+	os.WriteFile(exe, []byte("#!/bin/sh\n"), 0o755)
+	onPath := filepath.Join(dir, "bin", "mcpsh")
+	os.MkdirAll(filepath.Dir(onPath), 0o755)
+	if err := os.Symlink(exe, onPath); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	other := filepath.Join(dir, "other", "mcpsh")
+	os.MkdirAll(filepath.Dir(other), 0o755)
+	os.WriteFile(other, []byte("#!/bin/sh\n"), 0o755)
+	oldExe, oldLook := executable, lookPath
+	t.Cleanup(func() { executable, lookPath = oldExe, oldLook })
+	for _, tt := range []struct {
+		exe, path, want, err string
+	}{
+		{exe, onPath, onPath, ""},
+		{exe, other, exe, ""}, // $PATH's mcpsh is another one
+		{exe, "", exe, ""},
+		{filepath.Join(dir, "cli.test"), "", "", "is " + filepath.Join(dir, "cli.test") + ", not mcpsh: pass --command PATH"},
+	} {
+		executable = func() (string, error) { return tt.exe, nil }
+		lookPath = func(string) (string, error) {
+			if tt.path == "" {
+				return "", os.ErrNotExist
+			}
+			return tt.path, nil
+		}
+		a := &app{}
+		got, err := a.mcpshCommand("")
+		if got != tt.want || (err == nil) != (tt.err == "") || err != nil && !strings.Contains(err.Error(), tt.err) {
+			t.Errorf("%s with %q on $PATH: %q %v", tt.exe, tt.path, got, err)
+		}
+	}
+}

@@ -47,7 +47,7 @@ func (f *targetFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.url, "url", "", "reach a streamable HTTP server at `URL`")
 	fs.StringVar(&f.sse, "sse", "", "reach a legacy HTTP+SSE server at `URL`")
 	fs.StringArrayVar(&f.headers, "header", nil, "add an HTTP header `'K: V'` (repeatable; with --url or --sse)")
-	fs.StringArrayVar(&f.headerEnv, "header-env", nil, "add an HTTP header `NAME=VARIABLE` whose value is that environment variable's, kept off the command line; unset sends none (repeatable; with --url or --sse)")
+	fs.StringArrayVar(&f.headerEnv, "header-env", nil, "add an HTTP header from the environment: `NAME=VARIABLE` (the value stays off the command line; an unset variable sends none; repeatable; with --url or --sse)")
 	fs.StringVar(&f.bearerEnv, "bearer-env", "", "send 'Authorization: Bearer' with the token in environment `VARIABLE` (with --url or --sse)")
 	fs.StringVar(&f.as, "as", "", "call the server `HOST:NAME` (cursor:github) in messages and the log, and untrust it if mcpsh's config untrusts that name")
 	fs.BoolVar(&f.untrusted, "untrusted", false, "do not believe the server's hints: every call asks first")
