@@ -364,3 +364,34 @@ func TestProxyConfigCommand(t *testing.T) {
 		}
 	}
 }
+
+// A project's file is a cloned repository's: its comments and names reach
+// the terminal only made safe, in the entry, the diff and every message.
+func TestProxyConfigHostileProjectFile(t *testing.T) {
+	h := installHosts(t)
+	vars := proxyEnv(h)
+	path := filepath.Join(h.Repo, ".vscode", "mcp.json")
+	os.WriteFile(path, []byte("{\n  \"servers\": {\n    \"evil\\u202e\": {\n      // \x1b]0;pwned\x07 \x1b[2J cleared\n      \"command\": \"npx\", \"args\": [\"srv\u202e\"]\n    }\n  }\n}\n"), 0o644)
+	ref := "vscode:evil\u202e"
+	for _, args := range [][]string{
+		{"proxy", "config", ref, "--command", proxyMcpsh},
+		{"proxy", "config", ref, "--command", proxyMcpsh, "--json"},
+		{"proxy", "config", ref, "--command", proxyMcpsh, "--write"},
+		{"proxy", "config", ref, "--command", proxyMcpsh, "--write", "--yes"},
+		{"proxy", "config", ref, "--undo", "--yes"},
+	} {
+		r, _ := run(t, env{tty: true, width: 100, stdin: "n\n", vars: vars}, args...)
+		if r.code != ExitOK && r.code != ExitRefused {
+			t.Fatalf("%q: exit %d\n%s", args, r.code, r.errOut)
+		}
+		if bad := terminalControl(r.out + r.errOut); bad != "" {
+			t.Errorf("%q: a control near %q", args, bad)
+		}
+	}
+	r, _ := run(t, env{vars: vars}, "proxy", "config", ref, "--command", proxyMcpsh, "--write", "--yes")
+	wantCode(t, r, ExitOK)
+	contains(t, "stderr", r.errOut, "mcpsh: warning: "+filepath.Join(h.Repo, ".vscode", "mcp.json")+" is the project's, shared with whoever uses the repository")
+	if data, _ := os.ReadFile(path); !strings.Contains(string(data), "// \x1b]0;pwned\x07 \x1b[2J cleared\n") {
+		t.Errorf("the file's own bytes are kept as they are:\n%q", data)
+	}
+}
