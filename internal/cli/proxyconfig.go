@@ -162,8 +162,14 @@ func (a *app) proxyUnknown(ref string, err error) error {
 			return &usageError{fmt.Sprintf("unknown host %q in %s (want one of %s)", h, ref, strings.Join(hosts, ", "))}
 		}
 	}
-	if n := len(a.target.found.Warnings); n > 0 {
-		return fmt.Errorf("%w; %d host file(s) could not be read (above)", err, n)
+	var unread []string
+	for _, w := range a.target.found.Warnings {
+		if w.File != "" {
+			unread = append(unread, a.short(w.File))
+		}
+	}
+	if len(unread) > 0 {
+		return fmt.Errorf("%w; mcpsh could not read %s (see above)", err, strings.Join(unread, ", "))
 	}
 	return err
 }

@@ -295,7 +295,7 @@ func TestProxyConfigBadInput(t *testing.T) {
 		{[]string{"cursor:nope"}, ExitUsage, []string{"unknown server cursor:nope (cursor has: docs, github, notion)"}},
 		{[]string{"gemini:broken"}, ExitUsage, []string{
 			"mcpsh: warning: " + filepath.Join(h.Home, ".gemini", "settings.json") + ":5:5: invalid character",
-			"unknown server gemini:broken (gemini has: httpServer, pythonTools, sseServer); 2 host file(s) could not be read (above)"}},
+			"unknown server gemini:broken (gemini has: httpServer, pythonTools, sseServer); mcpsh could not read ~/.codex/config.toml, ~/.gemini/settings.json (see above)"}},
 		{[]string{"codex:a"}, ExitUsage, []string{"mcpsh: warning: " + filepath.Join(h.Home, ".codex", "config.toml") + ":3:12: toml: array is incomplete", "unknown server codex:a"}},
 		{[]string{"cursor:docs", "--write", "--yes"}, ExitUsage, []string{filepath.Join(h.Repo, ".cursor", "mcp.json") + ": mcpServers.docs: want an object, got a string"}},
 		{[]string{"mcpsh:docs"}, ExitUsage, []string{"mcpsh:docs is in mcpsh's own config, in no host's file"}},

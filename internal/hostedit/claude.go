@@ -109,7 +109,7 @@ func Override(file string, claudeJSON []byte, dir, name, sourceFile string, sour
 	if err := p.utf8(); err != nil {
 		return nil, err
 	}
-	return p, nil
+	return p, p.relocate()
 }
 
 // nest writes "k0": {"k1": … mark …} for keys, each object on lines of its

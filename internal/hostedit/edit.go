@@ -111,10 +111,36 @@ func Wrap(h config.Host, file string, data []byte, path []string, o Options) (*P
 			return nil, err
 		}
 	}
-	p.Start, p.Original, p.Written = start, data[start:end:end], written
+	p.Start, p.Original, p.Written = start, bytes.Clone(data[start:end]), written
 	p.Indent = lineIndent(data, start)
 	p.New = splice(data, start, end, written)
-	return p, p.utf8()
+	if err := p.utf8(); err != nil {
+		return nil, err
+	}
+	return p, p.relocate()
+}
+
+// relocate checks that the entry is found in the new text exactly where it
+// was written, as --undo will look for it.
+func (p *Plan) relocate() error {
+	var start, end int
+	if p.Host == config.HostCodex {
+		te, err := locateCodex(p.File, p.New, p.Name())
+		if err != nil {
+			return fmt.Errorf("mcpsh's edit of %s would leave %s unreadable (%v); nothing written", p.File, p.Key(), err)
+		}
+		start, end = te.start, te.end
+	} else {
+		m, err := config.EntrySpan(p.File, p.New, p.Path)
+		if err != nil {
+			return fmt.Errorf("mcpsh's edit of %s would leave %s unreadable (%v); nothing written", p.File, p.Key(), err)
+		}
+		start, end = m.Start, m.End
+	}
+	if start != p.Start || end != p.Start+len(p.Written) {
+		return fmt.Errorf("mcpsh's edit of %s would not leave %s where it wrote it; nothing written", p.File, p.Key())
+	}
+	return nil
 }
 
 // utf8 refuses an entry that is not UTF-8: its record keeps it as text, and

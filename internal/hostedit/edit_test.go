@@ -302,3 +302,15 @@ func TestWrapBadInput(t *testing.T) {
 		}
 	}
 }
+
+// An edit whose entry would not be found again where it was written (so
+// --undo could not find it) is refused.
+func TestRelocateRefusesAnEntryOutOfPlace(t *testing.T) {
+	for _, c := range []wrapCase{wrapCases[4], wrapCases[12]} {
+		p := c.wrap(t)
+		p.Written = p.Written[:len(p.Written)-1]
+		if err := p.relocate(); err == nil || !strings.Contains(err.Error(), "would not leave "+p.Key()+" where it wrote it; nothing written") {
+			t.Errorf("%s: %v", c.golden, err)
+		}
+	}
+}

@@ -50,6 +50,12 @@ func TestWrapEntryForms(t *testing.T) {
 			want: "[mcp_servers.a]\ncommand = \"/usr/local/bin/mcpsh\"\nargs = [\"proxy\", \"--as\", \"codex:a\", \"--url\", \"https://h/mcp\", \"--bearer-env\", \"T\", \"--header-env\", \"X=MCPSH_HEADER_1\"]\nenv_vars = [\"T\"]\nenv.A = \"1\"\nenv.MCPSH_HEADER_1 = \"y\"\n",
 		},
 		{
+			name: "codex last key taken out, with its comment",
+			host: config.HostCodex, tr: config.HTTP,
+			src:  "[mcp_servers.a]\nurl = \"https://h/mcp\"\n# the token\nbearer_token_env_var = \"T\"\n\n# next\n[other]\nx = 1\n",
+			want: "[mcp_servers.a]\ncommand = \"/usr/local/bin/mcpsh\"\nargs = [\"proxy\", \"--as\", \"codex:a\", \"--url\", \"https://h/mcp\", \"--bearer-env\", \"T\"]\nenv_vars = [\"T\"]\n\n# next\n[other]\nx = 1\n",
+		},
+		{
 			name: "codex CRLF",
 			host: config.HostCodex, tr: config.HTTP,
 			src:  "[mcp_servers.a]\r\nurl = \"https://h/mcp\"\r\nhttp_headers = { A = \"b\" }\r\n\r\n[other]\r\nx = 1\r\n",

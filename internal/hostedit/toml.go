@@ -247,8 +247,17 @@ func wrapCodex(file string, data []byte, te *tomlEntry, path []string, o Options
 	}
 	out, err := apply(data[te.start:te.end], c.edits)
 	// A line taken out at the end leaves its newline, which the entry's
-	// span never holds: the newline after the entry is the file's.
-	return append(bytes.TrimRight(out, " \t\r\n"), c.tail...), err
+	// span never holds (the newline after the entry is the file's), and the
+	// comments above it, which were about it: the entry ends at its last key.
+	for {
+		out = bytes.TrimRight(out, " \t\r\n")
+		last := out[bytes.LastIndexByte(out, '\n')+1:]
+		if !bytes.HasPrefix(bytes.TrimLeft(last, " \t"), []byte("#")) {
+			break
+		}
+		out = out[:len(out)-len(last)]
+	}
+	return append(out, c.tail...), err
 }
 
 // str is a key's value as written, which must be a string.
