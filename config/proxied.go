@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -182,6 +183,14 @@ func (e *entry) proxiedRemote(pt proxyTarget) {
 		}
 		set(strings.TrimSpace(k), strings.TrimSpace(v))
 	}
+	// The variables' names looked like secrets in the proxy's argv
+	// (Authorization=MCPSH_HEADER_1, --bearer-env TOKEN); they are names.
+	names := map[string]bool{pt.bearer: true}
+	for _, h := range pt.headerEnv {
+		_, name, _ := strings.Cut(h.value, "=")
+		names[name] = true
+	}
+	e.secrets = slices.DeleteFunc(e.secrets, func(v string) bool { return names[v] })
 	for _, h := range pt.headerEnv {
 		k, name, ok := strings.Cut(h.value, "=")
 		if !ok || k == "" || name == "" {

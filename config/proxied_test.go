@@ -45,8 +45,8 @@ func TestProxyEntryIsReadAsItsTarget(t *testing.T) {
 		len(s.Headers) != 1 || s.Headers["Authorization"] != "Bearer ghp_s3cretgithubtoken" || s.Env != nil || s.Command != "" || s.Args != nil || s.ArgsShown != nil {
 		t.Errorf("http: %+v", s)
 	}
-	if !slices.Contains(s.Secrets, "Bearer ghp_s3cretgithubtoken") {
-		t.Errorf("a header's value is a secret: %q", s.Secrets)
+	if !slices.Contains(s.Secrets, "Bearer ghp_s3cretgithubtoken") || slices.Contains(s.Secrets, "MCPSH_HEADER_1") {
+		t.Errorf("a header's value is a secret, its variable's name is not: %q", s.Secrets)
 	}
 
 	// Codex: --bearer-env and --header-env read mcpsh's environment when
@@ -61,7 +61,7 @@ tool_timeout_sec = 30
 MCPSH_HEADER_1 = "us-east-1"
 `)
 	if !s.Proxied || s.Err != nil || s.Transport != SSE || s.Headers["Authorization"] != "Bearer figma-s3cret-token" ||
-		s.Headers["X-Figma-Region"] != "us-east-1" || s.Timeout.Seconds() != 30 {
+		s.Headers["X-Figma-Region"] != "us-east-1" || s.Timeout.Seconds() != 30 || slices.Contains(s.Secrets, "FIGMA_OAUTH_TOKEN") {
 		t.Errorf("codex: %+v %v", s, s.Err)
 	}
 
