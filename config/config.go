@@ -85,6 +85,13 @@ type Server struct {
 	// RetryMax is the total time retries may take; 0 when not set.
 	RetryMax time.Duration
 
+	// Proxied says the host's entry runs `mcpsh proxy` (as mcpsh proxy
+	// config writes it) and the fields above are the server it proxies, so
+	// mcpsh talks to that server itself and a proxy never starts itself.
+	// ProxyAs is the entry's --as, "" when it has none (proxied.go).
+	Proxied bool
+	ProxyAs string
+
 	// Key is where the server came from, such as "mcpServers.fs", for messages.
 	Key string
 	// Origin is the host and file the server came from (discover.go).

@@ -77,3 +77,25 @@ func applyUntrust(patterns []string, servers []*Server) {
 		}
 	}
 }
+
+// UntrustsRef reports whether the file's "trust" untrusts the server ref
+// names: HOST:NAME, or a NAME of mcpsh's own. A server mcpsh reaches without
+// a file (mcpsh proxy --as cursor:github -- ...) is judged by the name it is
+// given, so the file can make it stricter as it would the host's entry.
+func (f *File) UntrustsRef(ref string) bool {
+	if f == nil {
+		return false
+	}
+	s := &Server{Name: ref, Origin: Origin{Host: HostMcpsh}}
+	if h, name, ok := strings.Cut(ref, ":"); ok {
+		if host, known := ParseHost(h); known {
+			s.Name, s.Origin.Host = name, host
+		}
+	}
+	for _, pat := range f.Untrust {
+		if untrusts(pat, s) {
+			return true
+		}
+	}
+	return false
+}

@@ -141,6 +141,7 @@ func (e *entry) hostServer() (*Server, error) {
 			return nil, err
 		}
 	}
+	e.unwrapProxy() // after envFile: the proxy's --header-env reads the env the host gives it
 	if err := e.disabled(); err != nil {
 		return nil, err
 	}

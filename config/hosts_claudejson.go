@@ -17,6 +17,7 @@ import (
 // jsonMember is one name and value of an object, as spans of the text.
 type jsonMember struct {
 	name       string
+	nameStart  int // the opening quote of the name
 	start, end int // the value's bytes: data[start:end]
 }
 
@@ -38,6 +39,7 @@ func jsonObject(data []byte, i int, wanted func(string) bool, walk func(name str
 		if i >= len(data) || data[i] != '"' {
 			return nil, i, fmt.Errorf("want a member's name")
 		}
+		nameStart := i
 		nameEnd, err := stringEnd2(data, i)
 		if err != nil {
 			return nil, i, err
@@ -61,7 +63,7 @@ func jsonObject(data []byte, i int, wanted func(string) bool, walk func(name str
 			return nil, end, err
 		}
 		if wanted(name) {
-			out = append(out, jsonMember{name, start, end})
+			out = append(out, jsonMember{name, nameStart, start, end})
 		}
 		i = skipSpace(data, end)
 		switch {

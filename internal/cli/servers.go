@@ -119,6 +119,9 @@ func (a *app) printServer(c *config.Catalog, s *config.Server, login *loginState
 	// Every field may come from a file in a repository someone cloned.
 	line := termtext.Line
 	var notes []string
+	if s.Proxied {
+		notes = append(notes, "through mcpsh proxy") // the host's entry runs mcpsh; mcpsh reaches the server itself
+	}
 	if s.Origin.Held != "" {
 		notes = append(notes, line("held: "+s.Origin.Held))
 	}
@@ -170,6 +173,9 @@ type serverJSON struct {
 	// Winner: -s NAME picks this one. AlsoIn are the other servers of the name.
 	Winner bool     `json:"winner"`
 	AlsoIn []string `json:"alsoIn,omitempty"`
+	// Proxied: the host's entry runs mcpsh proxy; the rest is the server
+	// it proxies, which mcpsh reaches itself.
+	Proxied bool `json:"proxied,omitempty"`
 	// Held is why mcpsh starts it only when named; "" when it does not wait.
 	Held    string              `json:"held,omitempty"`
 	Trust   string              `json:"trust"`
@@ -202,7 +208,7 @@ type oauthJSON struct {
 func serversJSON(c *config.Catalog, all []*config.Server, logins map[*config.Server]*loginState) []serverJSON {
 	out := []serverJSON{}
 	for _, s := range all {
-		j := serverJSON{Name: s.Name, Ref: s.Ref(), Transport: string(s.Transport), Command: s.CommandShown, Args: s.ArgsShown, URL: s.URLShown,
+		j := serverJSON{Name: s.Name, Ref: s.Ref(), Transport: string(s.Transport), Proxied: s.Proxied, Command: s.CommandShown, Args: s.ArgsShown, URL: s.URLShown,
 			Env: sortedKeys(s.Env), Headers: sortedKeys(s.Headers), Held: s.Origin.Held,
 			Origin: originJSON{Host: string(s.Origin.Host), Scope: string(s.Origin.Scope), File: s.Origin.File, Key: s.Key},
 			Trust:  string(s.Trust), Rules: []map[string]string{}, Login: logins[s]}

@@ -24,6 +24,9 @@ type targetFlags struct {
 	url            string
 	sse            string
 	headers        []string
+	headerEnv      []string
+	bearerEnv      string
+	as             string
 	untrusted      bool
 	protocol       string
 	serverStderr   bool
@@ -44,6 +47,9 @@ func (f *targetFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.url, "url", "", "reach a streamable HTTP server at `URL`")
 	fs.StringVar(&f.sse, "sse", "", "reach a legacy HTTP+SSE server at `URL`")
 	fs.StringArrayVar(&f.headers, "header", nil, "add an HTTP header `'K: V'` (repeatable; with --url or --sse)")
+	fs.StringArrayVar(&f.headerEnv, "header-env", nil, "add an HTTP header from the environment: `NAME=VARIABLE` (the value stays off the command line; an unset variable sends none; repeatable; with --url or --sse)")
+	fs.StringVar(&f.bearerEnv, "bearer-env", "", "send 'Authorization: Bearer' with the token in environment `VARIABLE` (with --url or --sse)")
+	fs.StringVar(&f.as, "as", "", "call the server `HOST:NAME` (cursor:github) in messages and the log, and untrust it if mcpsh's config untrusts that name")
 	fs.BoolVar(&f.untrusted, "untrusted", false, "do not believe the server's hints: every call asks first")
 	fs.StringVar(&f.protocol, "protocol", client.ProtocolAuto, "MCP protocol `VERSION` to request: auto (the newest the server speaks) or one of "+strings.Join(client.ProtocolVersions, ", "))
 	fs.BoolVar(&f.serverStderr, "server-stderr", false, "copy a stdio server's stderr to mcpsh's stderr (made safe for a terminal)")
@@ -77,8 +83,17 @@ func (a *app) resolveTarget(cmd *cobra.Command, command []string) (client.Target
 	if len(chosen) > 1 {
 		return client.Target{}, &usageError{fmt.Sprintf("choose one target, not %s", strings.Join(chosen, " and "))}
 	}
-	if len(f.headers) > 0 && f.url == "" && f.sse == "" {
-		return client.Target{}, &usageError{"--header needs --url or --sse"}
+	for _, h := range []struct {
+		name string
+		set  bool
+	}{{"--header", len(f.headers) > 0}, {"--header-env", len(f.headerEnv) > 0}, {"--bearer-env", f.bearerEnv != ""}} {
+		if h.set && f.url == "" && f.sse == "" {
+			return client.Target{}, &usageError{h.name + " needs --url or --sse"}
+		}
+	}
+	if f.as != "" && f.server != "" {
+		// Its config (OAuth client, rules) is found by the name it has.
+		return client.Target{}, &usageError{"--as names a server reached by --url, --sse or -- COMMAND; -s " + f.server + " has its name"}
 	}
 	var t client.Target
 	var err error
@@ -88,7 +103,7 @@ func (a *app) resolveTarget(cmd *cobra.Command, command []string) (client.Target
 	case f.server != "":
 		t, err = a.configuredTarget(f.server)
 	case f.url != "" || f.sse != "":
-		t, err = adHocHTTP(f)
+		t, err = a.adHocHTTP()
 	case len(command) > 0:
 		t = client.Target{Kind: client.KindStdio, Command: command[0], Args: command[1:], Trust: policy.Trusted}
 	default:
@@ -100,10 +115,16 @@ func (a *app) resolveTarget(cmd *cobra.Command, command []string) (client.Target
 	if f.untrusted {
 		t.Trust = policy.Untrusted
 	}
+	if f.as != "" {
+		if err := a.nameAs(&t); err != nil {
+			return client.Target{}, err
+		}
+	}
 	return t, nil
 }
 
-func adHocHTTP(f *targetFlags) (client.Target, error) {
+func (a *app) adHocHTTP() (client.Target, error) {
+	f := &a.target
 	t := client.Target{Kind: client.KindHTTP, URL: f.url, Trust: policy.Trusted}
 	flag := "--url"
 	if f.sse != "" {
@@ -124,7 +145,7 @@ func adHocHTTP(f *targetFlags) (client.Target, error) {
 		}
 		t.Headers[k] = strings.TrimSpace(v)
 	}
-	return t, nil
+	return t, a.headersFromEnv(&t)
 }
 
 // loadConfig reads mcpsh's config file once per run (a missing default file

@@ -154,3 +154,40 @@ func TestWorkspaceShowsOrigins(t *testing.T) {
 	}
 	x.keys("Escape", "q")
 }
+
+// mcpsh proxy config end to end: the built binary writes itself, by its own
+// path, into a host's entry; reads the entry back as the server it proxies
+// (so -s talks to that server, not to a proxy); and puts the file back.
+func TestProxyConfigWritesItselfIntoAHostsEntry(t *testing.T) {
+	h := installHosts(t)
+	path := filepath.Join(h.Home, ".claude.json")
+	before, _ := os.ReadFile(path)
+	r := h.mcpsh(t, "proxy", "config", "claude-code:github", "--write", "--yes")
+	wantCode(t, r, 0)
+	var file struct {
+		MCPServers map[string]struct {
+			Command string
+			Args    []string
+		} `json:"mcpServers"`
+	}
+	after, _ := os.ReadFile(path)
+	if err := json.Unmarshal(after, &file); err != nil {
+		t.Fatal(err)
+	}
+	gh := file.MCPServers["github"]
+	ci, cerr := os.Stat(gh.Command)
+	bi, _ := os.Stat(mcpshBin)
+	if cerr != nil || !os.SameFile(ci, bi) || !slices.Equal(gh.Args, []string{"proxy", "--as", "claude-code:github", "--", mcpshBin, "serve-demo"}) {
+		t.Fatalf("the entry: %+v (%v)", gh, cerr)
+	}
+	r = h.mcpsh(t, "call", "-s", "claude-code:github", "list_notes")
+	wantCode(t, r, 0)
+	contains(t, "stdout", r.out, "Welcome to mcpsh")
+	r = h.mcpsh(t, "servers")
+	contains(t, "servers", r.out, "github\tstdio\t"+mcpshBin+" serve-demo\tfrom claude-code (~/.claude.json); through mcpsh proxy")
+	r = h.mcpsh(t, "proxy", "config", "claude-code:github", "--undo", "--yes")
+	wantCode(t, r, 0)
+	if now, _ := os.ReadFile(path); string(now) != string(before) {
+		t.Errorf("undone:\n%s", now)
+	}
+}

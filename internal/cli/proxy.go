@@ -1,0 +1,35 @@
+package cli
+
+import (
+	"github.com/spf13/cobra"
+)
+
+const proxyHelp = `mcpsh proxy puts mcpsh between an agent's host (Claude Desktop or Code,
+Cursor, VS Code, Windsurf, Codex, Gemini CLI) and one MCP server: the host
+starts it like any stdio server, and every call the agent makes goes through
+mcpsh's policy, retries and session log.
+
+The host's entry names the server with the target flags, as for every
+command, and --as names it as the host knows it:
+
+  mcpsh proxy --as cursor:github -- npx -y @modelcontextprotocol/server-github
+  mcpsh proxy --as cursor:linear --url https://mcp.linear.app/mcp --header-env Authorization=MCPSH_HEADER_1
+
+mcpsh proxy config HOST:NAME writes that entry for a server you configured in
+a host, and --write puts it in the host's file.`
+
+// proxyCmd is mcpsh proxy. Serving is the next part of issue 19; the
+// config subcommand and the target flags its entries use are here already.
+func (a *app) proxyCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "proxy [TARGET] | proxy config HOST:NAME",
+		Short: "Route a host's calls to one server through mcpsh's policy, retries and log",
+		Long:  proxyHelp,
+		Args:  cobra.ArbitraryArgs,
+		RunE: func(*cobra.Command, []string) error {
+			return &usageError{"mcpsh proxy does not serve yet: this build has only mcpsh proxy config"}
+		},
+	}
+	cmd.AddCommand(a.proxyConfigCmd())
+	return cmd
+}
