@@ -124,14 +124,10 @@ func (s *Session) answerRequest(ctx context.Context, req inputRequest, where str
 	case "sampling/createMessage":
 		return s.roundSample(ctx, req, where)
 	case "roots/list":
-		roots := []*mcp.Root{}
-		for _, r := range s.opts.Roots {
-			roots = append(roots, &mcp.Root{URI: r.URI, Name: r.Name})
-		}
-		if len(roots) == 0 {
+		if len(s.opts.Roots) == 0 {
 			s.asked(req.method)
 		}
-		return &mcp.ListRootsResult{Roots: roots}, true, nil
+		return s.rootsAnswer(), true, nil
 	}
 	s.warn(fmt.Sprintf("the server's %s is a request mcpsh does not know; declined", where))
 	return nil, false, nil
@@ -267,4 +263,18 @@ func decodeParams(raw json.RawMessage, p any, where string) error {
 		return violationf("the server's %s has params of the wrong shape", where)
 	}
 	return nil
+}
+
+// rootsAnswer is the session's roots as an answer to roots/list. SEP-2577
+// deprecates roots, sampling and logging; servers use them through the
+// deprecation window, so mcpsh keeps serving them.
+func (s *Session) rootsAnswer() mcp.InputResponse {
+	//lint:ignore SA1019 see above
+	roots := []*mcp.Root{}
+	for _, r := range s.opts.Roots {
+		//lint:ignore SA1019 see above
+		roots = append(roots, &mcp.Root{URI: r.URI, Name: r.Name})
+	}
+	//lint:ignore SA1019 see above
+	return &mcp.ListRootsResult{Roots: roots}
 }
