@@ -107,8 +107,9 @@ func classChar(pattern string, p int) (rune, int) {
 	return r, p + w
 }
 
-// ValidatePattern reports a malformed rule glob, so config loading can name it
-// instead of the rule quietly matching only its own text.
+// ValidatePattern reports a malformed glob, so a caller can name it instead
+// of the glob quietly matching only its own text. A rule's whole text is
+// checked with ValidateRule, which checks its globs with this.
 func ValidatePattern(p string) error {
 	if msg := globError(p); msg != "" {
 		return fmt.Errorf("bad glob %q: %s", p, msg)
