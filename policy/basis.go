@@ -109,20 +109,23 @@ func newBasis(h Hints, trusted bool) basis {
 	e := h.Effective()
 	b := basis{entries: make([]Basis, 0, len(Fields))}
 	for _, f := range Fields {
-		if trusted && !h.Relevant(f) {
+		// Hints.Relevant, without working out Effective again.
+		relevant := !e.ReadOnly || f == FieldReadOnly || f == FieldOpenWorld
+		if trusted && !relevant {
 			continue
 		}
+		declared := h.Get(f)
 		v := e.get(f)
-		if !h.Relevant(f) {
+		if !relevant {
 			// Listed for an untrusted server: its own reading, which the
 			// tool's read-only claim made moot.
-			v = h.Get(f).Or(Default(f))
+			v = declared.Or(Default(f))
 		}
-		entry := Basis{Field: f, Declared: h.Get(f), Value: v, Source: SourceDeclared, Believed: true}
+		entry := Basis{Field: f, Declared: declared, Value: v, Source: SourceDeclared, Believed: true}
 		switch {
-		case !entry.Declared.Declared():
+		case !declared.Declared():
 			entry.Source = SourceDefault
-		case h.Conflict() && f == FieldReadOnly:
+		case f == FieldReadOnly && h.Conflict():
 			entry.Source = SourceConflict
 		}
 		if !trusted {
@@ -176,7 +179,7 @@ func (b *basis) override(r Rule) {
 // read, or, for a rule by name, the hints of the tool's class, which it
 // overrode.
 func (b *basis) rule(m ruleMatch, h Hints) {
-	if m.terms.Is == 0 {
+	if m.is == 0 {
 		for i := range b.entries {
 			if e := &b.entries[i]; h.classFields().has(e.Field) {
 				e.Decided, e.Rule, e.Overridden = false, m.rule.Pattern, true
@@ -184,7 +187,7 @@ func (b *basis) rule(m ruleMatch, h Hints) {
 		}
 		return
 	}
-	fields := h.facetFields(m.terms.Is)
+	fields := h.facetFields(m.is)
 	for i := range b.entries {
 		if e := &b.entries[i]; fields.has(e.Field) {
 			e.Decided, e.Rule, e.Overridden = true, m.rule.Pattern, false

@@ -42,13 +42,21 @@ var FacetWords = []FacetWord{
 // the word with its hyphen left out ("readonly"). Prefixes are a filter's
 // convenience while typing; a rule must say what it means.
 func ParseFacet(word string) (Facet, bool) {
-	word = strings.ToLower(word)
 	for _, w := range FacetWords {
-		if word == w.Word || word == strings.ReplaceAll(w.Word, "-", "") {
+		if strings.EqualFold(word, w.Word) || equalFoldWithoutHyphen(word, w.Word) {
 			return w.Facet, true
 		}
 	}
 	return 0, false
+}
+
+// equalFoldWithoutHyphen reports whether word is facet word w with its
+// hyphen left out, in any case; it allocates nothing, as rules are read for
+// every call.
+func equalFoldWithoutHyphen(word, w string) bool {
+	before, after, ok := strings.Cut(w, "-")
+	return ok && len(word) == len(before)+len(after) &&
+		strings.EqualFold(word[:len(before)], before) && strings.EqualFold(word[len(before):], after)
 }
 
 // Words names the facets of f, in FacetWords order, joined by ", ".

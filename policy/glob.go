@@ -30,6 +30,11 @@ func MatchGlob(pattern, name string) bool {
 	if globError(pattern) != "" {
 		return pattern == name
 	}
+	return matchGlob(pattern, name)
+}
+
+// matchGlob is MatchGlob for a pattern known to be well formed.
+func matchGlob(pattern, name string) bool {
 	// The classic wildcard walk: every element other than * consumes exactly one
 	// character, so on a mismatch it is enough to let the last * seen take one
 	// more character and resume after it.

@@ -60,50 +60,92 @@ type RuleTerms struct {
 // at least one term besides "!" ones.
 func ParseRule(text string) (RuleTerms, error) {
 	var r RuleTerms
-	terms := splitTerms(text)
-	if len(terms) == 0 {
-		return r, fmt.Errorf("empty rule (want a tool name glob, is:WORD or both)")
-	}
-	for _, t := range terms {
-		prefix, rest, _ := strings.Cut(t, ":")
-		switch {
-		case strings.HasPrefix(t, "!"):
-			g := t[1:]
-			if p, _, ok := strings.Cut(g, ":"); ok && isTermPrefix(p) {
-				return r, fmt.Errorf("%q: ! leaves out tool names only, not %s: terms", t, strings.ToLower(p))
-			}
-			if err := ValidatePattern(g); err != nil {
-				return r, fmt.Errorf("%q: %w", t, err)
-			}
-			r.Except = append(r.Except, g)
-		case strings.EqualFold(prefix, "is") && strings.Contains(t, ":"):
-			f, err := parseIs(rest)
-			if err != nil {
-				return r, err
-			}
+	err := walkRule(text, func(k termKind, v string, f Facet) {
+		switch k {
+		case termName:
+			r.Name = v
+		case termExcept:
+			r.Except = append(r.Except, v)
+		case termIs:
 			r.Is |= f
-		case strings.EqualFold(prefix, "server") && strings.Contains(t, ":"):
-			if rest == "" {
-				return r, fmt.Errorf("%q: want server:NAME or server:HOST:NAME", t)
-			}
-			if err := ValidatePattern(rest); err != nil {
-				return r, fmt.Errorf("%q: %w", t, err)
-			}
-			r.Servers = append(r.Servers, rest)
-		default:
-			if r.Name != "" {
-				return r, fmt.Errorf("two tool name globs, %q and %q: a rule takes one (a space separates terms; write \"\\ \" for a space in a name)", r.Name, t)
-			}
-			if err := ValidatePattern(t); err != nil {
-				return r, err
-			}
-			r.Name = t
+		case termServer:
+			r.Servers = append(r.Servers, v)
 		}
-	}
-	if r.Name == "" && r.Is == 0 && len(r.Servers) == 0 {
-		return r, fmt.Errorf("a rule of ! terms alone matches no tool it names: add a glob (\"* %s\") or is:WORD", strings.Join(terms, " "))
+	})
+	if err != nil {
+		return RuleTerms{}, err
 	}
 	return r, nil
+}
+
+// termKind is what a term of a rule is.
+type termKind uint8
+
+const (
+	termName   termKind = iota // a tool name glob
+	termExcept                 // !GLOB
+	termIs                     // is:WORD
+	termServer                 // server:REF
+)
+
+// walkRule checks a rule's text term by term and hands each to visit: its
+// kind, its glob (for a name, ! or server: term) or its facet. It returns
+// what is wrong with the text, and allocates only to say so: Decide reads
+// every rule for every call, and the tool list for every tool.
+func walkRule(text string, visit func(termKind, string, Facet)) error {
+	terms, name, positive := 0, "", false
+	for i := 0; ; {
+		t, next := nextTerm(text, i)
+		if t == "" {
+			break
+		}
+		i = next
+		terms++
+		prefix, rest, colon := strings.Cut(t, ":")
+		switch {
+		case t[0] == '!':
+			g := t[1:]
+			if p, _, ok := strings.Cut(g, ":"); ok && isTermPrefix(p) {
+				return fmt.Errorf("%q: ! leaves out tool names only, not %s: terms", t, strings.ToLower(p))
+			}
+			if msg := globError(g); msg != "" {
+				return fmt.Errorf("%q: bad glob %q: %s", t, g, msg)
+			}
+			visit(termExcept, g, 0)
+		case colon && strings.EqualFold(prefix, "is"):
+			f, err := parseIs(rest)
+			if err != nil {
+				return err
+			}
+			positive = true
+			visit(termIs, "", f)
+		case colon && strings.EqualFold(prefix, "server"):
+			if rest == "" {
+				return fmt.Errorf("%q: want server:NAME or server:HOST:NAME", t)
+			}
+			if msg := globError(rest); msg != "" {
+				return fmt.Errorf("%q: bad glob %q: %s", t, rest, msg)
+			}
+			positive = true
+			visit(termServer, rest, 0)
+		default:
+			if name != "" {
+				return fmt.Errorf("two tool name globs, %q and %q: a rule takes one (a space separates terms; write \"\\ \" for a space in a name)", name, t)
+			}
+			if msg := globError(t); msg != "" {
+				return fmt.Errorf("bad glob %q: %s", t, msg)
+			}
+			name, positive = t, true
+			visit(termName, t, 0)
+		}
+	}
+	switch {
+	case terms == 0:
+		return fmt.Errorf("empty rule (want a tool name glob, is:WORD or both)")
+	case !positive:
+		return fmt.Errorf("a rule of ! terms alone matches no tool it names: add a glob (\"* %s\") or is:WORD", strings.Join(splitTerms(text), " "))
+	}
+	return nil
 }
 
 // ValidateRule reports what is wrong with a rule's text, naming the term.
@@ -134,20 +176,33 @@ func parseIs(word string) (Facet, error) {
 	return 0, fmt.Errorf("unknown is: word %q (want one of %s)", word, want)
 }
 
-// splitTerms splits text at whitespace that is not escaped with "\". The
-// terms are substrings of text, escapes and all, for MatchGlob to read.
+// splitTerms splits text at whitespace that is not escaped with "\".
 func splitTerms(text string) []string {
 	var out []string
+	for i := 0; ; {
+		t, next := nextTerm(text, i)
+		if t == "" {
+			return out
+		}
+		out, i = append(out, t), next
+	}
+}
+
+// nextTerm is the term of text that starts at or after i, and where it
+// ends; "" when there is none. A term ends at whitespace not escaped with
+// "\", and is a substring of text, escapes and all, for MatchGlob to read.
+func nextTerm(text string, i int) (term string, next int) {
 	start := -1
-	for i := 0; i < len(text); {
-		r, w := utf8.DecodeRuneInString(text[i:])
-		switch {
-		case unicode.IsSpace(r):
+	for i < len(text) {
+		r, w := rune(text[i]), 1
+		if r >= utf8.RuneSelf {
+			r, w = utf8.DecodeRuneInString(text[i:])
+		}
+		if isSpace(r) {
 			if start >= 0 {
-				out = append(out, text[start:i])
-				start = -1
+				return text[start:i], i
 			}
-		case start < 0:
+		} else if start < 0 {
 			start = i
 		}
 		if r == '\\' && i+w < len(text) {
@@ -156,16 +211,24 @@ func splitTerms(text string) []string {
 		}
 		i += w
 	}
-	if start >= 0 {
-		out = append(out, text[start:])
+	if start < 0 {
+		return "", i
 	}
-	return out
+	return text[start:], i
+}
+
+func isSpace(r rune) bool {
+	if r < utf8.RuneSelf {
+		return r == ' ' || '\t' <= r && r <= '\r'
+	}
+	return unicode.IsSpace(r)
 }
 
 // ruleMatch is how one rule bears on one call.
 type ruleMatch struct {
-	rule  Rule
-	terms RuleTerms
+	rule Rule
+	// is are the facets the rule asks for.
+	is Facet
 	// ok: the rule matches the call.
 	ok bool
 	// worst are the facets it matched only because an untrusted server's
@@ -186,27 +249,37 @@ func matchRule(r Rule, tool string, h Hints, t Trust) ruleMatch {
 	if r.Action.strictness() == 0 {
 		return m
 	}
-	terms, err := ParseRule(r.Pattern)
+	names := true
+	err := walkRule(r.Pattern, func(k termKind, g string, f Facet) {
+		switch k {
+		case termName:
+			names = names && matchGlob(g, tool)
+		case termExcept:
+			names = names && !matchGlob(g, tool)
+		case termIs:
+			m.is |= f
+		}
+	})
 	if err != nil {
+		m.is = 0
 		m.ok = MatchGlob(r.Pattern, tool)
 		return m
 	}
-	m.terms = terms
-	if !terms.names(tool) {
+	if !names {
 		return m
 	}
-	m.ok = MatchFacets(terms.Is, h, t, r.Action)
+	m.ok = MatchFacets(m.is, h, t, r.Action)
 	switch {
 	case m.ok && t != Trusted:
-		m.worst = terms.Is &^ h.Facets()
+		m.worst = m.is &^ h.Facets()
 	case !m.ok && t != Trusted && r.Action == Allow:
-		m.ignored = MatchFacets(terms.Is, h, Trusted, Allow)
+		m.ignored = MatchFacets(m.is, h, Trusted, Allow)
 	}
 	return m
 }
 
 // names reports whether the rule's name terms let tool through.
-func (r RuleTerms) names(tool string) bool {
+func (r RuleTerms) names(tool string) bool { // for tests: matchRule walks the text itself
 	if r.Name != "" && !MatchGlob(r.Name, tool) {
 		return false
 	}
