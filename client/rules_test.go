@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpsh/mcpsh/internal/fixture"
 	"github.com/mcpsh/mcpsh/policy"
@@ -63,15 +64,16 @@ func TestUntrustedServerIgnoresAllowOnHints(t *testing.T) {
 }
 
 // TestOutcomeBasisFollowsTheNewDeclaration: when the server re-declares a
-// tool under a call, the outcome's basis is the new declaration's.
+// tool under a call, the outcome's basis is the new declaration's: here
+// get_thing is read-only until it first runs, which crashes the server, and
+// the restarted server declares it destructive before the retry.
 func TestOutcomeBasisFollowsTheNewDeclaration(t *testing.T) {
-	target, _ := fixtureTarget(t, "redeclare")
+	target, _ := fixtureTarget(t, "redeclare-restart")
 	s := connectFixture(t, target, nil)
-	listed := mustTool(t, s, "get_thing") // read-only, as first listed
-	if o, _ := s.Do(context.Background(), &Call{Tool: mustTool(t, s, "trigger"), Mode: policy.Batch}); o.Status != StatusOK {
-		t.Fatalf("trigger: %s %s", o.Status, o.Error)
+	o, _ := s.Do(context.Background(), &Call{Tool: mustTool(t, s, "get_thing"), Mode: policy.Batch, Timeout: 5 * time.Second})
+	if o.HintsChanged == "" {
+		t.Fatalf("the server did not re-declare the tool: %s (%s)", o.Status, o.Error)
 	}
-	o, _ := s.Do(context.Background(), &Call{Tool: listed, Mode: policy.Batch})
 	var got []string
 	for _, b := range o.Basis {
 		if b.Decided {
