@@ -278,19 +278,6 @@ func matchRule(r Rule, tool string, h Hints, t Trust) ruleMatch {
 	return m
 }
 
-// names reports whether the rule's name terms let tool through.
-func (r RuleTerms) names(tool string) bool { // for tests: matchRule walks the text itself
-	if r.Name != "" && !MatchGlob(r.Name, tool) {
-		return false
-	}
-	for _, g := range r.Except {
-		if MatchGlob(g, tool) {
-			return false
-		}
-	}
-	return true
-}
-
 // strictness orders actions so that the strictest matching rule wins: deny, then
 // confirm, then allow.
 func (a Action) strictness() int {
