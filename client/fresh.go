@@ -73,7 +73,7 @@ func (o *Outcome) redecided(before, after *Tool, d policy.Decision) {
 		o.HintsChanged = ch
 	}
 	o.Title, o.Class, o.Flags, o.Declared, o.Conflict = after.Title, after.Class(), flagsOf(after.Effective()), after.Declared, after.Hints.Conflict()
-	o.Decision, o.Reason, o.ApprovedBy, o.Need, o.Rule = d.Verdict, d.Reason, d.By, d.Need, d.Rule
+	o.Decision, o.Reason, o.ApprovedBy, o.Need, o.Rule, o.Basis = d.Verdict, d.Reason, d.By, d.Need, d.Rule, d.Basis
 	o.ReplaySafe, o.OpenWorld = d.ReplaySafe, d.OpenWorld
 }
 

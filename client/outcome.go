@@ -65,9 +65,13 @@ type Outcome struct {
 	ApprovedBy policy.Approver            `json:"approvedBy,omitempty"`
 	// Need is what a refused call lacked (policy.Need), for the caller to
 	// say how a person can let it run.
-	Need       policy.Need `json:"need,omitempty"`
-	Rule       string      `json:"rule,omitempty"`
-	ReplaySafe bool        `json:"replaySafe"`
+	Need policy.Need `json:"need,omitempty"`
+	Rule string      `json:"rule,omitempty"`
+	// Basis says, for each hint that bears on the tool, what the server
+	// declared, the value the decision used and why (policy.Basis); absent
+	// from entries written before it was recorded.
+	Basis      []policy.Basis `json:"basis,omitempty"`
+	ReplaySafe bool           `json:"replaySafe"`
 	// OpenWorld flags the call for review: the tool may reach outside entities,
 	// or the server is untrusted so its claim otherwise is not believed.
 	OpenWorld  bool      `json:"openWorld"`
@@ -136,6 +140,7 @@ func (s *Session) newOutcome(c *Call, t *Tool, d policy.Decision) *Outcome {
 		ApprovedBy: d.By,
 		Need:       d.Need,
 		Rule:       d.Rule,
+		Basis:      d.Basis,
 		ReplaySafe: d.ReplaySafe,
 		OpenWorld:  d.OpenWorld,
 		Attempts:   []Attempt{},

@@ -6,7 +6,7 @@
 // and grant.
 //
 // Loading is strict about structure (bad JSON, wrong types, unknown trust, bad
-// globs) and lenient about everything else: keys other clients use are ignored,
+// rules) and lenient about everything else: keys other clients use are ignored,
 // and a variable that is not set spoils only the server that uses it.
 //
 // Find never looks in the working directory: a repository someone clones must
@@ -76,7 +76,9 @@ type Server struct {
 
 	// Trust is Trusted unless the file says otherwise: the user configured the server.
 	Trust policy.Trust
-	// Rules are the server's policy rules, in the order the file gives them.
+	// Rules are the server's policy rules, in the order the file gives them,
+	// then, once Discover has found the server, the top-level rules that
+	// name it or every server.
 	Rules []policy.Rule
 	// Timeout limits each call; 0 when the file does not set one.
 	Timeout time.Duration
@@ -116,6 +118,11 @@ type File struct {
 	// Untrust are the file's "trust" overrides: the servers they match are
 	// untrusted, from whichever host (discover_own.go).
 	Untrust []string
+	// Policy are the file's top-level "policy" rules, for every server their
+	// server: terms match, from whichever host (rules.go). Discover appends
+	// them to the rules of the servers it finds; RulesFor gives them to a
+	// server it did not.
+	Policy []policy.Rule
 	// Log is the top-level "log" key: the session log's retention (log.go).
 	Log Log
 }

@@ -49,15 +49,19 @@ func Discover(d Discovery) *Catalog {
 	}
 	c := &Catalog{Own: own}
 	for _, s := range own.Servers {
-		s.Origin = Origin{Host: HostMcpsh, Scope: ScopeOwn, File: own.Path}
+		// A copy: the catalog's servers get the top-level rules, and the
+		// file's must stay as written, however often it is discovered from.
+		cp := *s
+		cp.Origin = Origin{Host: HostMcpsh, Scope: ScopeOwn, File: own.Path}
+		c.Servers = append(c.Servers, &cp)
 	}
-	c.Servers = append(c.Servers, own.Servers...)
 	if !d.Off && !own.NoDiscover {
 		dr := &discoverer{c: c, getenv: d.Getenv, places: placesFor(d.GOOS, d.Getenv)}
 		c.Home = dr.places.home
 		dr.run(d.Dir)
 	}
 	applyUntrust(own.Untrust, c.Servers)
+	applyPolicy(own, c.Servers)
 	return c
 }
 

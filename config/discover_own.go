@@ -6,13 +6,14 @@ import (
 	"github.com/mcpsh/mcpsh/policy"
 )
 
-// ownKeys are the top-level keys of mcpsh's own file about the other hosts'
-// files: "discover" (false reads none of them) and "trust", which untrusts
-// servers by name, by HOST:NAME or by HOST:* ({"cursor:*": "untrusted"}).
-// A duplicate of either is an error, as for servers.
-var ownKeys = map[string]bool{"discover": true, "trust": true}
+// ownKeys are the top-level keys of mcpsh's own file that reach beyond its
+// servers: "discover" (false reads none of the other hosts' files), "trust",
+// which untrusts servers by name, by HOST:NAME or by HOST:*
+// ({"cursor:*": "untrusted"}), and "policy", rules for every server
+// (rules.go). A duplicate of any is an error, as for servers.
+var ownKeys = map[string]bool{"discover": true, "trust": true, "policy": true}
 
-// own reads the file's top-level "discover" and "trust" into f.
+// own reads the file's top-level "discover", "trust" and "policy" into f.
 func (p *parser) own(f *File, top []member) error {
 	for _, m := range top {
 		if !ownKeys[m.name] || kind(m.value) == "null" {
@@ -24,6 +25,12 @@ func (p *parser) own(f *File, top []member) error {
 				return p.errf("discover", "want true or false, got %s", k)
 			}
 			f.NoDiscover = strings.TrimSpace(string(m.value)) == "false"
+		case "policy":
+			rules, err := p.readRules("policy", m.value, true)
+			if err != nil {
+				return err
+			}
+			f.Policy = rules
 		case "trust":
 			ms, err := p.object("trust", m.value, nil)
 			if err != nil {

@@ -193,38 +193,16 @@ func (e *entry) trust() error {
 	return nil
 }
 
-// rules reads the policy object: allow, confirm and deny lists of tool-name globs.
+// rules reads the server's policy object: allow, confirm and deny lists of
+// rules (rules.go).
 func (e *entry) rules() error {
 	raw, ok := e.fields["policy"]
 	if !ok {
 		return nil
 	}
-	key := e.sub("policy")
-	ms, err := e.p.object(key, raw, nil)
-	if err != nil {
-		return err
-	}
-	for _, m := range ms {
-		k := join(key, m.name)
-		action, err := policy.ParseAction(m.name)
-		if err != nil {
-			return e.p.errf(k, "%v", err)
-		}
-		if kind(m.value) == "null" {
-			continue
-		}
-		pats, err := e.p.strs(k, m.value)
-		if err != nil {
-			return err
-		}
-		for i, pat := range pats {
-			if err := policy.ValidatePattern(pat); err != nil {
-				return e.p.errf(fmt.Sprintf("%s[%d]", k, i), "%v", err)
-			}
-			e.srv.Rules = append(e.srv.Rules, policy.Rule{Pattern: pat, Action: action})
-		}
-	}
-	return nil
+	var err error
+	e.srv.Rules, err = e.p.readRules(e.sub("policy"), raw, false)
+	return err
 }
 
 // limits reads the call timeout and the retry budget.

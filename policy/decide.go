@@ -108,6 +108,10 @@ type Decision struct {
 	Reason string
 	// Need is what a refused call lacked; NeedNothing otherwise.
 	Need Need
+	// Basis is where each relevant hint's value came from, and which the
+	// verdict turned on, so nobody takes a server's claim for a checked
+	// fact (basis.go).
+	Basis []Basis
 }
 
 // ApproveBy records that a person answered yes to a Confirm decision: the
@@ -132,7 +136,7 @@ func (d Decision) ApproveBy(by Approver) Decision {
 
 // Decide is total: every Request, including zero and nonsense values, gets a
 // Decision, and unknown trust or mode values fall to the strict side.
-func Decide(r Request) Decision {
+func Decide(r Request) (out Decision) {
 	eff := r.Hints.Effective()
 	trusted := r.Trust == Trusted
 	d := Decision{
@@ -148,20 +152,25 @@ func Decide(r Request) Decision {
 	case r.MaxAttempts > 1:
 		d.MaxAttempts = r.MaxAttempts
 	}
+	b := newBasis(r.Hints, trusted)
 
-	rule, ruled := match(r.Rules, r.Tool)
+	m, ruled, ignored := match(r.Rules, r.Tool, r.Hints, r.Trust)
+	rule := m.rule
 	if ruled {
 		d.Rule = rule.Pattern
 	}
 	if ruled && rule.Action == Deny {
-		return d.refuse(fmt.Sprintf("denied by rule %q", rule.Pattern))
+		b.rule(m, r.Hints)
+		return d.refuse(fmt.Sprintf("denied by rule %q%s", rule.Pattern, worstNote(m))).with(b)
 	}
 	if r.OnlyReadOnly {
 		switch {
 		case !trusted:
-			return d.refuse("only read-only calls are allowed, and the server is untrusted, so no tool counts as read-only").need(NeedReadWrite)
+			b.decide(r.Hints.classFields())
+			return d.refuse("only read-only calls are allowed, and the server is untrusted, so no tool counts as read-only").need(NeedReadWrite).with(b)
 		case !eff.ReadOnly:
-			return d.refuse(fmt.Sprintf("only read-only calls are allowed, and %q is a %s", r.Tool, describe(r.Hints))).need(NeedReadWrite)
+			b.decide(r.Hints.classFields())
+			return d.refuse(fmt.Sprintf("only read-only calls are allowed, and %q is a %s", r.Tool, describe(r.Hints))).need(NeedReadWrite).with(b)
 		}
 	}
 
@@ -169,32 +178,54 @@ func Decide(r Request) Decision {
 	var why string
 	switch {
 	case ruled && rule.Action == Confirm:
-		why = fmt.Sprintf("rule %q asks first", rule.Pattern)
+		why = fmt.Sprintf("rule %q asks first%s", rule.Pattern, worstNote(m))
+		b.rule(m, r.Hints)
 	case !trusted:
 		why = "untrusted server (its hints are not believed)"
+		b.decide(r.Hints.classFields())
 	case eff.Destructive:
 		why = describe(r.Hints)
+		b.decide(r.Hints.classFields())
+	}
+	if ignored != nil && !ruled {
+		// Said at the end of the reason, whatever follows: an allow rule the
+		// user wrote did not apply, and they should know why.
+		defer func() {
+			out.Reason += fmt.Sprintf("; allow rule %q ignored: it matches on the server's hints, and the server is untrusted", ignored.rule.Pattern)
+		}()
 	}
 	switch {
 	case why == "":
+		b.decide(r.Hints.classFields())
 		d.Reason = describe(r.Hints) + ": runs without asking"
-		return d.run(ByPolicy)
+		return d.run(ByPolicy).with(b)
 	case ruled && rule.Action == Allow:
+		b.override(m.rule)
+		b.rule(m, r.Hints)
 		d.Reason = fmt.Sprintf("allowed by rule %q (%s)", rule.Pattern, why)
-		return d.run(ByRule)
+		return d.run(ByRule).with(b)
 	case r.SessionAllowed:
 		d.Reason = why + ": allowed for this session"
-		return d.run(BySession)
+		return d.run(BySession).with(b)
 	case r.Preapproved:
 		d.Reason = why + ": approved in advance"
-		return d.run(ByCaller)
+		return d.run(ByCaller).with(b)
 	case r.Mode == Interactive:
 		d.Verdict = Ask
 		d.Reason = why + ": asks before running"
-		return d
+		return d.with(b)
 	default:
-		return d.refuse(why + ": needs a person's approval, and no one can be asked here").need(NeedApproval)
+		return d.refuse(why + ": needs a person's approval, and no one can be asked here").need(NeedApproval).with(b)
 	}
+}
+
+// worstNote says, for a rule that matched an untrusted server's tool only by
+// the worst case, which facets it was taken to have.
+func worstNote(m ruleMatch) string {
+	if m.worst == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (the server is untrusted: it counts as %s whatever it declares)", m.worst.Words())
 }
 
 func (d Decision) run(by Approver) Decision {
@@ -209,6 +240,11 @@ func (d Decision) refuse(reason string) Decision {
 
 func (d Decision) need(n Need) Decision {
 	d.Need = n
+	return d
+}
+
+func (d Decision) with(b basis) Decision {
+	d.Basis = b.entries
 	return d
 }
 

@@ -30,6 +30,11 @@ func MatchGlob(pattern, name string) bool {
 	if globError(pattern) != "" {
 		return pattern == name
 	}
+	return matchGlob(pattern, name)
+}
+
+// matchGlob is MatchGlob for a pattern known to be well formed.
+func matchGlob(pattern, name string) bool {
 	// The classic wildcard walk: every element other than * consumes exactly one
 	// character, so on a mismatch it is enough to let the last * seen take one
 	// more character and resume after it.
@@ -107,8 +112,9 @@ func classChar(pattern string, p int) (rune, int) {
 	return r, p + w
 }
 
-// ValidatePattern reports a malformed rule glob, so config loading can name it
-// instead of the rule quietly matching only its own text.
+// ValidatePattern reports a malformed glob, so a caller can name it instead
+// of the glob quietly matching only its own text. A rule's whole text is
+// checked with ValidateRule, which checks its globs with this.
 func ValidatePattern(p string) error {
 	if msg := globError(p); msg != "" {
 		return fmt.Errorf("bad glob %q: %s", p, msg)

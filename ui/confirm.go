@@ -217,6 +217,11 @@ func confirmParts(p *pendingCall, server string, inner int, compact bool, st *st
 	}
 	bottom.Add(st.Label.Render("why mcpsh asks"))
 	wrap(bottom, p.decision.Reason, st.Warning)
+	// Each hint the question turned on, and whose word it is: a server's
+	// claim, the spec's default, or not believed.
+	for _, b := range p.decision.Deciding() {
+		wrap(bottom, termtext.Line(b.String()), st.Muted)
+	}
 	bottom.Blank()
 	bottom.Add(keyHint(st, keys.Yes.Help().Key, "run it") + "   " + keyHint(st, keys.No.Help().Key, "cancel (default)"))
 	allow := keyHint(st, keys.AllowSession.Help().Key, "allow "+termtext.Line(t.Name)+" for the rest of this session")

@@ -8,41 +8,54 @@ import (
 	"github.com/mcpsh/mcpsh/ui/panes"
 )
 
-// facet is a safety property the filter can ask for with is:. A tool's
-// facets are worked out once per listing, except facetAllowed, which the
-// user changes during the session.
-type facet uint16
+// facet is a property the filter can ask for with is:: the tool's own
+// facets, policy's (the words config rules take too), and two of the
+// session's, which policy does not know of: facetAllowed, which the user
+// changes during the session, and facetDenied, which follows the rules.
+type facet uint32
 
 const (
-	facetReadOnly facet = 1 << iota
-	facetWrite
-	facetDestructive
-	facetOpenWorld
-	facetImplied
-	facetConflict
-	facetIdempotent
-	facetAllowed
-	facetDenied
+	facetReadOnly    = facet(policy.FacetReadOnly)
+	facetWrite       = facet(policy.FacetWrite)
+	facetDestructive = facet(policy.FacetDestructive)
+	facetOpenWorld   = facet(policy.FacetOpenWorld)
+	facetImplied     = facet(policy.FacetImplied)
+	facetConflict    = facet(policy.FacetConflict)
+	facetIdempotent  = facet(policy.FacetIdempotent)
+	facetAllowed     = facet(1 << 16)
+	facetDenied      = facet(1 << 17)
 )
 
-// isFilters are the words after is:, in the order help lists them, with
-// what each finds. A word may be shortened to any prefix ("is:dest"), and
-// the hyphen may be left out ("is:readonly").
-var isFilters = []struct {
+// isFilter is one word after is:, with what it finds.
+type isFilter struct {
 	word  string
 	facet facet
 	finds string
-}{
-	{"destructive", facetDestructive, "destructive tools"},
-	{"write", facetWrite, "write tools (declared non-destructive)"},
-	{"read-only", facetReadOnly, "read-only tools"},
-	{"open-world", facetOpenWorld, "open-world tools (" + panes.MarkOpenWorld + ")"},
-	{"implied", facetImplied, "tools with a hint left out (" + markImplied + ")"},
-	{"conflict", facetConflict, "tools declared read-only and destructive (" + markConflict + ")"},
-	{"idempotent", facetIdempotent, "idempotent writers (" + markIdempotent + ")"},
-	{"allowed", facetAllowed, "tools you allowed for this session (" + markAllowed + ")"},
-	{"denied", facetDenied, "tools a deny rule blocks (" + markDenied + ")"},
 }
+
+// isFilters are the words after is:, in the order help lists them: policy's,
+// each with the mark the list shows for it, then the session's. A word may
+// be shortened to any prefix ("is:dest"), and the hyphen may be left out
+// ("is:readonly").
+var isFilters = func() []isFilter {
+	marks := map[policy.Facet]string{
+		policy.FacetOpenWorld:  panes.MarkOpenWorld,
+		policy.FacetImplied:    markImplied,
+		policy.FacetConflict:   markConflict,
+		policy.FacetIdempotent: markIdempotent,
+	}
+	var out []isFilter
+	for _, w := range policy.FacetWords {
+		finds := w.Finds
+		if m, ok := marks[w.Facet]; ok {
+			finds += " (" + m + ")"
+		}
+		out = append(out, isFilter{w.Word, facet(w.Facet), finds})
+	}
+	return append(out,
+		isFilter{"allowed", facetAllowed, "tools you allowed for this session (" + markAllowed + ")"},
+		isFilter{"denied", facetDenied, "tools a deny rule blocks (" + markDenied + ")"})
+}()
 
 // listQuery is a parsed filter: words to find in a tool's name, title or
 // description, and is: terms. A tool passes when it matches every word and,
@@ -95,32 +108,11 @@ func parseQuery(s string) listQuery {
 	return q
 }
 
-// facetsOf are a tool's facets that do not change during the session; deny
-// says whether a rule blocks it. They follow the list's marks, so a filter
-// finds exactly the tools that show the mark.
+// facetsOf are a tool's facets that do not change during the session, as
+// policy works them out from its hints (the list's marks follow the same);
+// denied says whether a rule blocks it.
 func facetsOf(t *client.Tool, denied bool) facet {
-	var f facet
-	switch t.Class() {
-	case policy.ClassReadOnly:
-		f |= facetReadOnly
-	case policy.ClassWrite:
-		f |= facetWrite
-	default:
-		f |= facetDestructive
-	}
-	m := rowMarks(t)
-	if m.openWorld {
-		f |= facetOpenWorld
-	}
-	if m.implied {
-		f |= facetImplied
-	}
-	if m.conflict {
-		f |= facetConflict
-	}
-	if m.idempotent {
-		f |= facetIdempotent
-	}
+	f := facet(t.Hints.Facets())
 	if denied {
 		f |= facetDenied
 	}

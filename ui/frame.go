@@ -58,7 +58,7 @@ func (m *Model) layoutBrowse() {
 		}
 		t := m.list.Selected()
 		k := m.detailKey(t, dw)
-		if m.detail.key != k || m.detail.lines == nil {
+		if !m.detail.key.equal(k) || m.detail.lines == nil {
 			m.detail = detailCache{key: k, lines: strings.Split(renderDetail(t, k.d, m.findingsFor(t), dw, m.st), "\n")}
 		}
 		m.detailTop = min(m.detailTop, max(len(m.detail.lines)-h, 0))
@@ -92,6 +92,10 @@ type detailKey struct {
 	width, theme int
 }
 
+func (k detailKey) equal(o detailKey) bool {
+	return k.tool == o.tool && k.d.Equal(o.d) && k.gen == o.gen && k.width == o.width && k.theme == o.theme
+}
+
 func (m *Model) detailKey(t *client.Tool, width int) detailKey {
 	return detailKey{tool: t, d: m.decision(t), gen: m.listGen, width: width, theme: m.st.Generation()}
 }
@@ -100,7 +104,7 @@ func (m *Model) detailKey(t *client.Tool, width int) detailKey {
 // they were drawn for something else, drawn now and not kept.
 func (m *Model) toolDetail(t *client.Tool, width int) []string {
 	k := m.detailKey(t, width)
-	if m.detail.key == k && m.detail.lines != nil {
+	if m.detail.key.equal(k) && m.detail.lines != nil {
 		return m.detail.lines
 	}
 	f, _ := m.findings(t)

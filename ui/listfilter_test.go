@@ -56,6 +56,43 @@ func TestListFilterIsTermsAndWords(t *testing.T) {
 	}
 }
 
+// TestListDeniedFollowsRulesOnHints: the denied mark, and is:denied, come
+// from policy's decision, so a rule on a class marks exactly what it denies,
+// and an untrusted server's tools by the worst case.
+func TestListDeniedFollowsRulesOnHints(t *testing.T) {
+	m, _ := connected(t, true, 80, 24)
+	m.session.Target.Rules = []policy.Rule{{Pattern: "is:destructive !delete_note", Action: policy.Deny}, {Pattern: "is:open-world is:write", Action: policy.Deny}}
+	m.list.SetJudge(m)
+	l := &m.list
+	l.SetFilter("is:denied")
+	if got, want := strings.Join(names(l), ","), "send_message,archive_notes,echo,pop_note"; got != want {
+		t.Errorf("is:denied: %s, want %s", got, want)
+	}
+	m.session.Target.Trust = policy.Untrusted
+	m.list.SetJudge(m)
+	l.SetFilter("is:denied is:read-only")
+	if got, want := strings.Join(names(l), ","), "get_note,list_notes,render_chart,search_notes,slow_count,weather_forecast"; got != want {
+		t.Errorf("untrusted: is:denied is:read-only: %s, want %s (a read-only claim does not escape is:destructive)", got, want)
+	}
+}
+
+// TestFilterWordsArePolicys: the filter's is: words are the rules' words,
+// in policy's order, then the session's.
+func TestFilterWordsArePolicys(t *testing.T) {
+	var got []string
+	for _, f := range isFilters {
+		got = append(got, f.word)
+	}
+	var want []string
+	for _, w := range policy.FacetWords {
+		want = append(want, w.Word)
+	}
+	want = append(want, "allowed", "denied")
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("is: words %v, want %v", got, want)
+	}
+}
+
 func TestListFilterHidesEmptyGroupsAndRanks(t *testing.T) {
 	m := demoList(t, 80, 24)
 	l := &m.list

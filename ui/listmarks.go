@@ -31,15 +31,16 @@ const markW = 4
 
 type marks struct{ idempotent, openWorld, implied, conflict, allowed, denied bool }
 
-// rowMarks are the marks that follow from a tool's declaration; allowed and
-// denied depend on the session and are set by the list.
+// rowMarks are the marks that follow from a tool's declaration: its facets
+// (policy.Hints.Facets, which rules match on too); allowed and denied
+// depend on the session and are set by the list.
 func rowMarks(t *client.Tool) marks {
-	e := t.Effective()
+	f := t.Hints.Facets()
 	return marks{
-		idempotent: !e.ReadOnly && e.Idempotent,
-		openWorld:  e.OpenWorld,
-		implied:    anyImplied(t.Hints),
-		conflict:   t.Hints.Conflict(),
+		idempotent: f&policy.FacetIdempotent != 0,
+		openWorld:  f&policy.FacetOpenWorld != 0,
+		implied:    f&policy.FacetImplied != 0,
+		conflict:   f&policy.FacetConflict != 0,
 	}
 }
 
@@ -67,17 +68,6 @@ func (m marks) render(st *style.Styles) string {
 		return out + st.Error.Render(markDenied)
 	}
 	return out + pick(m.allowed, st.OK.Render(markAllowed))
-}
-
-// anyImplied is len(h.Implied()) > 0 without the slice: it runs once per
-// tool per listing.
-func anyImplied(h policy.Hints) bool {
-	for _, f := range policy.Fields {
-		if !h.Get(f).Declared() && h.Relevant(f) {
-			return true
-		}
-	}
-	return false
 }
 
 func pick(on bool, s string) string {

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"github.com/mcpsh/mcpsh/ui/layout"
+	"slices"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -61,9 +62,11 @@ func (m *Model) unallow(t *client.Tool) {
 }
 
 // denyRule is the deny rule that blocks t, "" when none: policy decides on
-// the tool with the session's rules alone, so a refusal can only be a rule's.
+// the tool with the session's rules alone, so a refusal can only be a deny
+// rule's, and without one there is nothing to decide (it runs per tool per
+// listing).
 func (s *serverState) denyRule(t *client.Tool) string {
-	if s.session == nil || len(s.session.Target.Rules) == 0 {
+	if s.session == nil || !slices.ContainsFunc(s.session.Target.Rules, func(r policy.Rule) bool { return r.Action == policy.Deny }) {
 		return ""
 	}
 	d := policy.Decide(policy.Request{Tool: t.Name, Hints: t.Hints, Trust: s.session.Target.Trust,

@@ -36,6 +36,7 @@ func (a *app) confirm(ctx context.Context, s *client.Session, c *client.Call, f 
 	args, _ := json.Marshal(c.Args)
 	fmt.Fprintf(a.io.ErrOut, "%s %s (%s) on %s: %s\n", p.Warn("?"), termtext.Line(c.Tool.Title), termtext.Line(c.Tool.Name),
 		termtext.Line(s.Target.Label()), termtext.Line(d.Reason))
+	fmt.Fprint(a.io.ErrOut, basisLines(d.Basis))
 	if len(args) > 2 {
 		fmt.Fprintf(a.io.ErrOut, "  arguments %s\n", termtext.Truncate(termtext.Line(string(args)), max(a.io.Width-12, 40)))
 	}

@@ -77,7 +77,7 @@ func (a *app) reportOutcome(o *client.Outcome) {
 		fmt.Fprint(a.io.ErrOut, resultText(o.Result, true))
 		fmt.Fprintf(a.io.ErrOut, "mcpsh: %s returned an error (isError)\n", tool)
 	case client.StatusRefused:
-		fmt.Fprintf(a.io.ErrOut, "mcpsh: %s\n", p.Bad(termtext.Sanitize(refusalText(o))))
+		fmt.Fprintf(a.io.ErrOut, "mcpsh: %s\n%s", p.Bad(termtext.Sanitize(refusalText(o))), refusalBasis(o))
 	default:
 		fmt.Fprintf(a.io.ErrOut, "mcpsh: %s %s: %s\n", tool, o.Status, termtext.Sanitize(o.Error))
 	}

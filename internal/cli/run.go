@@ -262,7 +262,7 @@ func (a *app) printRunStep(p palette, c scriptCall, o *client.Outcome, failed in
 	case client.StatusOK, client.StatusToolError:
 		b.WriteString(indent(resultText(o.Result, a.io.StdoutTTY)))
 	case client.StatusRefused:
-		b.WriteString(indent(termtext.Sanitize(refusalText(o))))
+		b.WriteString(indent(termtext.Sanitize(refusalText(o)) + "\n" + refusalBasis(o)))
 	default:
 		b.WriteString(indent(termtext.Sanitize(o.Error)))
 	}

@@ -109,6 +109,9 @@ func (a *app) resolveTarget(cmd *cobra.Command, command []string) (client.Target
 	default:
 		t, err = a.onlyConfiguredTarget()
 	}
+	if err == nil && (f.demo || f.url != "" || f.sse != "" || len(command) > 0) {
+		err = a.addGlobalRules(&t) // globalrules.go
+	}
 	if err != nil {
 		return client.Target{}, err
 	}
