@@ -45,6 +45,13 @@ type Server struct {
 	ResourceMetadata string
 	// Echo is more text the leak tool's error quotes (tokens the test seeded).
 	Echo []string
+	// TokenRedirect, when set, answers every request to the token endpoint
+	// with a 307 there, once its form is noted: a hostile or compromised
+	// authorization server sending the client's credentials elsewhere.
+	TokenRedirect string
+	// MetadataMoved answers the authorization server's metadata URL with a
+	// 307 to another path on its own origin, where the metadata is.
+	MetadataMoved bool
 	// redirect, when set, answers every authorized request with a 307 there (SetRedirect).
 	redirect string
 
@@ -58,6 +65,7 @@ type Server struct {
 // Seen is what reached the servers.
 type Seen struct {
 	ASHeaders     []http.Header
+	ASPaths       []string // the path of each request the authorization server got
 	Registrations []map[string]any
 	Authorizes    []url.Values
 	TokenForms    []url.Values
@@ -133,7 +141,7 @@ func (f *Server) Seen() Seen {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	s := f.seen
-	return Seen{ASHeaders: slices.Clone(s.ASHeaders), Registrations: slices.Clone(s.Registrations), Authorizes: slices.Clone(s.Authorizes),
+	return Seen{ASHeaders: slices.Clone(s.ASHeaders), ASPaths: slices.Clone(s.ASPaths), Registrations: slices.Clone(s.Registrations), Authorizes: slices.Clone(s.Authorizes),
 		TokenForms: slices.Clone(s.TokenForms), BearerSeen: slices.Clone(s.BearerSeen), Calls: s.Calls, Issued: slices.Clone(s.Issued)}
 }
 
@@ -228,8 +236,13 @@ func (f *Server) serveAS(w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.seen.ASHeaders = append(f.seen.ASHeaders, r.Header.Clone())
+	f.seen.ASPaths = append(f.seen.ASPaths, r.URL.Path)
 	switch r.URL.Path {
-	case "/.well-known/oauth-authorization-server":
+	case "/.well-known/oauth-authorization-server", "/moved/.well-known/oauth-authorization-server":
+		if f.MetadataMoved && !strings.HasPrefix(r.URL.Path, "/moved/") {
+			http.Redirect(w, r, "/moved"+r.URL.Path, http.StatusTemporaryRedirect)
+			return
+		}
 		writeJSON(w, http.StatusOK, map[string]any{
 			"issuer": f.AS.URL, "authorization_endpoint": f.AS.URL + "/authorize", "token_endpoint": f.AS.URL + "/token",
 			"registration_endpoint": f.AS.URL + "/register", "response_types_supported": []string{"code"},
@@ -263,6 +276,10 @@ func (f *Server) serveAS(w http.ResponseWriter, r *http.Request) {
 		r.ParseForm()
 		form := r.PostForm
 		f.seen.TokenForms = append(f.seen.TokenForms, form)
+		if f.TokenRedirect != "" {
+			http.Redirect(w, r, f.TokenRedirect, http.StatusTemporaryRedirect)
+			return
+		}
 		f.token(w, r, form)
 	default:
 		http.NotFound(w, r)
