@@ -57,9 +57,10 @@ type Server struct {
 
 	seen    Seen
 	n       int
-	codes   map[string]url.Values // code → the authorize request
-	access  map[string][]string   // access token → scopes
-	refresh map[string][]string   // refresh token → scopes
+	codes   map[string]url.Values    // code → the authorize request
+	access  map[string][]string      // access token → scopes
+	refresh map[string][]string      // refresh token → scopes
+	asks    map[string]chan struct{} // leak's requests for input, closed when answered
 }
 
 // Seen is what reached the servers.
@@ -76,12 +77,13 @@ type Seen struct {
 
 // New starts both servers; they close when the test ends. The MCP server
 // serves a read-only tool, whoami, at URL (behind a login) and at OpenURL
-// (without one), and leak, whose every call the server answers with a raw
-// JSON-RPC error that quotes the credentials it knows of: the token the call
-// came with (without "Bearer "), every token it has issued, its client
-// secrets and Echo.
+// (without one), and leak, whose every call the server answers with raw
+// JSON-RPC that quotes the credentials it knows of (the token the call came
+// with, without "Bearer ", every token it has issued, its client secrets and
+// Echo): a progress notification, a request for input, and the error that
+// ends the call.
 func New(t testing.TB) *Server {
-	f := &Server{codes: map[string]url.Values{}, access: map[string][]string{}, refresh: map[string][]string{}}
+	f := &Server{codes: map[string]url.Values{}, access: map[string][]string{}, refresh: map[string][]string{}, asks: map[string]chan struct{}{}}
 	f.AS = httptest.NewServer(http.HandlerFunc(f.serveAS))
 	t.Cleanup(f.AS.Close)
 
@@ -177,53 +179,105 @@ func (f *Server) guard(next http.Handler) http.Handler {
 			http.Redirect(w, r, redirect, http.StatusTemporaryRedirect)
 			return
 		}
-		id, tool := peekCall(r)
-		if need != "" && !slices.Contains(scopes, need) && tool != "" {
+		c := peek(r)
+		if c.answer {
+			// The client's answer to leak's request for input: leak goes on.
+			f.mu.Lock()
+			if ch, ok := f.asks[string(c.id)]; ok {
+				close(ch)
+				delete(f.asks, string(c.id))
+			}
+			f.mu.Unlock()
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		if need != "" && !slices.Contains(scopes, need) && c.tool != "" {
 			// Only the missing scope: keeping the ones the token has is the client's job.
 			w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="insufficient_scope", scope="%s", %s`, need, meta))
 			http.Error(w, "insufficient scope", http.StatusForbidden)
 			return
 		}
-		if tool == "leak" {
-			f.leak(w, id, strings.TrimPrefix(h, "Bearer "))
+		if c.tool == "leak" {
+			f.leak(w, r, c, strings.TrimPrefix(h, "Bearer "))
 			return
 		}
 		next.ServeHTTP(w, r)
 	})
 }
 
-// leak answers a call to leak with a JSON-RPC error quoting every credential
-// the server knows of, none of them after "Bearer" or in a name=value pair,
-// so nothing but knowing the values can find them.
-func (f *Server) leak(w http.ResponseWriter, id json.RawMessage, token string) {
+// leak answers a call to leak, on an event stream, with the words of a
+// server that quotes every credential it knows of, none of them after
+// "Bearer" or in a name=value pair, so nothing but knowing the values can
+// find them: in a progress notification (when the call asked for
+// progress), in a request for input (elicitation, which it waits to have
+// answered), and in the JSON-RPC error that ends the call.
+func (f *Server) leak(w http.ResponseWriter, r *http.Request, c peeked, token string) {
 	f.mu.Lock()
 	quoted := slices.DeleteFunc(slices.Concat([]string{token}, f.seen.Issued, f.Echo, []string{f.ClientSecret, f.RegisterSecret}),
 		func(s string) bool { return s == "" })
+	f.n++
+	ask := fmt.Sprintf(`"leak-ask-%d"`, f.n)
+	answered := make(chan struct{})
+	f.asks[ask] = answered
 	f.mu.Unlock()
 	msg, _ := json.Marshal("upstream refused the credentials it was handed: " + strings.Join(quoted, " and "))
-	w.Header().Set("Content-Type", "application/json")
-	fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32603,"message":%s}}`, id, msg)
+	w.Header().Set("Content-Type", "text/event-stream")
+	send := func(line string) {
+		fmt.Fprintf(w, "event: message\ndata: %s\n\n", line)
+		if fl, ok := w.(http.Flusher); ok {
+			fl.Flush()
+		}
+	}
+	if len(c.progress) > 0 {
+		send(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":` + string(c.progress) + `,"progress":1,"total":2,"message":` + string(msg) + `}}`)
+	}
+	send(`{"jsonrpc":"2.0","id":` + ask + `,"method":"elicitation/create","params":{"mode":"form","message":` + string(msg) +
+		`,"requestedSchema":{"type":"object","properties":{"ok":{"type":"boolean"}}}}}`)
+	select {
+	case <-answered:
+	case <-r.Context().Done():
+		return
+	}
+	send(`{"jsonrpc":"2.0","id":` + string(c.id) + `,"error":{"code":-32603,"message":` + string(msg) + `}}`)
 }
 
-// peekCall reads a POST body for tools/call and puts the body back: the
-// request's ID and the tool's name, or "" when it is not a tools/call.
-func peekCall(r *http.Request) (json.RawMessage, string) {
+// peeked is what peek read of a POST body.
+type peeked struct {
+	id       json.RawMessage
+	tool     string          // the tool a tools/call calls; "" for any other message
+	progress json.RawMessage // a tools/call's progress token
+	answer   bool            // the client's answer to the server's request
+}
+
+// peek reads a POST body and puts it back.
+func peek(r *http.Request) peeked {
 	if r.Method != http.MethodPost {
-		return nil, ""
+		return peeked{}
 	}
 	body, _ := io.ReadAll(r.Body)
 	r.Body = io.NopCloser(strings.NewReader(string(body)))
 	var m struct {
 		ID     json.RawMessage `json:"id"`
 		Method string          `json:"method"`
+		Result json.RawMessage `json:"result"`
+		Error  json.RawMessage `json:"error"`
 		Params struct {
 			Name string `json:"name"`
+			Meta struct {
+				ProgressToken json.RawMessage `json:"progressToken"`
+			} `json:"_meta"`
 		} `json:"params"`
 	}
-	if json.Unmarshal(body, &m) != nil || m.Method != "tools/call" {
-		return nil, ""
+	if json.Unmarshal(body, &m) != nil {
+		return peeked{}
 	}
-	return m.ID, m.Params.Name
+	switch {
+	case m.Method == "" && (m.Result != nil || m.Error != nil):
+		return peeked{id: m.ID, answer: true}
+	case m.Method == "tools/call":
+		return peeked{id: m.ID, tool: m.Params.Name, progress: m.Params.Meta.ProgressToken}
+	}
+	return peeked{}
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
