@@ -126,3 +126,22 @@ func TestTraceRedactsSecretsSpelledWithEscapes(t *testing.T) {
 		}
 	}
 }
+
+// TestASamplingRequestIsRedactedForThePerson: a server's request for a
+// completion quotes a secret the target was configured with; the person
+// asked to write the reply reads it redacted.
+func TestASamplingRequestIsRedactedForThePerson(t *testing.T) {
+	target, _ := fixtureTarget(t, "rounds")
+	target.Secrets = []string{"France"} // the fixture asks "Capital of France?"
+	var asked []string
+	s := connectFixture(t, target, &Options{Sample: func(_ context.Context, r *SampleRequest) (*SampleResponse, error) {
+		for _, m := range r.Messages {
+			asked = append(asked, m.Role+": "+m.Block.Text)
+		}
+		return &SampleResponse{Text: "Paris"}, nil
+	}})
+	o, _ := s.Do(context.Background(), &Call{Tool: mustTool(t, s, "ask_model"), Mode: policy.Batch})
+	if o.Status != StatusOK || len(asked) != 1 || asked[0] != "user: Capital of "+redact.Marker+"?" {
+		t.Fatalf("status %s (%s), the person was asked %q", o.Status, o.Error, asked)
+	}
+}
