@@ -59,6 +59,13 @@ type stringField struct {
 	err  string
 }
 
+// insertable reports whether a suggestion may go in a field: only as the
+// server sent it, and only when it reads there as it is drawn among the
+// suggestions (one line, nothing Sanitize would change, its widths
+// included), so the value sent is the one the server offered and the one
+// the person saw.
+func insertable(v string) bool { return termtext.Line(v) == v }
+
 // suggestionsShown is how many suggestions are drawn under a field.
 const suggestionsShown = 6
 
@@ -187,7 +194,15 @@ func (f *StringForm) Update(msg tea.KeyPressMsg) (changed bool, cmd tea.Cmd) {
 	case key.Matches(msg, k.PickSuggestion):
 		if f.sel >= 0 && f.sel < len(f.sugg) {
 			ff := f.fields[f.focus]
-			ff.in.SetValue(f.sugg[f.sel])
+			v := f.sugg[f.sel]
+			if !insertable(v) {
+				// Put in the field, it would be drawn otherwise than
+				// measured, or act on the terminal; as it is listed, it is
+				// not what the server offered. The person types it.
+				ff.err = "cannot go in the field as the server sent it: type it instead"
+				return false, nil
+			}
+			ff.in.SetValue(v)
 			ff.in.CursorEnd()
 			ff.err = ""
 			f.clearSuggestions()
@@ -253,8 +268,8 @@ func (f *StringForm) SetSuggestions(c *client.Completion, err error) {
 	}
 	cur := f.fields[f.focus].in.Value()
 	for _, v := range c.Values {
-		// A suggestion is a value to put in a field: one line, made safe.
-		if v = termtext.Line(v); v != "" && v != cur {
+		// Kept as the server sent it, for the field; drawn made safe.
+		if termtext.Line(v) != "" && v != cur {
 			f.sugg = append(f.sugg, v)
 		}
 	}
@@ -326,6 +341,7 @@ func (f *StringForm) suggestionLines(pad string) []string {
 	var out []string
 	room := max(f.width-len(pad)-2, 1)
 	for i, v := range f.sugg[:min(len(f.sugg), suggestionsShown)] {
+		v = termtext.Line(v)
 		if i == f.sel {
 			out = append(out, pad+st.Focused.Render("▸ ")+st.RowSelected.Render(termtext.Truncate(v, room)))
 		} else {
