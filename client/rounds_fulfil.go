@@ -124,13 +124,16 @@ func (s *Session) answerRequest(ctx context.Context, req inputRequest, where str
 	case "sampling/createMessage":
 		return s.roundSample(ctx, req, where)
 	case "roots/list":
+		//lint:ignore SA1019 SEP-2577 deprecates roots, sampling and logging; servers use them through the deprecation window, so mcpsh keeps serving them
 		roots := []*mcp.Root{}
 		for _, r := range s.opts.Roots {
+			//lint:ignore SA1019 SEP-2577 deprecates roots, sampling and logging; servers use them through the deprecation window, so mcpsh keeps serving them
 			roots = append(roots, &mcp.Root{URI: r.URI, Name: r.Name})
 		}
 		if len(roots) == 0 {
 			s.asked(req.method)
 		}
+		//lint:ignore SA1019 SEP-2577 deprecates roots, sampling and logging; servers use them through the deprecation window, so mcpsh keeps serving them
 		return &mcp.ListRootsResult{Roots: roots}, true, nil
 	}
 	s.warn(fmt.Sprintf("the server's %s is a request mcpsh does not know; declined", where))

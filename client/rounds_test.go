@@ -202,7 +202,7 @@ func TestUnknownRequestIsDeclinedAndTheRestAnswered(t *testing.T) {
 // leaving it out (a sampling answer has no way to say no).
 func TestSamplingInsideAResult(t *testing.T) {
 	var asked []string
-	s, state := roundsFixture(t, "stdio", "rounds", &Options{Sample: func(_ context.Context, r *SampleRequest) (*SampleResponse, error) {
+	s, _ := roundsFixture(t, "stdio", "rounds", &Options{Sample: func(_ context.Context, r *SampleRequest) (*SampleResponse, error) {
 		for _, m := range r.Messages {
 			asked = append(asked, m.Role+": "+m.Block.Text)
 		}
@@ -213,7 +213,7 @@ func TestSamplingInsideAResult(t *testing.T) {
 		t.Fatalf("status %s (%s), result %+v, the person was asked %q", o.Status, o.Error, o.Result, asked)
 	}
 
-	s, state = roundsFixture(t, "stdio", "rounds", nil)
+	s, state := roundsFixture(t, "stdio", "rounds", nil)
 	o, _ = s.Do(context.Background(), &Call{Tool: mustTool(t, s, "ask_model"), Mode: policy.Batch})
 	if o.Status != StatusOK || o.Result.Content[0].Text != "model said other" || fixture.CountIn(state, "rounds", "ask_model 2") != 1 {
 		t.Errorf("with nobody to answer: status %s (%s), result %+v", o.Status, o.Error, o.Result)

@@ -47,7 +47,7 @@ func TestBatchNamesTheServerAsConfigured(t *testing.T) {
 	contains(t, "call", errOut, "zzz-evil asked for input")
 	borrowed("call", out+errOut)
 
-	out, errOut = run("info")
+	out, _ = run("info")
 	contains(t, "info", out, "zzz-evil reports itself as Bank (bank) 1.0")
 	out, _ = run("info", "--json")
 	contains(t, "info --json", out, `"server": "zzz-evil"`, `"name": "bank"`)
