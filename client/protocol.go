@@ -177,17 +177,25 @@ func (s *Session) dialFirst(ctx context.Context) (*connection, error) {
 		return s.dial(ctx)
 	}
 	key := handshakeKey(s.Target)
+	// why is what became of a remembered handshake that sent mcpsh back to
+	// the probe, said once the server is reached: a server that dies at
+	// every start gets its own error, not this.
+	why := ""
 	if h, ok := s.recall(key); ok {
 		c, again, err := s.dialRemembered(ctx, key, h)
-		if !again {
+		if again == "" {
 			return c, err
 		}
+		why = again
 		s.protocol = LatestProtocol
 	}
 	p := newDiscoverProbe(ctx)
 	c, err := s.dial(context.WithValue(ctx, probeKey{}, p))
 	close(p.done)
 	if err == nil {
+		if why != "" {
+			s.warn(why)
+		}
 		// The server's own answer may have won the race with mcpsh's: then
 		// go-sdk never fell back, and nothing was cut.
 		if p.cut.Load() && c.protocol() < LatestProtocol {
@@ -206,6 +214,9 @@ func (s *Session) dialFirst(ctx context.Context) (*connection, error) {
 	if err != nil {
 		return nil, err
 	}
+	if why != "" {
+		s.warn(why)
+	}
 	// Said only once it is known: a server that dies at every start gets
 	// its own error, not this.
 	s.warn(fmt.Sprintf("the server ended when asked server/discover (the %s handshake), so it was started again and asked with initialize: it speaks %s",
@@ -220,34 +231,33 @@ func (s *Session) dialFirst(ctx context.Context) (*connection, error) {
 // cancelled, which says nothing of the server); a deadline that passes is
 // the server's doing, and its next start probes. When the server refused
 // the handshake, or ended before it answered, it has changed, and only a
-// new start can ask it the whole way again: again says to probe at once.
-func (s *Session) dialRemembered(ctx context.Context, key string, h Handshake) (c *connection, again bool, err error) {
+// new start can ask it the whole way again: again, when not "", says to
+// probe at once, and what to tell the user once that worked.
+func (s *Session) dialRemembered(ctx context.Context, key string, h Handshake) (c *connection, again string, err error) {
 	s.protocol = h.Protocol
 	seen := &probe{done: make(chan struct{})} // untimed: it only notes the process
 	c, err = s.dial(context.WithValue(ctx, probeKey{}, seen))
 	close(seen.done)
 	if err == nil {
 		s.outgrown(key, h, c)
-		return c, false, nil
+		return c, "", nil
 	}
 	if errors.Is(ctx.Err(), context.Canceled) {
-		return nil, false, err
+		return nil, "", err
 	}
 	s.forget(key)
 	var je *jsonrpc.Error
 	switch {
 	case ctx.Err() != nil:
-		return nil, false, err
+		return nil, "", err
 	case errors.As(err, &je):
-		s.warn(fmt.Sprintf("the server refused the %s handshake it took before (%s); it was started again to ask for %s first",
-			h.Protocol, clipText(safeText(je.Message), 200), LatestProtocol))
+		return nil, fmt.Sprintf("the server refused the %s handshake it took before (%s); it was started again to ask for %s first",
+			h.Protocol, clipText(safeText(je.Message), 200), LatestProtocol), nil
 	case seen.proc != nil && seen.proc.hungUp.Load():
-		s.warn(fmt.Sprintf("the server ended when asked with the %s handshake it took before; it was started again to ask for %s first",
-			h.Protocol, LatestProtocol))
-	default:
-		return nil, false, err
+		return nil, fmt.Sprintf("the server ended when asked with the %s handshake it took before; it was started again to ask for %s first",
+			h.Protocol, LatestProtocol), nil
 	}
-	return nil, true, nil
+	return nil, "", err
 }
 
 // probeCut says how a handshake went whose probe mcpsh answered for the
