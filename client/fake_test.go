@@ -24,8 +24,8 @@ func TestMain(m *testing.M) {
 	if sc := os.Getenv("MCPSH_FAKE_SERVER"); sc != "" {
 		os.Exit(serveFake(sc, os.Stdin, os.Stdout))
 	}
-	if name := os.Getenv("MCPSH_FIXTURE"); name != "" {
-		os.Exit(serveFixture(name))
+	if code, ok := fixture.ServeStdioFromEnv(); ok {
+		os.Exit(code)
 	}
 	if os.Getenv("MCPSH_BENCH_DEMO") == "1" {
 		os.Exit(serveDemo())
@@ -55,20 +55,7 @@ func fixtureTarget(t *testing.T, scenario string) (target Target, state string) 
 	}
 	state = t.TempDir()
 	return Target{Name: "fixture-" + scenario, Kind: KindStdio, Command: exe,
-		Env: map[string]string{"MCPSH_FIXTURE": scenario, "MCPSH_FIXTURE_STATE": state}, Trust: policy.Trusted}, state
-}
-
-func serveFixture(name string) int {
-	sc, err := fixture.Lookup(name)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 2
-	}
-	s := &fixture.Server{Scenario: sc, StateDir: os.Getenv("MCPSH_FIXTURE_STATE"), Stderr: os.Stderr}
-	if err := s.ServeStdio(os.Stdin, os.Stdout); err != nil {
-		return 1
-	}
-	return 0
+		Env: fixture.Env(scenario, state), Trust: policy.Trusted}, state
 }
 
 type rpc struct {

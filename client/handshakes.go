@@ -23,9 +23,12 @@ import (
 // (serverInfo) and:
 //   - a start that finds them changed forgets it (the session goes on as it
 //     started), so the next start probes again;
-//   - a server that refuses the remembered handshake is started again and
-//     probed at once (it answered with an error, so it is running and
-//     talking, and refused before doing anything);
+//   - a server that refuses the remembered handshake, or ends before it
+//     answers it, is started again and probed at once (it refused, or
+//     died, before doing anything);
+//   - a remembered handshake that fails any other way (the server does not
+//     answer it by the caller's deadline, say) is forgotten too, so the
+//     next start probes; only a caller that gives up (cancels) keeps it;
 //   - a memory older than handshakeTTL is not used.
 //
 // Only a fallback is remembered: a server that answers the probe needs no

@@ -12,8 +12,11 @@ import (
 // templates, prompts) and every completion therefore draws on a budget of
 // items, bytes and pages, and stops with a *ListLimitError when it is spent.
 // Bytes are those of the answers as they came off the wire, which bounds
-// both what a listing keeps and the work of reading it: peak memory is the
-// budget plus the one answer being read (itself capped at maxAnswerBytes).
+// both what a listing keeps and the work of reading it: a listing holds at
+// most the budget plus the one answer being read (itself capped at
+// maxAnswerBytes). A re-list of tools keeps the last complete listing, its
+// pages included, in use until the new one is complete (list.go), so it
+// holds up to about twice the budget.
 
 // listLimits bound one listing.
 type listLimits struct {

@@ -95,8 +95,21 @@ func TestEndlessListingsStopAtTheBudget(t *testing.T) {
 	for _, v := range c.Values {
 		n += len(v)
 	}
-	if !c.HasMore || len(c.Values) > completionLimits.items || n > completionLimits.bytes || len(c.Values) == 0 {
-		t.Errorf("completion of 500 values of 4 kB: %d values, %d bytes, hasMore %v", len(c.Values), n, c.HasMore)
+	if !c.HasMore || len(c.Values) != completionLimits.items || n > completionLimits.bytes {
+		t.Errorf("completion of 500 values of 4 kB: %d values, %d bytes, hasMore %v; want the first %d", len(c.Values), n, c.HasMore, completionLimits.items)
+	}
+	// Larger values spend the bytes first: the suggestions stop short of
+	// the next value that would pass 1 MiB.
+	c, err = s.Complete(context.Background(), CompletionRef{Prompt: "p1"}, "wide", "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n = 0
+	for _, v := range c.Values {
+		n += len(v)
+	}
+	if !c.HasMore || len(c.Values) == 0 || len(c.Values) >= completionLimits.items || n > completionLimits.bytes || n+40_000 <= completionLimits.bytes {
+		t.Errorf("completion of 60 values of 40 kB: %d values, %d bytes, hasMore %v; want them cut at 1 MiB", len(c.Values), n, c.HasMore)
 	}
 }
 

@@ -115,7 +115,7 @@ func (a *Auth) authorizerFor(t Target, version string) *authorizer {
 	}
 	// The authorization server gets its own client: mcpsh's configured
 	// headers belong to the MCP server's origin and often carry credentials.
-	hc := &http.Client{Transport: authServerTransport(), Timeout: oauthHTTPTimeout}
+	hc := &http.Client{Transport: authServerTransport(), Timeout: oauthHTTPTimeout, CheckRedirect: authServerRedirect}
 	h := &authorizer{auth: a, target: t, key: key, http: hc, version: version, live: &liveSecrets{}}
 	h.live.add(a.ClientSecret)
 	h.target.live = h.live
@@ -127,9 +127,9 @@ func (a *Auth) authorizerFor(t Target, version string) *authorizer {
 // leaves dialing to net/http, with no DialContext of its own: go-sdk's
 // discovery (oauthex) then dials through its own dialer, which refuses
 // private and reserved addresses. A transport that dials by itself (a clone
-// of http.DefaultTransport does) turns that guard off, as a CheckRedirect on
-// the client would turn off go-sdk's refusal of redirects to plain http,
-// loopback or private addresses.
+// of http.DefaultTransport does) turns that guard off. The client's
+// CheckRedirect (authServerRedirect) replaces go-sdk's redirect check for
+// discovery, so it makes the same refusals, and more.
 func authServerTransport() *http.Transport {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.DialContext = nil

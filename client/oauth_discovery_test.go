@@ -42,7 +42,8 @@ func TestResourceMetadataIsFetchedOnlyFromTheServersOrigin(t *testing.T) {
 // (oauthex) dials through a dialer that refuses private and reserved
 // addresses, but only for an *http.Transport that does not dial by itself:
 // one with its own DialContext (a clone of http.DefaultTransport has one)
-// turns the guard off. This is the client mcpsh hands go-sdk.
+// turns the guard off. This is the client mcpsh hands go-sdk; its redirect
+// rule is authServerRedirect's (oauth_redirect_test.go).
 func TestAuthorizationServerClientKeepsGoSDKsAddressGuard(t *testing.T) {
 	a := &Auth{Store: NewFileTokenStore(t.TempDir())}
 	h := a.authorizerFor(Target{Kind: KindHTTP, URL: "https://mcp.example.com/mcp"}, "test")
@@ -54,8 +55,8 @@ func TestAuthorizationServerClientKeepsGoSDKsAddressGuard(t *testing.T) {
 	if tr.DialContext != nil || tr.DialTLSContext != nil || tr.Dial != nil || tr.DialTLS != nil {
 		t.Error("the transport dials by itself, which turns go-sdk's address guard off")
 	}
-	if h.http.CheckRedirect != nil {
-		t.Error("a CheckRedirect replaces go-sdk's refusal of redirects to loopback, private or plain http addresses")
+	if h.http.CheckRedirect == nil {
+		t.Error("no CheckRedirect: a token request would follow a redirect anywhere, its credentials with it")
 	}
 }
 

@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -18,19 +19,22 @@ import (
 // host name whatever the port or scheme, and to its subdomains, and names the
 // page it came from in a Referer.
 
-// recorder is an HTTP server on 127.0.0.1 that notes the headers of every
-// request it gets and answers 500.
+// recorder is an HTTP server on 127.0.0.1 that notes the headers and the
+// body of every request it gets and answers 500.
 type recorder struct {
 	*httptest.Server
-	mu   sync.Mutex
-	seen []http.Header
+	mu     sync.Mutex
+	seen   []http.Header
+	bodies []string
 }
 
 func newRecorder(t *testing.T) *recorder {
 	r := &recorder{}
 	r.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		body, _ := io.ReadAll(req.Body)
 		r.mu.Lock()
 		r.seen = append(r.seen, req.Header.Clone())
+		r.bodies = append(r.bodies, string(body))
 		r.mu.Unlock()
 		http.Error(w, "not the server you are looking for", http.StatusInternalServerError)
 	}))
@@ -42,6 +46,12 @@ func (r *recorder) headers() []http.Header {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return append([]http.Header(nil), r.seen...)
+}
+
+func (r *recorder) received() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.bodies...)
 }
 
 // noCredentials fails if any request a recorder got carried a credential or

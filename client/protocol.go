@@ -81,6 +81,11 @@ type probe struct {
 // probeKey carries a dial's probe to the stdio transport.
 type probeKey struct{}
 
+// timed reports whether p times server/discover; one that does not only
+// notes the process, for a dial with a remembered handshake to see how the
+// server ended.
+func (p *probe) timed() bool { return p.after > 0 || p.silence > 0 }
+
 func newDiscoverProbe(ctx context.Context) *probe {
 	p := &probe{after: discoverProbe, silence: discoverSilence, done: make(chan struct{})}
 	if d, ok := ctx.Deadline(); ok {
@@ -172,28 +177,25 @@ func (s *Session) dialFirst(ctx context.Context) (*connection, error) {
 		return s.dial(ctx)
 	}
 	key := handshakeKey(s.Target)
+	// why is what became of a remembered handshake that sent mcpsh back to
+	// the probe, said once the server is reached: a server that dies at
+	// every start gets its own error, not this.
+	why := ""
 	if h, ok := s.recall(key); ok {
-		s.protocol = h.Protocol
-		c, err := s.dial(ctx)
-		var je *jsonrpc.Error
-		switch {
-		case err == nil:
-			s.outgrown(key, h, c)
-			return c, nil
-		case !errors.As(err, &je) || ctx.Err() != nil:
-			return nil, err
+		c, again, err := s.dialRemembered(ctx, key, h)
+		if again == "" {
+			return c, err
 		}
-		// The server refused the handshake mcpsh remembered: it has changed,
-		// and only a new start can ask it the whole way again.
-		s.forget(key)
+		why = again
 		s.protocol = LatestProtocol
-		s.warn(fmt.Sprintf("the server refused the %s handshake it took before (%s); it was started again to ask for %s first",
-			h.Protocol, clipText(safeText(je.Message), 200), LatestProtocol))
 	}
 	p := newDiscoverProbe(ctx)
 	c, err := s.dial(context.WithValue(ctx, probeKey{}, p))
 	close(p.done)
 	if err == nil {
+		if why != "" {
+			s.warn(why)
+		}
 		// The server's own answer may have won the race with mcpsh's: then
 		// go-sdk never fell back, and nothing was cut.
 		if p.cut.Load() && c.protocol() < LatestProtocol {
@@ -212,12 +214,50 @@ func (s *Session) dialFirst(ctx context.Context) (*connection, error) {
 	if err != nil {
 		return nil, err
 	}
+	if why != "" {
+		s.warn(why)
+	}
 	// Said only once it is known: a server that dies at every start gets
 	// its own error, not this.
 	s.warn(fmt.Sprintf("the server ended when asked server/discover (the %s handshake), so it was started again and asked with initialize: it speaks %s",
 		LatestProtocol, c.protocol()))
 	s.remember(key, &Handshake{Protocol: c.protocol(), Discover: DiscoverExited, Server: serverOf(c)})
 	return c, nil
+}
+
+// dialRemembered asks the server with the handshake its memory holds. A
+// memory that did not get the server through its handshake is forgotten,
+// whatever the reason, unless the caller gave up first (its context was
+// cancelled, which says nothing of the server); a deadline that passes is
+// the server's doing, and its next start probes. When the server refused
+// the handshake, or ended before it answered, it has changed, and only a
+// new start can ask it the whole way again: again, when not "", says to
+// probe at once, and what to tell the user once that worked.
+func (s *Session) dialRemembered(ctx context.Context, key string, h Handshake) (c *connection, again string, err error) {
+	s.protocol = h.Protocol
+	seen := &probe{done: make(chan struct{})} // untimed: it only notes the process
+	c, err = s.dial(context.WithValue(ctx, probeKey{}, seen))
+	close(seen.done)
+	if err == nil {
+		s.outgrown(key, h, c)
+		return c, "", nil
+	}
+	if errors.Is(ctx.Err(), context.Canceled) {
+		return nil, "", err
+	}
+	s.forget(key)
+	var je *jsonrpc.Error
+	switch {
+	case ctx.Err() != nil:
+		return nil, "", err
+	case errors.As(err, &je):
+		return nil, fmt.Sprintf("the server refused the %s handshake it took before (%s); it was started again to ask for %s first",
+			h.Protocol, clipText(safeText(je.Message), 200), LatestProtocol), nil
+	case seen.proc != nil && seen.proc.hungUp.Load():
+		return nil, fmt.Sprintf("the server ended when asked with the %s handshake it took before; it was started again to ask for %s first",
+			h.Protocol, LatestProtocol), nil
+	}
+	return nil, "", err
 }
 
 // probeCut says how a handshake went whose probe mcpsh answered for the

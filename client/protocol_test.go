@@ -41,23 +41,28 @@ func (w *warnings) String() string {
 // answers the probe only after that is not remembered as one that ignores
 // it. Only one that exits on the probe is started again.
 func TestProtocolProbeStartsAServerOnceUnlessItExits(t *testing.T) {
-	probeTimes(t, 300*time.Millisecond, 2*time.Second)
+	// A case that expects mcpsh to answer the probe for the server gets
+	// short bounds; one that expects no cut gets bounds no loaded machine
+	// comes near, so only a wrong cut fails it.
+	const cut, noCut = 300 * time.Millisecond, 5 * time.Second
 	for _, c := range []struct {
 		scenario, protocol string
+		probe, silence     time.Duration
 		starts             int    // -1: the scenario does not count them
 		warning            string // "" for none
 	}{
-		{"slow-discover", LatestProtocol, 1, ""},
-		{"plain", "2025-11-25", -1, ""},
-		{"ignores-discover", "2025-11-25", 1, "the server left server/discover (the 2026-07-28 handshake) unanswered for 300ms after the server first wrote; " +
+		{"slow-discover", LatestProtocol, noCut, 2 * noCut, 1, ""},
+		{"plain", "2025-11-25", noCut, 2 * noCut, -1, ""},
+		{"ignores-discover", "2025-11-25", cut, 2 * noCut, 1, "the server left server/discover (the 2026-07-28 handshake) unanswered for 300ms after the server first wrote; " +
 			"mcpsh went on with initialize on the same connection, without starting the server again: it speaks 2025-11-25"},
-		{"ignores-unknown", "2025-11-25", -1, "unanswered for 2s, while the server wrote nothing"},
-		{"late-discover", "2025-11-25", 1, "the server answered server/discover (the 2026-07-28 handshake) only after mcpsh had gone on with initialize"},
-		{"exits-on-discover", "2025-11-25", 2, "the server ended when asked server/discover (the 2026-07-28 handshake), so it was started again and asked with initialize: it speaks 2025-11-25"},
-		{"exits-on-unknown", "2025-11-25", -1, "the server ended when asked server/discover"},
-		{"late-exits-on-discover", "2025-11-25", 2, "the server ended when asked server/discover"},
+		{"ignores-unknown", "2025-11-25", cut, 2 * time.Second, -1, "unanswered for 2s, while the server wrote nothing"},
+		{"late-discover", "2025-11-25", cut, 2 * noCut, 1, "the server answered server/discover (the 2026-07-28 handshake) only after mcpsh had gone on with initialize"},
+		{"exits-on-discover", "2025-11-25", noCut, 2 * noCut, 2, "the server ended when asked server/discover (the 2026-07-28 handshake), so it was started again and asked with initialize: it speaks 2025-11-25"},
+		{"exits-on-unknown", "2025-11-25", noCut, 2 * noCut, -1, "the server ended when asked server/discover"},
+		{"late-exits-on-discover", "2025-11-25", cut, 2 * noCut, 2, "the server ended when asked server/discover"},
 	} {
 		t.Run(c.scenario, func(t *testing.T) {
+			probeTimes(t, c.probe, c.silence)
 			target, state := fixtureTarget(t, c.scenario)
 			var w warnings
 			s := connectFixture(t, target, &Options{OnWarning: w.add})
@@ -129,6 +134,10 @@ func TestProtocolIsRememberedPerServer(t *testing.T) {
 		t.Errorf("an outgrown memory kept (protocol %q)", s.Server().Protocol)
 	}
 
+	// From here on every probe is answered at once: bounds no loaded
+	// machine comes near, so only a wrong cut fails.
+	probeTimes(t, 5*time.Second, 10*time.Second)
+
 	// A server that now speaks only 2026-07-28 refuses the remembered
 	// initialize: it is probed, and speaks 2026-07-28.
 	target, state := fixtureTarget(t, "discover-only")
@@ -144,6 +153,56 @@ func TestProtocolIsRememberedPerServer(t *testing.T) {
 	}
 	if _, ok := mem.Recall(key); ok {
 		t.Error("a refused memory kept")
+	}
+
+	// One that exits on the remembered initialize instead: it is probed at
+	// once, and speaks 2026-07-28; the memory is forgotten (a server that
+	// answers the probe needs none).
+	target, state = fixtureTarget(t, "discover-only-exits")
+	key = handshakeKey(target)
+	mem.Remember(key, &Handshake{Protocol: fallbackProtocol, Discover: DiscoverExited, Server: "mcpsh-fixture 1", At: time.Now()})
+	w = warnings{}
+	s = connectFixture(t, target, &Options{OnWarning: w.add, Handshakes: mem})
+	if got := s.Server().Protocol; got != LatestProtocol || !strings.Contains(w.String(), "the server ended when asked with the 2025-11-25 handshake it took before; it was started again to ask for 2026-07-28 first") {
+		t.Errorf("exits on initialize: protocol %q, warnings %q", got, w.String())
+	}
+	if got := fixture.Lines(state, "methods"); strings.Join(got, " ") != "initialize server/discover" || len(fixture.Lines(state, "starts")) != 2 {
+		t.Errorf("exits on initialize: handshake requests %q over %d starts", got, len(fixture.Lines(state, "starts")))
+	}
+	if _, ok := mem.Recall(key); ok {
+		t.Error("exits on initialize: the memory kept")
+	}
+
+	// One that never answers the remembered initialize: the connection
+	// fails at the caller's deadline, and the memory is forgotten, so the
+	// next start probes. A caller that gives up first (cancels) says
+	// nothing of the server: the memory stays.
+	target, state = fixtureTarget(t, "discover-only-hangs")
+	key = handshakeKey(target)
+	for _, cancelled := range []bool{true, false} {
+		mem.Remember(key, &Handshake{Protocol: fallbackProtocol, Discover: DiscoverExited, Server: "mcpsh-fixture 1", At: time.Now()})
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		if cancelled {
+			ctx, cancel = context.WithCancel(context.Background())
+			go func() {
+				// Polled: the sleep is an interval, not a synchronisation.
+				for end := time.Now().Add(testBound); len(fixture.Lines(state, "methods")) == 0 && time.Now().Before(end); {
+					time.Sleep(10 * time.Millisecond)
+				}
+				cancel()
+			}()
+		}
+		if s, err := Connect(ctx, target, &Options{Handshakes: mem}); err == nil {
+			s.Close()
+			t.Fatal("connected to a server that never answers initialize")
+		}
+		cancel()
+		if _, kept := mem.Recall(key); kept != cancelled {
+			t.Errorf("hangs on initialize, cancelled %v: memory kept %v", cancelled, kept)
+		}
+		if got := fixture.Lines(state, "methods"); !cancelled && strings.Join(got, " ") != "initialize initialize" {
+			t.Errorf("hangs on initialize: handshake requests %q, want the remembered one each time", got)
+		}
 	}
 
 	// A memory past its time is not used.

@@ -30,6 +30,9 @@ type rawSSE struct {
 	// run, with 502 to the POST and no answer on the stream, as a proxy in
 	// front of the server would.
 	fail map[string]int
+	// redirect, when set, answers every POST with a 307 to it, the
+	// request's path and query appended.
+	redirect string
 }
 
 const rawSSETools = `[{"name":"delete_all","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":true,"idempotentHint":false,"openWorldHint":false}},` +
@@ -86,8 +89,12 @@ func (s *rawSSE) serveStream(w http.ResponseWriter, r *http.Request) {
 func (s *rawSSE) serveMessage(w http.ResponseWriter, r *http.Request) {
 	n, _ := strconv.Atoi(r.URL.Query().Get("session"))
 	s.mu.Lock()
-	out := s.streams[n]
+	out, redirect := s.streams[n], s.redirect
 	s.mu.Unlock()
+	if redirect != "" {
+		http.Redirect(w, r, redirect+r.URL.RequestURI(), http.StatusTemporaryRedirect)
+		return
+	}
 	body, _ := io.ReadAll(r.Body)
 	var m struct {
 		ID     json.RawMessage `json:"id"`

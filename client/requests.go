@@ -152,6 +152,10 @@ func (s *Session) elicitHandler(ctx context.Context, req *mcp.ElicitRequest) (*m
 // server gets a decline. Both ways a server asks come here: a request while
 // a call is in flight, and a request inside an input-required result.
 func (s *Session) answerElicit(ctx context.Context, r *ElicitRequest) (*mcp.ElicitResult, error) {
+	// The server's words reach a person from here: without a credential
+	// mcpsh holds for it. The URL is left as it came: its host is what the
+	// person is shown to judge the page by.
+	r.Message = s.Target.Redact(r.Message)
 	if r.Mode == "" {
 		r.Mode = "form"
 		if r.URL != "" {
@@ -215,6 +219,12 @@ func (s *Session) sampleHandler(ctx context.Context, req *mcp.CreateMessageReque
 //
 //lint:ignore SA1019 SEP-2577 deprecates roots, sampling and logging; servers use them through the deprecation window, so mcpsh keeps serving them
 func (s *Session) answerSample(ctx context.Context, r *SampleRequest) (*mcp.CreateMessageResult, error) {
+	// As for a form: the person reads the server's words without a
+	// credential mcpsh holds for it.
+	r.SystemPrompt = s.Target.Redact(r.SystemPrompt)
+	for i := range r.Messages {
+		r.Messages[i].Block.Text = s.Target.Redact(r.Messages[i].Block.Text)
+	}
 	res, err := s.opts.Sample(ctx, r)
 	if err != nil {
 		s.emit(Event{Kind: EventRequest, Text: "the server asked for a completion (sampling): declined"})

@@ -170,3 +170,26 @@ func TestLegacySSEEndpointOnAnotherOriginIsRefused(t *testing.T) {
 		t.Errorf("the other origin got %d requests", n)
 	}
 }
+
+// TestLegacySSERedirectToAnotherOriginIsRefused: the endpoint is on the
+// server's origin, but answers each message with a 307 to another port of
+// the same host. A 307 keeps the POST and its body, the message itself:
+// mcpsh does not follow it, and says where it was sent.
+func TestLegacySSERedirectToAnotherOriginIsRefused(t *testing.T) {
+	other := newRecorder(t)
+	srv := newRawSSE(t)
+	srv.redirect = other.URL
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	s, err := Connect(ctx, Target{Name: "legacy", Kind: KindSSE, URL: srv.URL + "/sse"}, nil)
+	if err == nil {
+		s.Close()
+		t.Fatal("connected through a redirect to another origin")
+	}
+	if msg := err.Error(); !strings.Contains(msg, "the server redirects a message to "+other.URL+"/message?session=") || !strings.Contains(msg, "which is not on "+srv.URL+", the origin it was reached at") {
+		t.Errorf("error = %q", msg)
+	}
+	if bodies := other.received(); len(bodies) != 0 {
+		t.Errorf("the other origin got the messages %q", bodies)
+	}
+}

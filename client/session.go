@@ -229,7 +229,7 @@ func (s *Session) clientOptions(t Target) *mcp.ClientOptions {
 		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
 			tok, _ := r.Params.ProgressToken.(string)
 			if fn, ok := s.progress.Load(tok); ok {
-				fn.(func(Progress))(Progress{Progress: r.Params.Progress, Total: r.Params.Total, Message: r.Params.Message})
+				fn.(func(Progress))(Progress{Progress: r.Params.Progress, Total: r.Params.Total, Message: t.Redact(r.Params.Message)})
 			}
 		},
 	}
@@ -268,7 +268,7 @@ func (s *Session) dial(ctx context.Context) (*connection, error) {
 	c := &connection{tap: newTap()}
 	c.tap.listChanged = func() { s.changes.Add(1) }
 	if s.opts.Trace != nil {
-		c.tap.trace = newTracer(s.Target.Label(), s.opts.Trace)
+		c.tap.trace = newTracer(s.Target, s.opts.Trace)
 	}
 	c.tap.asked = s.asked
 	var transport mcp.Transport

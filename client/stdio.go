@@ -141,7 +141,9 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	conn := newLineConn(p.stdout, p, func() error { return errors.Join(p.Close(), p.stdout.Close()) })
 	if t.probe != nil {
 		t.probe.proc = p
-		go t.probe.watch(p, conn, t.tap)
+		if t.probe.timed() {
+			go t.probe.watch(p, conn, t.tap)
+		}
 	}
 	return conn, nil
 }

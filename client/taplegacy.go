@@ -60,29 +60,38 @@ func (r *postReport) sent() (bool, int, time.Duration) {
 	return r.left, r.status, r.retryAfter
 }
 
-// EndpointError is a legacy SSE server naming, as the endpoint for mcpsh's
-// messages, a URL on another origin than the one mcpsh was given. Nothing
-// was sent there.
+// EndpointError is a legacy SSE server sending mcpsh's messages to a URL on
+// another origin than the one mcpsh was given: it named it as the endpoint,
+// or redirected a message there. Nothing was sent there.
 type EndpointError struct {
 	// Endpoint is the URL the server named, made safe to show.
 	Endpoint string
 	// Origin is the origin mcpsh was given.
 	Origin string
+	// Redirected: the endpoint was on the origin, and redirected a message
+	// to Endpoint.
+	Redirected bool
 }
 
 func (e *EndpointError) Error() string {
+	if e.Redirected {
+		return fmt.Sprintf("the server redirects a message to %s, which is not on %s, the origin it was reached at; mcpsh sends nothing there",
+			e.Endpoint, e.Origin)
+	}
 	return fmt.Sprintf("the server names %s as the endpoint for messages, which is not on %s, the origin it was reached at; mcpsh sends nothing there",
 		e.Endpoint, e.Origin)
 }
 
 // checkEndpoint refuses a legacy SSE POST to another origin than the
-// server's. Only the first hop is checked: a redirect from the server's own
-// origin is followed as on streamable HTTP, without credentials.
+// server's, on every hop: a POST is the message, so a 307 or 308 from the
+// server's own origin to another would deliver it there (the redirects
+// that make a POST a GET carry no body, and are followed without
+// credentials, as on streamable HTTP).
 func (h *httpTap) checkEndpoint(req *http.Request) error {
-	if !h.legacySSE || req.Method != http.MethodPost || req.Response != nil || (h.origin != "" && originOf(req.URL) == h.origin) {
+	if !h.legacySSE || req.Method != http.MethodPost || (h.origin != "" && originOf(req.URL) == h.origin) {
 		return nil
 	}
-	e := &EndpointError{Endpoint: termtext.Truncate(termtext.Line(redact.URL(req.URL.String())), 200), Origin: h.origin}
+	e := &EndpointError{Endpoint: termtext.Truncate(termtext.Line(redact.URL(req.URL.String())), 200), Origin: h.origin, Redirected: req.Response != nil}
 	h.refused.CompareAndSwap(nil, e)
 	return e
 }

@@ -134,6 +134,16 @@ func (t Target) Label() string {
 // anything that looks like a credential. Every message mcpsh makes that may
 // quote the target, its transport or its server passes through it.
 func (t Target) Redact(s string) string {
+	return redact.Text(t.redactKnown(s))
+}
+
+// redactKnown takes out of s only the secrets the target knows of, by
+// value, leaving whatever else looks like a credential: text in a format
+// (a JSON-RPC message) that a pattern's replacement could break.
+func (t Target) redactKnown(s string) string { return redact.Known(s, t.knownSecrets()) }
+
+// knownSecrets are the values redactKnown takes out.
+func (t Target) knownSecrets() []string {
 	secrets := append(t.live.list(), t.Secrets...)
 	for _, v := range t.Headers {
 		secrets = append(secrets, v)
@@ -141,7 +151,7 @@ func (t Target) Redact(s string) string {
 	if t.URL != "" {
 		secrets = append(secrets, redact.Find(t.URL)...)
 	}
-	return redact.Text(redact.Known(s, secrets))
+	return secrets
 }
 
 // liveSecrets is a growing set of credentials, safe for concurrent use.

@@ -1,11 +1,14 @@
 package client
 
 import (
+	"bytes"
 	"encoding/json"
+	"slices"
 	"sync"
 	"time"
 	"unicode/utf8"
 
+	"github.com/mcpsh/mcpsh/internal/redact"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
@@ -35,6 +38,11 @@ type TraceEntry struct {
 type tracer struct {
 	server string
 	emit   func(TraceEntry)
+	// secrets are the credentials mcpsh holds for the server, now: taken
+	// out of a message before anyone sees it, so the traffic pane and a
+	// trace file show what crossed the wire but for them (a server may
+	// quote a token).
+	secrets func() []string
 
 	mu     sync.Mutex
 	sentAt map[string]sent // request ID → when and what it was
@@ -45,8 +53,8 @@ type sent struct {
 	method string
 }
 
-func newTracer(server string, emit func(TraceEntry)) *tracer {
-	return &tracer{server: server, emit: emit, sentAt: map[string]sent{}}
+func newTracer(t Target, emit func(TraceEntry)) *tracer {
+	return &tracer{server: t.Label(), emit: emit, secrets: t.knownSecrets, sentAt: map[string]sent{}}
 }
 
 // note traces one message; raw is its encoding when the transport has it.
@@ -60,7 +68,7 @@ func (tr *tracer) note(dir string, m jsonrpc.Message, raw []byte) {
 			return
 		}
 	}
-	e := TraceEntry{Time: time.Now(), Server: tr.server, Dir: dir, Size: len(raw), Message: append(json.RawMessage(nil), raw...)}
+	e := TraceEntry{Time: time.Now(), Server: tr.server, Dir: dir, Size: len(raw), Message: tr.scrub(raw)}
 	switch msg := m.(type) {
 	case *jsonrpc.Request:
 		e.Method = clipField(msg.Method)
@@ -119,7 +127,7 @@ func (tr *tracer) noteRaw(dir string, raw []byte) {
 	}
 	m, err := jsonrpc.DecodeMessage(raw)
 	if err != nil {
-		tr.emit(TraceEntry{Time: time.Now(), Server: tr.server, Dir: dir, Kind: "unreadable", Size: len(raw), Message: clipRaw(raw)})
+		tr.emit(TraceEntry{Time: time.Now(), Server: tr.server, Dir: dir, Kind: "unreadable", Size: len(raw), Message: clipRaw(tr.redactText(raw))})
 		return
 	}
 	tr.note(dir, m, raw)
@@ -133,4 +141,79 @@ func clipRaw(raw []byte) json.RawMessage {
 	}
 	b, _ := json.Marshal(s)
 	return b
+}
+
+// known are the secrets to take out of a message now; none without a
+// hook (tests that build a tracer by hand).
+func (tr *tracer) known() []string {
+	if tr.secrets == nil {
+		return nil
+	}
+	return slices.DeleteFunc(tr.secrets(), func(s string) bool { return s == "" })
+}
+
+func (tr *tracer) redactText(raw []byte) []byte {
+	if secrets := tr.known(); len(secrets) > 0 {
+		return []byte(redact.Known(string(raw), secrets))
+	}
+	return raw
+}
+
+// scrub is a copy of a JSON-RPC message without the credentials mcpsh
+// holds for the server. A match on the bytes finds a secret written
+// plainly, and leaves the JSON valid; but a JSON string can spell it with
+// escapes ("\u0061t-1" for "at-1"), so a message that holds any is read,
+// and written again with every string redacted, if that changed one.
+func (tr *tracer) scrub(raw []byte) json.RawMessage {
+	secrets := tr.known()
+	if len(secrets) == 0 {
+		return append(json.RawMessage(nil), raw...)
+	}
+	out := []byte(redact.Known(string(raw), secrets))
+	plain := json.Valid(out)
+	if plain && bytes.IndexByte(out, '\\') < 0 {
+		return out
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) == nil {
+		changed := false
+		v = redactStrings(v, func(s string) string {
+			r := redact.Known(s, secrets)
+			changed = changed || r != s
+			return r
+		})
+		if changed {
+			var b bytes.Buffer
+			enc := json.NewEncoder(&b)
+			enc.SetEscapeHTML(false)
+			if enc.Encode(v) == nil {
+				return bytes.TrimRight(b.Bytes(), "\n")
+			}
+		}
+	}
+	if plain {
+		return out
+	}
+	return clipRaw(out) // not JSON any more: kept as a string
+}
+
+// redactStrings applies f to every string in v, keys included.
+func redactStrings(v any, f func(string) string) any {
+	switch x := v.(type) {
+	case string:
+		return f(x)
+	case []any:
+		for i := range x {
+			x[i] = redactStrings(x[i], f)
+		}
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[f(k)] = redactStrings(e, f)
+		}
+		return out
+	}
+	return v
 }

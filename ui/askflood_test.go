@@ -27,9 +27,12 @@ func declines(state string) int {
 // A workspace server asks for input 300 times at once (fixture scenario
 // elicit-flood): at most askQueueMax of its requests wait, the rest are
 // declined at once and its output says so; the user can put them aside
-// and switch servers (the flood does not pull the view back), take them up
-// again, decline them all at once, and mute the server, whose requests are
-// then declined without a dialog until it is unmuted.
+// and switch servers (a request that arrives meanwhile waits with the
+// others and does not pull the view back), take them up again, decline
+// them all at once, and mute the server, whose requests are then declined
+// without a dialog until it is unmuted. The count of requests declined at
+// once is the flood's: once its queue is empty, the next dialog does not
+// repeat it.
 func TestAFloodOfRequestsDoesNotHoldTheScreen(t *testing.T) {
 	c, state := fixtureChoice(t, "flood", "elicit-flood")
 	m := New(context.Background(), Options{NoColor: true, Now: func() time.Time { return fixedNow },
@@ -55,13 +58,18 @@ func TestAFloodOfRequestsDoesNotHoldTheScreen(t *testing.T) {
 	if scr := screen(m); !strings.Contains(scr, want) || !strings.Contains(scr, "ctrl+l later") {
 		t.Errorf("the dialog does not say %q, or offer ctrl+l:\n%s", want, scr)
 	}
+	// ctrl+x declines the one on screen: three wait, with room for one more.
+	d.keys("ctrl+x")
+	d.until("the request on screen to be declined", func() bool {
+		return declines(state) == fixture.Flood-askQueueMax+1 && len(flood.asks) == askQueueMax-1
+	})
 	// ctrl+l puts them aside: the view goes back to alpha, and the switch
 	// keys work; flood's requests still wait, and the bar says so.
 	d.keys("ctrl+l")
 	if m.serverState != alpha || m.dialog != nil {
 		t.Fatalf("after ctrl+l: on %s, dialog %v", m.name(), m.dialog != nil)
 	}
-	if scr := screen(m); !strings.Contains(scr, "2 tools ? 4 asks") {
+	if scr := screen(m); !strings.Contains(scr, "2 tools ? 3 asks") {
 		t.Errorf("the bar does not say flood's requests wait:\n%s", scr)
 	}
 	d.keys("]", "[", "]")
@@ -74,8 +82,12 @@ func TestAFloodOfRequestsDoesNotHoldTheScreen(t *testing.T) {
 	}
 	d.keys("esc")
 	d.keys("[")
-	if m.serverState != alpha {
-		t.Fatalf("[: on %s: flood's requests pulled the view back", m.name())
+	// flood asks once more (a ping makes it) while the user is on alpha:
+	// the request waits with the others, and the view stays.
+	go flood.session.Ping(context.Background())
+	d.until("flood's new request to wait with the others", func() bool { return len(flood.asks) == askQueueMax })
+	if m.serverState != alpha || flood.dialog != nil {
+		t.Fatalf("flood's new request pulled the view back: on %s, dialog %v", m.name(), flood.dialog != nil)
 	}
 	d.keys("]")
 	if scr := screen(m); !strings.Contains(scr, "ctrl+l answer its 4 requests") {
@@ -86,24 +98,28 @@ func TestAFloodOfRequestsDoesNotHoldTheScreen(t *testing.T) {
 		t.Fatal("ctrl+l did not take the requests up again")
 	}
 
-	// ctrl+y declines all four; the server, which waited for every answer,
-	// answers the call.
+	// ctrl+y declines all four; the server, which waited for every answer
+	// to its flood, answers the call.
 	d.keys("ctrl+y")
-	d.until("the flood's call to end", func() bool { return declines(state) == fixture.Flood && m.mode == modeResult })
+	d.until("the flood's call to end", func() bool { return declines(state) == fixture.Flood+1 && m.mode == modeResult })
 	if len(flood.asks) != 0 || m.dialog != nil {
 		t.Fatalf("after ctrl+y: %d requests wait", len(flood.asks))
 	}
 
-	// ctrl+q mutes it: the request on screen is declined, and the next ones
-	// too, at once, without a dialog, until M unmutes it.
+	// The next request's dialog does not count the flood's refusals again.
 	d.keys("esc", "esc")
 	d.callTool("ask_once")
 	d.until("ask_once's request", func() bool { return m.dialog != nil })
+	if scr := screen(m); strings.Contains(scr, "declined at once") {
+		t.Errorf("the dialog still counts the flood's refusals:\n%s", scr)
+	}
+	// ctrl+q mutes it: the request on screen is declined, and the next ones
+	// too, at once, without a dialog, until M unmutes it.
 	d.keys("ctrl+q")
-	d.until("the muted request to be declined", func() bool { return declines(state) == fixture.Flood+1 && m.mode == modeResult })
+	d.until("the muted request to be declined", func() bool { return declines(state) == fixture.Flood+2 && m.mode == modeResult })
 	d.keys("esc", "esc")
 	d.callTool("ask_once")
-	d.until("the next request to be declined at once", func() bool { return declines(state) == fixture.Flood+2 && m.mode == modeResult })
+	d.until("the next request to be declined at once", func() bool { return declines(state) == fixture.Flood+3 && m.mode == modeResult })
 	if m.dialog != nil || !flood.muted || !strings.Contains(screen(m), "muted") {
 		t.Fatalf("muted: dialog %v, muted %v:\n%s", m.dialog != nil, flood.muted, screen(m))
 	}

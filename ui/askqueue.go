@@ -56,6 +56,13 @@ func (m *Model) refuse(a *serverAsk, why string) {
 	}
 }
 
+// queueEmptied forgets what belonged to the requests that waited: whether
+// they were put aside, and how many were declined at once beside them,
+// which the user has seen in their dialogs and the server pane keeps.
+func (m *Model) queueEmptied() {
+	m.asksAside, m.declined = false, 0
+}
+
 // declineAll declines every request of the server embedded now, the one on
 // screen included, and says so.
 func (m *Model) declineAll(why string) tea.Cmd {
@@ -63,7 +70,8 @@ func (m *Model) declineAll(why string) tea.Cmd {
 	for _, a := range m.asks {
 		declineNow(a)
 	}
-	m.asks, m.dialog, m.asksAside = nil, nil, false
+	m.asks, m.dialog = nil, nil
+	m.queueEmptied()
 	if n > 0 {
 		m.serverPane.Append(client.Event{Kind: client.EventRequest, Time: m.now(),
 			Text: fmt.Sprintf("declined %d waiting request%s: %s", n, layout.Plural(n), why)})

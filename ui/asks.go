@@ -158,7 +158,7 @@ func (m *Model) onAsk(a *serverAsk) tea.Cmd {
 func (m *Model) openAsk() tea.Cmd {
 	m.dialog = nil
 	if len(m.asks) == 0 {
-		m.asksAside = false
+		m.queueEmptied()
 		return nil
 	}
 	if m.asksAside {

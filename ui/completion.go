@@ -1,13 +1,13 @@
 package ui
 
 import (
-	"github.com/mcpsh/mcpsh/ui/layout"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/form"
+	"github.com/mcpsh/mcpsh/ui/layout"
 )
 
 // The template and prompt forms (form.StringForm) in the model: opening one,

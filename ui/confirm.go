@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/mcpsh/mcpsh/ui/layout"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -14,6 +13,7 @@ import (
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/mcpsh/mcpsh/ui/keymap"
+	"github.com/mcpsh/mcpsh/ui/layout"
 	"github.com/mcpsh/mcpsh/ui/panes"
 	"github.com/mcpsh/mcpsh/ui/style"
 )

@@ -2,13 +2,13 @@ package ui
 
 import (
 	"fmt"
-	"github.com/mcpsh/mcpsh/ui/layout"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/mcpsh/mcpsh/ui/layout"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"github.com/mcpsh/mcpsh/ui/layout"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -10,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/keymap"
+	"github.com/mcpsh/mcpsh/ui/layout"
 	"github.com/mcpsh/mcpsh/ui/pane"
 	"github.com/mcpsh/mcpsh/ui/style"
 )

@@ -3,13 +3,13 @@ package ui
 import (
 	"errors"
 	"fmt"
-	"github.com/mcpsh/mcpsh/ui/layout"
 	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/layout"
 )
 
 // OAuth in the view. mcpsh connects with an Auth that cannot log in by itself

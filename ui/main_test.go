@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"os"
 	"testing"
 
@@ -17,23 +16,10 @@ import (
 // JSON-RPC server over stdio playing that internal/fixture scenario
 // (fixtureChoice).
 func TestMain(m *testing.M) {
-	if name := os.Getenv("MCPSH_FIXTURE"); name != "" {
-		os.Exit(serveFixture(name))
+	if code, ok := fixture.ServeStdioFromEnv(); ok {
+		os.Exit(code)
 	}
 	os.Exit(testenv.RunInTempHome(m))
-}
-
-func serveFixture(name string) int {
-	sc, err := fixture.Lookup(name)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 2
-	}
-	s := &fixture.Server{Scenario: sc, StateDir: os.Getenv("MCPSH_FIXTURE_STATE"), Stderr: os.Stderr}
-	if err := s.ServeStdio(os.Stdin, os.Stdout); err != nil {
-		return 1
-	}
-	return 0
 }
 
 // fixtureChoice is a workspace server named name: this test binary, as
@@ -47,6 +33,6 @@ func fixtureChoice(t *testing.T, name, scenario string) (c Choice, state string)
 	}
 	state = t.TempDir()
 	target := client.Target{Name: name, Kind: client.KindStdio, Command: exe,
-		Env: map[string]string{"MCPSH_FIXTURE": scenario, "MCPSH_FIXTURE_STATE": state}, Trust: policy.Trusted}
+		Env: fixture.Env(scenario, state), Trust: policy.Trusted}
 	return Choice{Name: name, Transport: "stdio", Where: "fixture " + scenario, Target: target}, state
 }

@@ -1,13 +1,13 @@
 package ui
 
 import (
-	"github.com/mcpsh/mcpsh/ui/layout"
 	"regexp"
 	"strings"
 	"sync"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/layout"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 

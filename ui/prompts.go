@@ -3,7 +3,6 @@ package ui
 import (
 	"errors"
 	"fmt"
-	"github.com/mcpsh/mcpsh/ui/layout"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -11,6 +10,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/form"
+	"github.com/mcpsh/mcpsh/ui/layout"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -18,6 +18,7 @@ import (
 // the server says they changed.
 type promptsState struct {
 	listing *client.PromptListing
+	stopped bool // the listing stopped at mcpsh's budget: more were not listed
 	err     string
 	req     int
 	list    itemList
@@ -36,16 +37,16 @@ func (m *Model) onPromptsListed(msg promptsListedMsg) tea.Cmd {
 	if msg.id != p.req {
 		return nil
 	}
-	if msg.err != nil {
+	if msg.err != nil && !m.partial(msg.err, msg.listing != nil) {
 		p.err = termtext.Line(msg.err.Error())
 		if p.listing != nil {
 			m.status = "listing the prompts again failed: " + p.err
 		}
 		return nil
 	}
-	p.err, p.listing = "", msg.listing
+	p.err, p.listing, p.stopped = "", msg.listing, msg.err != nil
 	m.warnAll(msg.listing.Warnings)
-	rows := []listItem{{heading: fmt.Sprintf("Prompts (%d)", len(msg.listing.Prompts))}}
+	rows := []listItem{{heading: fmt.Sprintf("Prompts (%d%s)", len(msg.listing.Prompts), stoppedMark(p.stopped))}}
 	for i, pr := range msg.listing.Prompts {
 		rows = append(rows, listItem{key: pr.Name, title: pr.DisplayName(), name: pr.Name, kind: itemPrompt, index: i})
 	}
@@ -136,7 +137,7 @@ func (m *Model) renderPrompts(h int) string {
 	case p.listing == nil:
 		return "\n  " + m.st.Muted.Render("listing the prompts…")
 	case len(p.listing.Prompts) == 0:
-		return "\n  " + m.st.Muted.Render("the server lists no prompts")
+		return m.noneCame(p.stopped, "prompts")
 	}
 	left := strings.Split(p.list.View(m.st, m.listWidth(), h), "\n")
 	var detail []string

@@ -1,8 +1,8 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
-	"github.com/mcpsh/mcpsh/ui/layout"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -10,6 +10,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/keymap"
+	"github.com/mcpsh/mcpsh/ui/layout"
 	"github.com/mcpsh/mcpsh/ui/pane"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
@@ -18,6 +19,7 @@ import (
 // templates, listed again when the server says they changed.
 type resourcesState struct {
 	listing *client.ResourceListing
+	stopped bool // the listing stopped at mcpsh's budget: more were not listed
 	err     string
 	req     int // the listing in flight
 	list    itemList
@@ -44,17 +46,17 @@ func (m *Model) onResourcesListed(msg resourcesListedMsg) tea.Cmd {
 	if msg.id != r.req {
 		return nil
 	}
-	if msg.err != nil {
+	if msg.err != nil && !m.partial(msg.err, msg.listing != nil) {
 		r.err = termtext.Line(msg.err.Error())
 		if r.listing != nil {
 			m.status = "listing the resources again failed: " + r.err
 		}
 		return nil
 	}
-	r.err, r.listing = "", msg.listing
+	r.err, r.listing, r.stopped = "", msg.listing, msg.err != nil
 	m.warnAll(msg.listing.Warnings)
 	var rows []listItem
-	rows = append(rows, listItem{heading: fmt.Sprintf("Resources (%d)", len(msg.listing.Resources))})
+	rows = append(rows, listItem{heading: fmt.Sprintf("Resources (%d%s)", len(msg.listing.Resources), stoppedMark(r.stopped))})
 	for i, res := range msg.listing.Resources {
 		rows = append(rows, listItem{key: "r " + res.URI, title: res.DisplayName(), name: res.URI, kind: itemResource, index: i})
 	}
@@ -66,6 +68,38 @@ func (m *Model) onResourcesListed(msg resourcesListedMsg) tea.Cmd {
 	}
 	r.list.Set(rows)
 	return nil
+}
+
+// partial reports a listing that stopped at mcpsh's budget for one listing
+// and kept what came before (got): that much is shown, as the commands
+// print it, and the error is said as a notice, in the status line and the
+// server pane.
+func (m *Model) partial(err error, got bool) bool {
+	var le *client.ListLimitError
+	if !got || !errors.As(err, &le) || !le.Partial {
+		return false
+	}
+	text := termtext.Line(err.Error())
+	m.status = text
+	m.serverPane.Append(client.Event{Kind: client.EventWarning, Time: m.now(), Text: text})
+	return true
+}
+
+// stoppedMark is what a list's heading adds when its listing stopped short.
+func stoppedMark(stopped bool) string {
+	if stopped {
+		return ", stopped"
+	}
+	return ""
+}
+
+// noneCame is what an empty list says: that the server lists none, or that
+// its listing stopped before any came.
+func (m *Model) noneCame(stopped bool, what string) string {
+	if stopped {
+		return "\n  " + m.st.Warning.Render("the listing stopped at mcpsh's limit before any "+what+" came: S says why")
+	}
+	return "\n  " + m.st.Muted.Render("the server lists no "+what)
 }
 
 // warnAll puts the client's warnings about a listing in the server pane.
@@ -125,7 +159,7 @@ func (m *Model) renderResources(h int) string {
 	case r.listing == nil:
 		return "\n  " + m.st.Muted.Render("listing the resources…")
 	case len(r.listing.Resources)+len(r.listing.Templates) == 0:
-		return "\n  " + m.st.Muted.Render("the server lists no resources")
+		return m.noneCame(r.stopped, "resources")
 	}
 	left := strings.Split(r.list.View(m.st, m.listWidth(), h), "\n")
 	var detail []string

@@ -3,13 +3,13 @@ package ui
 import (
 	"errors"
 	"fmt"
-	"github.com/mcpsh/mcpsh/ui/layout"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/mcpsh/mcpsh/ui/layout"
 )
 
 // The server bar: every server of the workspace with its state, the one on

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"github.com/mcpsh/mcpsh/ui/layout"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -9,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/layout"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 

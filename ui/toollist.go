@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"github.com/mcpsh/mcpsh/ui/layout"
 	"slices"
 	"strings"
 
@@ -10,6 +9,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/mcpsh/mcpsh/ui/layout"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 

@@ -2,13 +2,13 @@ package ui
 
 import (
 	"fmt"
-	"github.com/mcpsh/mcpsh/ui/layout"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/layout"
 )
 
 // serverView is which of the server's offerings the browse screen shows.

@@ -17,14 +17,8 @@ import (
 // The test binary doubles as the fixture server, so the planted tools travel
 // the real wire and the client's real parser, absent and malformed hints included.
 func TestMain(m *testing.M) {
-	if name := os.Getenv("MCPSH_FIXTURE_SCENARIO"); name != "" {
-		sc, err := fixture.Lookup(name)
-		if err != nil {
-			os.Exit(2)
-		}
-		srv := &fixture.Server{Scenario: sc, StateDir: os.Getenv("MCPSH_FIXTURE_STATE"), Stderr: os.Stderr}
-		srv.ServeStdio(os.Stdin, os.Stdout)
-		os.Exit(0)
+	if code, ok := fixture.ServeStdioFromEnv(); ok {
+		os.Exit(code)
 	}
 	if p := os.Getenv("MCPSH_FIXTURE_TOOLS"); p != "" {
 		tools, err := os.ReadFile(p)

@@ -25,7 +25,7 @@ func probeSession(t *testing.T, trust policy.Trust, rules []policy.Rule, w *Watc
 		opts.Trace = w.Note
 	}
 	s, err := client.Connect(context.Background(), client.Target{Kind: client.KindStdio, Command: exe,
-		Env:   map[string]string{"MCPSH_FIXTURE_SCENARIO": "probe", "MCPSH_FIXTURE_STATE": state},
+		Env:   fixture.Env("probe", state),
 		Trust: trust, Rules: rules}, opts)
 	if err != nil {
 		t.Fatal(err)

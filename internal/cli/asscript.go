@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/sessionlog"
@@ -95,9 +94,11 @@ func writeAsScript(w io.Writer, session string, entries []sessionlog.Entry) erro
 // of plain characters goes as it is; anything else is single-quoted, and so is
 // "expect", which would otherwise start an expectation. A name with a
 // character that a terminal acts on, or that could end or hide a line, cannot
-// be written safely at all.
+// be written safely at all; one that only measures differently on a
+// terminal (termtext.Safe) is written as it is, or mcpsh run would call
+// another tool.
 func scriptName(name string) (string, bool) {
-	if name == "" || !utf8.ValidString(name) || termtext.Sanitize(name) != name || strings.ContainsAny(name, "\t\n\u2028\u2029") {
+	if name == "" || !termtext.SafeLine(name) {
 		return "", false
 	}
 	plain := name != "expect"

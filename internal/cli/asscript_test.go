@@ -166,6 +166,32 @@ func TestAsScriptHostile(t *testing.T) {
 	}
 }
 
+// A tool whose name only measures differently on a terminal (an Indic
+// cluster, an emoji with a skin tone, a soft hyphen) is written as it is,
+// and reads back as the same tool: the script calls what the log recorded.
+func TestAsScriptKeepsNamesThatOnlyMeasureDifferently(t *testing.T) {
+	names := []string{"नमस्ते", "vote_👍🏽", "wipe\u00addisk", "日本語_tool"}
+	var es []sessionlog.Entry
+	for _, n := range names {
+		es = append(es, entry(n, client.StatusOK, `{"a":1}`))
+	}
+	s := asScript(t, "s", es...)
+	if strings.Contains(s, "left out") || strings.Contains(s, "Left out") {
+		t.Errorf("a name was left out:\n%s", s)
+	}
+	lines, errs := parseScript("s.mcpsh", strings.NewReader(s))
+	if len(errs) > 0 {
+		t.Errorf("errors: %v", errs)
+	}
+	var tools []string
+	for _, l := range lines {
+		tools = append(tools, l.Tool)
+	}
+	if diff := cmp.Diff(names, tools); diff != "" {
+		t.Errorf("calls (-want +got):\n%s\n%s", diff, s)
+	}
+}
+
 // FuzzAsScript: whatever a log holds, the script has one call per entry whose
 // name can be written, with that name and the arguments as logged, and
 // nothing a terminal acts on.

@@ -11,14 +11,16 @@ import (
 	"github.com/mcpsh/mcpsh/internal/redact"
 )
 
-// TestCredentialsAServerEchoesShowNowhere: a server answers a call with a
-// JSON-RPC error quoting the access token (without "Bearer"), the refresh
-// token and the client secret mcpsh registered with. The fake's tokens expire
-// within oauth2's margin, so every request renews them: a run holds the
-// stored token it starts from and every token it gets after, and none of
-// them shows on stderr, in --json, in the session log or in openworld.jsonl,
-// while the error itself does. (The fake quotes tokens earlier runs held too;
-// a run cannot know those, and they are not checked.)
+// TestCredentialsAServerEchoesShowNowhere: a server quotes the access token
+// (without "Bearer"), the refresh token and the client secret mcpsh
+// registered with, in a request for input (which --elicit answers, saying
+// so on stderr), in a progress notification, and in the JSON-RPC error that
+// ends the call. The fake's tokens expire within oauth2's margin, so every
+// request renews them: a run holds the stored token it starts from and every
+// token it gets after, and none of them shows on stderr, in --json, in the
+// session log, in openworld.jsonl or in the --trace file, while the server's
+// words themselves do. (The fake quotes tokens earlier runs held too; a run
+// cannot know those, and they are not checked.)
 func TestCredentialsAServerEchoesShowNowhere(t *testing.T) {
 	f := oauthfake.New(t)
 	f.ExpiresIn = 5
@@ -30,7 +32,8 @@ func TestCredentialsAServerEchoesShowNowhere(t *testing.T) {
 	const echoed = "upstream refused the credentials it was handed: " + redact.Marker
 	sessions := filepath.Join(state, "mcpsh", "sessions", "*.jsonl")
 	for i, json := range []bool{false, true} {
-		args := []string{"call", "--url", f.URL(), "leak", "--retries", "2"}
+		trace := filepath.Join(t.TempDir(), "trace.jsonl")
+		args := []string{"call", "--url", f.URL(), "leak", "--retries", "2", "--elicit", "defaults", "--trace", trace}
 		where := "stderr"
 		if json {
 			args, where = append(args, "--json"), "--json stdout"
@@ -52,14 +55,22 @@ func TestCredentialsAServerEchoesShowNowhere(t *testing.T) {
 		if len(owLines) != i+1 {
 			t.Fatalf("openworld.jsonl has %d lines after run %d", len(owLines), i+1)
 		}
-		outputs := map[string]string{"stderr": r.errOut, "stdout": r.out, "session log": string(sessionLog), "openworld.jsonl": owLines[i]}
+		traced, _ := os.ReadFile(trace)
+		outputs := map[string]string{"stderr": r.errOut, "stdout": r.out, "session log": string(sessionLog), "openworld.jsonl": owLines[i],
+			"trace": string(traced)}
 		if json {
 			outputs["--json stdout"] = r.out
 		}
-		for _, what := range []string{where, "session log", "openworld.jsonl"} {
+		for _, what := range []string{where, "session log", "openworld.jsonl", "trace"} {
 			if !strings.Contains(outputs[what], echoed) {
 				t.Errorf("%s does not carry the server's error:\n%s", what, outputs[what])
 			}
+		}
+		if !strings.Contains(r.errOut, `asked for input: "`+echoed) {
+			t.Errorf("stderr does not quote the server's request for input:\n%s", r.errOut)
+		}
+		if !strings.Contains(string(traced), `"method":"notifications/progress"`) {
+			t.Errorf("the trace holds no progress:\n%s", traced)
 		}
 		for what, text := range outputs {
 			for _, secret := range append(held, f.RegisterSecret) {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mcpsh/mcpsh/internal/demo"
+	"github.com/mcpsh/mcpsh/internal/fixture"
 	"github.com/mcpsh/mcpsh/internal/iostreams"
 	"github.com/mcpsh/mcpsh/internal/testenv"
 )
@@ -21,8 +22,8 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	if name := os.Getenv("MCPSH_FIXTURE"); name != "" {
-		os.Exit(serveFixture(name)) // this binary as a raw JSON-RPC server (identity_test.go)
+	if code, ok := fixture.ServeStdioFromEnv(); ok {
+		os.Exit(code) // this binary as a raw JSON-RPC server (identity_test.go)
 	}
 	os.Exit(testenv.RunInTempHome(m))
 }

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -10,20 +9,6 @@ import (
 	"github.com/mcpsh/mcpsh/internal/fixture"
 	"github.com/mcpsh/mcpsh/internal/iostreams"
 )
-
-// serveFixture plays internal/fixture's scenario name over stdio.
-func serveFixture(name string) int {
-	sc, err := fixture.Lookup(name)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 2
-	}
-	s := &fixture.Server{Scenario: sc, StateDir: os.Getenv("MCPSH_FIXTURE_STATE"), Stderr: os.Stderr}
-	if s.ServeStdio(os.Stdin, os.Stdout) != nil {
-		return 1
-	}
-	return 0
-}
 
 // A server configured as zzz-evil that reports itself as "bank" (fixture
 // scenario borrowed-name) is named zzz-evil in what batch commands print:
@@ -34,7 +19,7 @@ func TestBatchNamesTheServerAsConfigured(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	server, _ := json.Marshal(map[string]any{"command": exe, "env": map[string]string{"MCPSH_FIXTURE": "borrowed-name", "MCPSH_FIXTURE_STATE": t.TempDir()}})
+	server, _ := json.Marshal(map[string]any{"command": exe, "env": fixture.Env("borrowed-name", t.TempDir())})
 	cfg := writeConfig(t, `{"mcpServers":{"zzz-evil":`+string(server)+`}}`)
 	run := func(args ...string) (string, string) {
 		t.Helper()

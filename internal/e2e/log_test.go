@@ -260,6 +260,8 @@ func TestLogRetention(t *testing.T) {
 
 	os.WriteFile(cfg, []byte(`{"mcpServers": {}, "log": {"maxSize": "lots"}}`), 0o600)
 	r = mcpsh(t, opts{env: env}, "call", "--demo", "list_notes", "--config", cfg)
-	wantCode(t, r, 0)
+	// The file's top-level policy rules apply to --demo too, so a file that
+	// cannot be read stops the call rather than run it without them.
+	wantCode(t, r, 2)
 	contains(t, "stderr", r.errOut, cfg+`: log.maxSize: "lots" is not a size`)
 }

@@ -71,6 +71,14 @@ func FuzzSanitize(f *testing.F) {
 			if l := Line(in); strings.ContainsAny(l, "\n\t") || unsafeRune(l) != "" {
 				t.Fatalf("Line(%q) = %q", in, l)
 			}
+			// Safe is exactly "nothing a terminal acts on": what Sanitize
+			// leaves alone is safe, and so is all it gives back.
+			if Safe(in) != (unsafeRune(in) == "") || !Safe(got) || got == in && !Safe(in) {
+				t.Fatalf("Safe(%q) = %v, Safe(Sanitize) = %v", in, Safe(in), Safe(got))
+			}
+			if SafeLine(in) && (!Safe(in) || strings.ContainsAny(Line(in), "\n\t") || strings.ContainsAny(in, "\n\t\u2028\u2029")) {
+				t.Fatalf("SafeLine(%q)", in)
+			}
 		}
 		if isPrintableASCII(y) {
 			if got := Sanitize(x + "\x1bP" + y); !strings.HasSuffix(got, y) {

@@ -79,6 +79,34 @@ func isBidi(r rune) bool {
 		r >= '\u202a' && r <= '\u202e' || r >= '\u2066' && r <= '\u2069'
 }
 
+// Safe reports whether s holds nothing a terminal acts on: it is valid
+// UTF-8 with no escape sequence, no control character but newline and tab,
+// and no bidirectional control. Sanitize changes safe text only in how it
+// measures (width.go: disputed characters, clusters, edges), so Safe, not
+// equality with Sanitize, tells whether a value may be kept as it came and
+// shown or sent back as it is: a suggestion put in a field, an example, a
+// tool's name in a script.
+func Safe(s string) bool {
+	if isPlain(s) {
+		return true
+	}
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		if !visible(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// SafeLine is Safe for text that must stay on one line: no newline or tab
+// either, nor a line or paragraph separator, which Sanitize makes a newline.
+func SafeLine(s string) bool {
+	return Safe(s) && !strings.ContainsAny(s, "\n\t\u2028\u2029")
+}
+
 // Line sanitizes s and folds it onto one line, for tables and status lines.
 func Line(s string) string {
 	s = Sanitize(s)

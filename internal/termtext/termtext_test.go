@@ -129,3 +129,26 @@ func TestSpread(t *testing.T) {
 		}
 	}
 }
+
+// Safe tells text a terminal acts on from text Sanitize changes only in how
+// it measures: the latter may be kept as it came.
+func TestSafe(t *testing.T) {
+	for s, want := range map[string][2]bool{ // Safe, SafeLine
+		"plain":                 {true, true},
+		"नमस्ते":                {true, true}, // Sanitize breaks its cluster
+		"👍🏽":                    {true, true}, // Sanitize drops the skin tone
+		"wipe\u00addisk":        {true, true}, // Sanitize makes the soft hyphen U+FFFD
+		"two\nlines\tand a tab": {true, false},
+		"line\u2028separator":   {true, false},
+		"\x1b[31mred":           {false, false},
+		"\u009b31m":             {false, false},
+		"a\u202eb":              {false, false},
+		"a\rb":                  {false, false},
+		"a\x7fb":                {false, false},
+		"\xff\xfe":              {false, false},
+	} {
+		if got := [2]bool{Safe(s), SafeLine(s)}; got != want {
+			t.Errorf("Safe, SafeLine(%+q) = %v, want %v", s, got, want)
+		}
+	}
+}

@@ -361,6 +361,23 @@ func TestFormSetArgsThatDoNotFit(t *testing.T) {
 	}
 }
 
+// Text that only measures differently once sanitized (an Indic cluster,
+// an emoji with a skin tone, a soft hyphen) goes in the field as it is,
+// and comes back out unchanged: the form does not drop to JSON for it.
+func TestFormSetArgsOfTextThatOnlyMeasuresDifferently(t *testing.T) {
+	for _, q := range []string{"नमस्ते", "vote 👍🏽", "wipe\u00addisk"} {
+		f := newTestForm(t, searchToolJSON, 80, 30)
+		f.SetArgs(map[string]any{"query": q})
+		if f.jsonMode {
+			t.Errorf("%+q: shown as JSON (%s)", q, f.notice)
+			continue
+		}
+		if args, ok := f.Args(); !ok || args["query"] != q {
+			t.Errorf("%+q: the value changed on the way: %+q %v", q, args["query"], ok)
+		}
+	}
+}
+
 func TestFormUntrustedSchemaText(t *testing.T) {
 	f := newTestForm(t, `{"name":"x","inputSchema":{"type":"object","properties":{
 		"na\u001b]0;pwned\u0007me": {"type":"string","description":"desc \u001b[2J cleared","default":"d\u001b[1m"},

@@ -145,8 +145,11 @@ func (ff *formField) value() (v any, set bool, err error) {
 }
 
 // set shows v in the field, and reports false when the field cannot hold it
-// exactly (a value of the wrong type, text with control characters): the
-// caller then shows the arguments as JSON instead.
+// exactly (a value of the wrong type, text with control characters or more
+// than one line): the caller then shows the arguments as JSON instead.
+// Text that only measures differently once sanitized (an Indic cluster, an
+// emoji with a skin tone) is held as it is: the JSON editor would show it
+// the same way.
 func (ff *formField) set(v any) bool {
 	ff.err = ""
 	switch ff.spec.Kind {
@@ -162,7 +165,7 @@ func (ff *formField) set(v any) bool {
 		return false
 	}
 	for _, text := range ff.candidates(v) {
-		if text == "" || termtext.Sanitize(text) != text || strings.ContainsAny(text, "\n\t") {
+		if text == "" || !termtext.SafeLine(text) {
 			continue
 		}
 		ff.input.SetValue(text)

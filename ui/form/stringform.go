@@ -1,7 +1,6 @@
 package form
 
 import (
-	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -58,9 +57,6 @@ type stringField struct {
 	in   textinput.Model
 	err  string
 }
-
-// suggestionsShown is how many suggestions are drawn under a field.
-const suggestionsShown = 6
 
 func NewStringForm(specs []StringSpec, ref client.CompletionRef, complete bool, st *style.Styles, keys *keymap.KeyMap) *StringForm {
 	f := &StringForm{st: st, keys: keys, ref: ref, complete: complete, sel: -1, suggFor: -1}
@@ -135,10 +131,6 @@ func (f *StringForm) focusField(i int) tea.Cmd {
 	return f.fields[f.focus].in.Focus()
 }
 
-func (f *StringForm) clearSuggestions() {
-	f.sugg, f.suggFor, f.sel, f.more, f.suggErr = nil, -1, -1, 0, ""
-}
-
 // Len is the number of values the form asks for.
 func (f *StringForm) Len() int { return len(f.fields) }
 
@@ -147,20 +139,6 @@ func (f *StringForm) Completes() bool { return f.complete }
 
 // Ref is what the form's completions are asked for: its prompt or template.
 func (f *StringForm) Ref() client.CompletionRef { return f.ref }
-
-// Suggestions are the server's values for the field they were asked for,
-// narrowed by what was typed since.
-func (f *StringForm) Suggestions() []string { return f.sugg }
-
-// Unhighlight leaves the suggestions: it reports whether one was
-// highlighted, which is then no longer.
-func (f *StringForm) Unhighlight() bool {
-	if f.sel < 0 {
-		return false
-	}
-	f.sel = -1
-	return true
-}
 
 // SetErr shows a problem that belongs to no field.
 func (f *StringForm) SetErr(msg string) { f.err = msg }
@@ -187,7 +165,15 @@ func (f *StringForm) Update(msg tea.KeyPressMsg) (changed bool, cmd tea.Cmd) {
 	case key.Matches(msg, k.PickSuggestion):
 		if f.sel >= 0 && f.sel < len(f.sugg) {
 			ff := f.fields[f.focus]
-			ff.in.SetValue(f.sugg[f.sel])
+			v := f.sugg[f.sel]
+			if !insertable(v) {
+				// Put in the field, it would be drawn otherwise than
+				// measured, or act on the terminal; as it is listed, it is
+				// not what the server offered. The person types it.
+				ff.err = "cannot go in the field as the server sent it: type it instead"
+				return false, nil
+			}
+			ff.in.SetValue(v)
 			ff.in.CursorEnd()
 			ff.err = ""
 			f.clearSuggestions()
@@ -204,23 +190,6 @@ func (f *StringForm) Update(msg tea.KeyPressMsg) (changed bool, cmd tea.Cmd) {
 		return true, cmd
 	}
 	return false, cmd
-}
-
-// narrow keeps the suggestions that still start with what was typed, until
-// the server's new answer replaces them: what is on screen never offers a
-// value the typing has ruled out.
-func (f *StringForm) narrow(v string) {
-	f.sel = -1
-	if f.suggFor != f.focus {
-		return
-	}
-	var keep []string
-	for _, s := range f.sugg {
-		if strings.HasPrefix(strings.ToLower(s), strings.ToLower(v)) && s != v {
-			keep = append(keep, s)
-		}
-	}
-	f.sugg = keep
 }
 
 // Forward gives other messages (cursor blinks) to the focused input.
@@ -241,29 +210,6 @@ func (f *StringForm) Completing() (arg, value string, given map[string]string) {
 	given = f.Values()
 	delete(given, ff.spec.Name)
 	return ff.spec.Name, ff.in.Value(), given
-}
-
-// SetSuggestions takes the server's answer for the focused field.
-func (f *StringForm) SetSuggestions(c *client.Completion, err error) {
-	f.clearSuggestions()
-	f.suggFor = f.focus
-	if err != nil {
-		f.suggErr = "no suggestions: " + termtext.Line(err.Error())
-		return
-	}
-	cur := f.fields[f.focus].in.Value()
-	for _, v := range c.Values {
-		// A suggestion is a value to put in a field: one line, made safe.
-		if v = termtext.Line(v); v != "" && v != cur {
-			f.sugg = append(f.sugg, v)
-		}
-	}
-	switch {
-	case c.Total > len(c.Values):
-		f.more = c.Total - len(c.Values)
-	case c.HasMore:
-		f.more = -1
-	}
 }
 
 func (f *StringForm) SetSize(width, height int) {
@@ -313,35 +259,6 @@ func (f *StringForm) blocks() (out []string, start, end int) {
 		}
 	}
 	return out, start, end
-}
-
-func (f *StringForm) suggestionLines(pad string) []string {
-	st := f.st
-	if f.suggErr != "" && f.suggFor == f.focus {
-		return []string{pad + st.Warning.Render(f.suggErr)}
-	}
-	if f.suggFor != f.focus || len(f.sugg) == 0 {
-		return nil
-	}
-	var out []string
-	room := max(f.width-len(pad)-2, 1)
-	for i, v := range f.sugg[:min(len(f.sugg), suggestionsShown)] {
-		if i == f.sel {
-			out = append(out, pad+st.Focused.Render("▸ ")+st.RowSelected.Render(termtext.Truncate(v, room)))
-		} else {
-			out = append(out, pad+"  "+st.Row.Render(termtext.Truncate(v, room)))
-		}
-	}
-	hidden := len(f.sugg) - suggestionsShown
-	switch {
-	case hidden > 0 && f.more > 0:
-		out = append(out, pad+st.Muted.Render(fmt.Sprintf("  … %d more", hidden+f.more)))
-	case hidden > 0:
-		out = append(out, pad+st.Muted.Render(fmt.Sprintf("  … %d more", hidden)))
-	case f.more != 0:
-		out = append(out, pad+st.Muted.Render("  … more: type to narrow"))
-	}
-	return out
 }
 
 // Layout scrolls the form so the focused field, its suggestions included,
