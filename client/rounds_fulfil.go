@@ -125,7 +125,7 @@ func (s *Session) answerRequest(ctx context.Context, req inputRequest, where str
 		return s.roundSample(ctx, req, where)
 	case "roots/list":
 		roots := []*mcp.Root{}
-		for _, r := range s.opts.Roots {
+		for _, r := range s.Roots() {
 			roots = append(roots, &mcp.Root{URI: r.URI, Name: r.Name})
 		}
 		if len(roots) == 0 {
@@ -226,7 +226,7 @@ func (s *Session) roundSample(ctx context.Context, req inputRequest, where strin
 		return nil, false, nil
 	}
 	r := &SampleRequest{Server: s.serverName(), SystemPrompt: p.SystemPrompt, MaxTokens: p.MaxTokens,
-		Temperature: p.Temperature, StopSequences: p.StopSequences, IncludeContext: p.IncludeContext}
+		Temperature: p.Temperature, StopSequences: p.StopSequences, IncludeContext: p.IncludeContext, Raw: req.params}
 	for _, m := range p.Messages {
 		var blocks []json.RawMessage
 		if json.Unmarshal(m.Content, &blocks) != nil {
