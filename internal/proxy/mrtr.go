@@ -143,7 +143,9 @@ func (h *host) resume(ctx context.Context, req *mcp.CallToolRequest, up *client.
 // checked: made by mcpsh (err is nil), for this call, in time, and used
 // for the first time.
 func (h *host) readState(req *mcp.CallToolRequest, c *client.Call, st sealedState, err error) client.Answer {
-	bad := func(why string) client.Answer { return client.Answer{Why: "mcpsh could not take the host's answer: " + why} }
+	bad := func(why string) client.Answer {
+		return client.Answer{Why: "mcpsh could not take the host's answer: " + why}
+	}
 	switch {
 	case err != nil:
 		return bad(err.Error())
