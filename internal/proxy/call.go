@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
@@ -167,7 +168,15 @@ func (h *host) start(ctx context.Context, req *mcp.CallToolRequest, up *client.S
 	if tok := req.Params.GetProgressToken(); tok != nil {
 		relay := newRelay(h.ss, context.WithoutCancel(ctx), tok)
 		c.OnProgress = relay.send
-		defer func() { go func() { <-j.done; relay.close() }() }()
+		defer func() {
+			go func() {
+				<-j.done
+				// The client hands on progress that came before the answer
+				// for a moment after the call returns (go-sdk runs
+				// notification handlers after the answer): so does the relay.
+				time.AfterFunc(progressLinger, relay.close)
+			}()
+		}()
 	}
 	go func() {
 		defer h.calls.Done()
@@ -237,6 +246,10 @@ func (h *host) toolError(req mcp.Request, up *client.Session, text string) (mcp.
 	return h.raw(req, up, body, hopMembers)
 }
 
+// progressLinger is how long a finished call's progress is still passed
+// on, as long as client routes it (client/execute.go).
+const progressLinger = time.Second
+
 // relay passes a call's progress on to the host under the host's own
 // token. The client's callback must never block, so notifications wait in
 // a small queue; when the host reads slower than they come, the newest
@@ -272,8 +285,7 @@ func (r *relay) send(p client.Progress) {
 	}
 }
 
-// close stops the relay once the call's last progress may have come
-// (client keeps a finished call's route open a moment for late ones).
+// close stops the relay once the call's last progress may have come.
 func (r *relay) close() {
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -97,9 +97,11 @@ func newRig(t *testing.T, scenario string, setups ...setup) *rig {
 	return r
 }
 
-// close ends the host's side and waits for the proxy to end.
+// close ends the host's side, both ways, as a host process that exits
+// does, and waits for the proxy to end.
 func (r *rig) close() {
 	r.hostIn.Close()
+	r.hostOut.Close()
 	select {
 	case <-r.served:
 	case <-time.After(10 * time.Second):
