@@ -67,7 +67,7 @@ func TestProgressAndLogsReachTheHost(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := 1; i <= 3; i++ {
-		p := <-progress
+		p := recv(t, "progress", progress)
 		if p.ProgressToken != "host-token" || p.Progress != float64(i) || p.Message != "step "+strconv.Itoa(i) {
 			t.Fatalf("progress %d: %+v", i, p)
 		}
@@ -76,7 +76,7 @@ func TestProgressAndLogsReachTheHost(t *testing.T) {
 		t.Fatal(err)
 	}
 	callTool(t, cs, "say", nil)
-	l := <-logs
+	l := recv(t, "the log message", logs)
 	data, _ := json.Marshal(l.Data)
 	if l.Level != "warning" || l.Logger != "fixture" || string(data) != `{"n":1,"said":"hello"}` {
 		t.Fatalf("log: %+v %s", l, data)
@@ -93,7 +93,7 @@ func TestListChangedReachesTheHost(t *testing.T) {
 				t.Fatal(err)
 			}
 			callTool(t, cs, "trigger", nil)
-			<-changed
+			recv(t, "list_changed", changed)
 			tools, err := cs.ListTools(context.Background(), nil)
 			if err != nil {
 				t.Fatal(err)
@@ -139,12 +139,33 @@ func TestHostCancellationCancelsUpstreamAndIsNotRetried(t *testing.T) {
 	}()
 	waitFor(t, "slow to reach the server", func() bool { return r.executions("slow") == 1 })
 	cancel()
-	if err := <-errc; err == nil {
+	if err := recv(t, "the cancelled call to return", errc); err == nil {
 		t.Fatal("the cancelled call returned no error")
 	}
 	waitFor(t, "the server to hear of the cancellation", func() bool { return len(fixture.Lines(r.state, "cancelled")) == 1 })
 	waitFor(t, "the call to be logged", func() bool { return len(r.logged()) == 1 })
 	if o := r.logged()[0]; o.Status != client.StatusCancelled || len(o.Attempts) != 1 || r.executions("slow") != 1 {
 		t.Fatalf("logged %s with %d attempts, executions %d", o.Status, len(o.Attempts), r.executions("slow"))
+	}
+}
+
+// A server that comes back from a crash listing other tools, without
+// saying so, still has the host told its list changed: mcpsh lists again
+// after every restart, and compares.
+func TestARestartedServerWithOtherToolsIsAListChange(t *testing.T) {
+	r := newRig(t, "redeclare-restart")
+	changed := make(chan struct{}, 4)
+	cs := r.goHost("2025-11-25", &mcp.ClientOptions{ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} }})
+	if _, err := cs.ListTools(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	res := callTool(t, cs, "get_thing", nil) // read-only: it crashes the server, which comes back with it destructive
+	if !res.IsError || r.executions("get_thing") != 1 {
+		t.Fatalf("get_thing: %q, executions %d; want not retried once re-declared destructive", textOf(res), r.executions("get_thing"))
+	}
+	recv(t, "list_changed", changed)
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil || len(tools.Tools) != 1 || tools.Tools[0].Annotations.ReadOnlyHint {
+		t.Fatalf("the host's new listing: %+v %v", tools, err)
 	}
 }

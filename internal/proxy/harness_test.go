@@ -225,3 +225,17 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// recv waits for the next value on ch, failing the test rather than
+// hanging when none comes.
+func recv[T any](t *testing.T, what string, ch <-chan T) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(10 * time.Second):
+		t.Fatalf("gave up waiting for %s", what)
+		var zero T
+		return zero
+	}
+}

@@ -42,9 +42,9 @@ type host struct {
 	// its list changed when a restarted server lists other tools.
 	served [32]byte
 	lists  cursors
-	// asked and parked are the questions put to a 2026-07-28 host inside a
-	// result (mrtr.go).
-	asked  map[string]bool
+	// asked (by ID, until when) and parked are the questions put to a
+	// 2026-07-28 host inside a result that await its answer (mrtr.go).
+	asked  map[string]int64
 	parked map[string]*parkedJob
 	// inflight are the host's calls running upstream, oldest first.
 	inflight []*job
@@ -52,7 +52,7 @@ type host struct {
 
 func newHost(p *Proxy, srv *mcp.Server, ss *mcp.ServerSession) *host {
 	h := &host{p: p, srv: srv, ss: ss, allowed: map[string]policy.Hints{}, subs: map[string]bool{},
-		asked: map[string]bool{}, parked: map[string]*parkedJob{}}
+		asked: map[string]int64{}, parked: map[string]*parkedJob{}}
 	h.life, h.stop = context.WithCancel(context.Background())
 	return h
 }

@@ -75,7 +75,7 @@ func TestResourceSubscriptionsPassBothWays(t *testing.T) {
 	if err := cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: "file:///a.txt"}); err != nil {
 		t.Fatal(err)
 	}
-	if uri := <-updated; uri != "file:///a.txt" || fixture.CountIn(r.state, "subscribed", "file:///a.txt") != 1 {
+	if uri := recv(t, "resources/updated", updated); uri != "file:///a.txt" || fixture.CountIn(r.state, "subscribed", "file:///a.txt") != 1 {
 		t.Fatalf("updated %q, subscribed %v", uri, fixture.Lines(r.state, "subscribed"))
 	}
 }
@@ -95,7 +95,7 @@ func TestASlowServerDoesNotBlockTheHost(t *testing.T) {
 	if res := callTool(t, cs, "read", nil); res.IsError {
 		t.Fatalf("read while slow ran: %q", textOf(res))
 	}
-	res := <-slow
+	res := recv(t, "slow's answer", slow)
 	if res == nil || !res.IsError || !strings.Contains(textOf(res), "no answer or progress within 500ms") {
 		t.Fatalf("slow: %+v", res)
 	}
