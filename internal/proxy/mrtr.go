@@ -98,7 +98,15 @@ func (h *host) askInResult(req *mcp.CallToolRequest, up *client.Session, c *clie
 	st := sealedState{Kind: "approve", ID: newID(), Call: callDigest(c.Tool.Name, c.RawArgs), Hints: hintsKey(c.Tool.Hints),
 		Exp: time.Now().Add(h.p.opts.ApprovalTimeout).UnixMilli()}
 	h.mu.Lock()
-	h.asked[st.ID] = false
+	now := time.Now().UnixMilli()
+	for id, exp := range h.asked {
+		// Questions past their time can no longer be answered: forgotten,
+		// so a host that never answers does not grow the map.
+		if exp < now {
+			delete(h.asked, id)
+		}
+	}
+	h.asked[st.ID] = st.Exp
 	h.mu.Unlock()
 	a := &client.Approval{Server: up.Target.Label(), Tool: c.Tool, Args: c.Args, RawArgs: c.RawArgs, Decision: d, Host: c.Host}
 	params := &mcp.ElicitParams{Mode: "form", Message: question(a, *c.Host, up.Target.Trust), RequestedSchema: approvalSchema}
@@ -155,16 +163,14 @@ func (h *host) readState(req *mcp.CallToolRequest, c *client.Call, st sealedStat
 		return bad("it was given for another call")
 	}
 	h.mu.Lock()
-	used, known := h.asked[st.ID]
-	if known {
-		h.asked[st.ID] = true
-	}
+	_, known := h.asked[st.ID]
+	delete(h.asked, st.ID) // one answer per question
 	h.mu.Unlock()
 	switch {
-	case !known || used:
-		return bad("it was already used")
 	case time.Now().UnixMilli() > st.Exp:
 		return client.Answer{Why: fmt.Sprintf("no one answered within %s", h.p.opts.ApprovalTimeout)}
+	case !known:
+		return bad("it was already used")
 	}
 	res, _ := req.Params.InputResponses[approvalKey].(*mcp.ElicitResult)
 	return readAnswer(res)
