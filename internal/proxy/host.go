@@ -199,6 +199,11 @@ func (h *host) event(up *client.Session, e client.Event) {
 	case client.EventReconnected:
 		h.p.warn(e.Text)
 		h.resubscribe(up)
+		// The session lists the tools once it is back, but after it says
+		// so: listed here, the comparison is made on the new listing.
+		if _, err := up.ListTools(h.life); err != nil {
+			h.p.warn("listing the tools after the restart: " + err.Error())
+		}
 		if h.toolsDigest(up) != h.servedDigest() {
 			// The server came back with other tools than the host was
 			// given: it must list them again, whether or not the server
