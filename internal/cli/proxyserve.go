@@ -95,6 +95,9 @@ func (a *app) proxyServe(cmd *cobra.Command, args []string, f *proxyServeFlags) 
 		}
 		a.trace = tf
 	}
+	// A host's calls come at an agent's pace: many quick ones, each leaving
+	// go-sdk's decoding garbage behind (heapfloor.go).
+	a.raiseHeapFloor()
 	call := client.Call{OnlyReadOnly: f.calls.readOnly}
 	call.Timeout, call.MaxDuration, call.Attempts, call.RetryMax = f.calls.limits(cmd)
 	p := proxy.New(proxy.Options{
