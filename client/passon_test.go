@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 SEP-2577 deprecates roots and logging; these tests hold what mcpsh passes on through the deprecation window
+
 package client
 
 import (

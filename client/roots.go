@@ -26,9 +26,11 @@ func (s *Session) SetRoots(roots []Root) {
 		//lint:ignore SA1019 SEP-2577 deprecates roots, sampling and logging; servers use them through the deprecation window, so mcpsh keeps serving them
 		s.client.RemoveRoots(gone...)
 	}
+	//lint:ignore SA1019 SEP-2577 deprecates roots, sampling and logging; servers use them through the deprecation window, so mcpsh keeps serving them
 	var add []*mcp.Root
 	for _, r := range roots {
 		if !slices.Contains(old, r) {
+			//lint:ignore SA1019 SEP-2577 deprecates roots, sampling and logging; servers use them through the deprecation window, so mcpsh keeps serving them
 			add = append(add, &mcp.Root{URI: r.URI, Name: r.Name})
 		}
 	}

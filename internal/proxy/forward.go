@@ -41,8 +41,6 @@ func (h *host) forwardElicit(ctx context.Context, r *client.ElicitRequest) (*cli
 // forwardSample passes the server's sampling request on to the host, as
 // the server sent it, marked in its _meta: its messages are the model's
 // input and are left as they are.
-//
-//lint:ignore SA1019 SEP-2577 deprecates sampling; servers use it through the deprecation window, and a proxy passes it on
 func (h *host) forwardSample(ctx context.Context, r *client.SampleRequest) (*client.SampleResponse, error) {
 	//lint:ignore SA1019 SEP-2577 deprecates sampling; servers use it through the deprecation window, and a proxy passes it on
 	var params mcp.CreateMessageParams

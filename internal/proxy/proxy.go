@@ -129,8 +129,9 @@ func (p *Proxy) server() *mcp.Server {
 			Logging:     &mcp.LoggingCapabilities{},
 			Completions: &mcp.CompletionCapabilities{},
 		},
-		SubscribeHandler:        p.subscribe,
-		UnsubscribeHandler:      p.unsubscribe,
+		SubscribeHandler:   p.subscribe,
+		UnsubscribeHandler: p.unsubscribe,
+		//lint:ignore SA1019 SEP-2577 deprecates roots; servers use them through the deprecation window, and a proxy passes them on
 		RootsListChangedHandler: p.rootsChanged,
 		InitializedHandler:      p.initialized,
 		Logger:                  slog.New(slog.DiscardHandler),

@@ -40,7 +40,6 @@ func (p *Proxy) middleware(srv *mcp.Server) mcp.Middleware {
 				return h.forwardList(ctx, method, req)
 			case "resources/read", "prompts/get", "completion/complete":
 				return h.forward(ctx, method, req)
-			//lint:ignore SA1019 SEP-2577 deprecates logging; servers use it through the deprecation window, and a proxy passes it on
 			case "logging/setLevel":
 				return h.setLevel(ctx, next, method, req)
 			}
