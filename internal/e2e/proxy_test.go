@@ -242,3 +242,32 @@ func TestProxyStdoutIsOnlyJSONRPC(t *testing.T) {
 	}
 	contains(t, "stderr", stderr.String(), "mcpsh: warning:", "not JSON-RPC")
 }
+
+// The flags that mean what they mean for call reach the proxy's calls;
+// the ones that are not for it are usage errors.
+func TestProxyFlags(t *testing.T) {
+	env, _, _ := stateEnv(t)
+	fx := t.TempDir()
+	cs, _ := goHost(t, proxyCmd(env, fx, "proxy", "--no-log", "--untrusted"), "2025-11-25", nil)
+	res, text := hostCall(t, cs, "read")
+	cs.Close()
+	if !res.IsError || !strings.Contains(text, "untrusted") || fixture.CountIn(fx, "executions", "read") != 0 {
+		t.Errorf("--untrusted: read %q, executions %d", text, fixture.CountIn(fx, "executions", "read"))
+	}
+	cs, _ = goHost(t, proxyCmd(env, fx, "proxy", "--no-log", "--read-only"), "2025-11-25", &mcp.ClientOptions{
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"decision": "run"}}, nil
+		}})
+	res, text = hostCall(t, cs, "exact")
+	cs.Close()
+	if !res.IsError || !strings.Contains(text, "--read-only") || fixture.CountIn(fx, "executions", "exact") != 0 {
+		t.Errorf("--read-only: exact %q, executions %d", text, fixture.CountIn(fx, "executions", "exact"))
+	}
+	for _, bad := range [][]string{{"--approval-timeout", "0"}, {"--root", "/tmp"}, {"--elicit", "defaults"}, {"extra"}, {"--yes"}} {
+		r := mcpsh(t, opts{env: env}, append(append([]string{"proxy-serve"}, bad...), fixtureCmd("proxy", fx)...)...)
+		wantCode(t, r, 2)
+		if r.out != "" {
+			t.Errorf("%v wrote to stdout: %q", bad, r.out)
+		}
+	}
+}
