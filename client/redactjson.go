@@ -22,7 +22,7 @@ import (
 // with their escapes, so a value spelled with \u escapes is found too. raw
 // must be valid JSON (as every answer the tap keeps is).
 func (t Target) RedactJSON(raw json.RawMessage) (json.RawMessage, bool) {
-	secrets := t.knownSecrets()
+	secrets := t.redactableSecrets()
 	if len(secrets) == 0 || len(raw) == 0 {
 		return raw, false
 	}
@@ -50,9 +50,9 @@ func (t Target) RedactJSON(raw json.RawMessage) (json.RawMessage, bool) {
 	return append(out, raw[last:]...), true
 }
 
-// knownSecrets are the values Redact replaces by value, long enough to be
+// redactableSecrets are the values Redact replaces by value, long enough to be
 // looked for (redact.Known's rule).
-func (t Target) knownSecrets() []string {
+func (t Target) redactableSecrets() []string {
 	all := append(t.live.list(), t.Secrets...)
 	for _, v := range t.Headers {
 		all = append(all, v)
