@@ -3,6 +3,7 @@ package client
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -62,6 +63,24 @@ type Call struct {
 	OnProgress func(Progress)
 	// OnRetry hears of each failed attempt that will be retried, before the wait.
 	OnRetry func(RetryNotice)
+
+	// RawArgs, when set, are sent as the arguments, byte for byte but for
+	// whitespace (a proxy passes its host's on: decoding and encoding them
+	// would change integers past 2^53). Args must then hold them decoded:
+	// they are what is validated and logged.
+	RawArgs json.RawMessage
+	// Meta are _meta members sent with the call besides mcpsh's own (a
+	// proxy forwards its host's). progressToken and the
+	// io.modelcontextprotocol/ members belong to the connection and are
+	// never taken from here.
+	Meta map[string]json.RawMessage
+	// Approve, when set, is asked by Do when the decision on the tool as
+	// declared now is to confirm (approve.go). Nil: such a call is refused,
+	// unless Approved or Declined already says what a person answered.
+	Approve func(context.Context, *Approval) Answer
+	// Host is the agent's host a proxy makes the call for; the outcome
+	// records it.
+	Host *Peer
 }
 
 // RetryNotice describes a failed attempt that is about to be retried.
@@ -158,6 +177,13 @@ func (s *Session) Do(ctx context.Context, c *Call) (*Outcome, error) {
 	if tool != c.Tool {
 		o.redecided(c.Tool, tool, d)
 	}
+	var ans *Answer
+	if d.Verdict == policy.Ask && c.Approve != nil && !c.Approved && !c.Declined {
+		var a Answer
+		c, d, a = s.askApproval(ctx, c, tool, d)
+		ans = &a
+		o.Decision, o.Reason, o.ApprovedBy = d.Verdict, d.Reason, d.By
+	}
 	defer func() {
 		// Whatever fails after the call went out, the entry is written.
 		if p := recover(); p != nil {
@@ -167,6 +193,8 @@ func (s *Session) Do(ctx context.Context, c *Call) (*Outcome, error) {
 		}
 	}()
 	switch {
+	case ans != nil && ans.Verdict != AnswerApproved:
+		o.refuseUnapproved(ctx, d, *ans)
 	case c.Declined:
 		o.refuse(declinedBy(c.ApprovedBy))
 		o.Need = policy.NeedNothing

@@ -36,6 +36,10 @@ type Event struct {
 	Level  string // log level, for EventLog
 	Logger string
 	Text   string
+	// Data is a log message's data as the server sent it (EventLog), its
+	// known secrets taken out (Target.RedactJSON), for a caller that passes
+	// it on; Text is the same made into one redacted line.
+	Data json.RawMessage
 }
 
 // Progress is one progress notification for a call in flight.

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -398,13 +399,7 @@ func (s *Session) attempt(ctx context.Context, conn *connection, c *Call, tool *
 		time.AfterFunc(progressLinger, func() { s.progress.Delete(token) })
 	}()
 
-	args := c.Args
-	if args == nil {
-		// Never send null: go-sdk servers panic on null arguments to a tool
-		// whose schema has defaults.
-		args = map[string]any{}
-	}
-	params := &mcp.CallToolParams{Name: tool.Name, Arguments: args}
+	params := &mcp.CallToolParams{Name: tool.Name, Arguments: callArgs(c), Meta: callMeta(c.Meta)}
 	if in != nil {
 		params.InputResponses, params.RequestState = in.responses, in.state
 	}
@@ -443,7 +438,48 @@ func (s *Session) attempt(ctx context.Context, conn *connection, c *Call, tool *
 	if err != nil {
 		return nil, nil, wire, unreadable(err)
 	}
+	res.Raw = raw
 	return res, nil, wire, nil
+}
+
+// callArgs are the arguments a call sends: the caller's bytes when it gave
+// them, else Args. Never null: go-sdk servers panic on null arguments to a
+// tool whose schema has defaults.
+func callArgs(c *Call) any {
+	if raw := bytes.TrimSpace(c.RawArgs); len(raw) > 0 && !isNull(raw) {
+		return json.RawMessage(raw)
+	}
+	if c.Args == nil {
+		return map[string]any{}
+	}
+	return c.Args
+}
+
+// callMeta is the _meta a call carries besides the progress token: the
+// caller's members, less those that belong to the connection (the progress
+// token mcpsh routes progress by; at 2026-07-28 go-sdk's own
+// io.modelcontextprotocol/ members, which name this hop's version, client
+// and capabilities). A fresh map each attempt: go-sdk writes into it.
+func callMeta(m map[string]json.RawMessage) mcp.Meta {
+	if len(m) == 0 {
+		return nil
+	}
+	out := make(mcp.Meta, len(m))
+	for k, v := range m {
+		if IsHopMeta(k) || !json.Valid(v) {
+			continue
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// IsHopMeta reports a _meta key that belongs to one connection rather than
+// to the request's content: the progress token, and the protocol's
+// io.modelcontextprotocol/ members (SEP-2575). A proxy does not forward
+// them; each hop has its own.
+func IsHopMeta(key string) bool {
+	return key == "progressToken" || strings.HasPrefix(key, "io.modelcontextprotocol/")
 }
 
 // unreadable is an answer mcpsh could not read. The server did answer, so the

@@ -111,3 +111,27 @@ func (s *Session) Tool(name string) (*Tool, bool) {
 	t, ok := s.tools.byName[name]
 	return t, ok
 }
+
+// ToolPage returns the page of the last complete listing that cursor asked
+// for ("" the first), exactly as the server sent it, nextCursor included.
+// A caller that passes the listing on (a proxy) serves its pages from here:
+// they are what every decision is made on.
+func (s *Session) ToolPage(cursor string) (json.RawMessage, bool) {
+	s.tools.mu.RLock()
+	defer s.tools.mu.RUnlock()
+	p, ok := s.tools.pages[cursor]
+	return p, ok
+}
+
+// ToolPages returns every page of the last complete listing by the cursor
+// that asked for it. The map is the caller's; the pages are shared and
+// must not be written to.
+func (s *Session) ToolPages() map[string]json.RawMessage {
+	s.tools.mu.RLock()
+	defer s.tools.mu.RUnlock()
+	out := make(map[string]json.RawMessage, len(s.tools.pages))
+	for k, v := range s.tools.pages {
+		out[k] = v
+	}
+	return out
+}

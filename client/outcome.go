@@ -104,6 +104,10 @@ type Outcome struct {
 	Error             string `json:"error,omitempty"`
 	// LogError says the session log could not record this call.
 	LogError string `json:"logError,omitempty"`
+	// Host is the agent's host a proxy made the call for (its claim), and
+	// Proxy marks such a call.
+	Host  *Peer `json:"host,omitempty"`
+	Proxy bool  `json:"proxy,omitempty"`
 
 	// Args are the arguments sent; the session log redacts them.
 	Args map[string]any `json:"-"`
@@ -145,6 +149,8 @@ func (s *Session) newOutcome(c *Call, t *Tool, d policy.Decision) *Outcome {
 		OpenWorld:  d.OpenWorld,
 		Attempts:   []Attempt{},
 		Args:       c.Args,
+		Host:       c.Host,
+		Proxy:      c.Host != nil,
 	}
 }
 

@@ -93,6 +93,9 @@ type SampleRequest struct {
 	// ModelHints and the priorities are the server's model preferences.
 	ModelHints                                        []string
 	CostPriority, SpeedPriority, IntelligencePriority float64
+	// Raw are the request's params as the server sent them, for a caller
+	// that passes the request on (a proxy).
+	Raw json.RawMessage
 }
 
 // SampleMessage is one message of the conversation the server sends.
@@ -104,6 +107,9 @@ type SampleMessage struct {
 // SampleResponse is the reply the person wrote.
 type SampleResponse struct {
 	Text string
+	// Raw, when set, is the whole result to send (a proxy passes its
+	// host's on); Text is then not used.
+	Raw json.RawMessage
 }
 
 // ErrDeclined is the answer when the user rejects a server's request.
@@ -115,9 +121,9 @@ const humanModel = "human (mcpsh)"
 // capabilities are what mcpsh declares to the server.
 func (s *Session) capabilities() *mcp.ClientCapabilities {
 	caps := &mcp.ClientCapabilities{}
-	if len(s.opts.Roots) > 0 {
+	if s.offersRoots() {
 		//lint:ignore SA1019 SEP-2577 deprecates roots, sampling and logging; servers use them through the deprecation window, so mcpsh keeps serving them
-		caps.RootsV2 = &mcp.RootCapabilities{}
+		caps.RootsV2 = &mcp.RootCapabilities{ListChanged: s.opts.OfferRoots}
 	}
 	if s.opts.Elicit != nil {
 		caps.Elicitation = &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}}
@@ -191,6 +197,7 @@ func (s *Session) sampleHandler(ctx context.Context, req *mcp.CreateMessageReque
 	p := req.Params
 	r := &SampleRequest{Server: s.serverName(), SystemPrompt: p.SystemPrompt, MaxTokens: p.MaxTokens,
 		Temperature: p.Temperature, StopSequences: p.StopSequences, IncludeContext: p.IncludeContext}
+	r.Raw, _ = json.Marshal(p)
 	for _, m := range p.Messages {
 		if m == nil {
 			continue
@@ -231,6 +238,14 @@ func (s *Session) answerSample(ctx context.Context, r *SampleRequest) (*mcp.Crea
 		return nil, err
 	}
 	s.emit(Event{Kind: EventRequest, Text: "the server asked for a completion (sampling): answered"})
+	if res.Raw != nil {
+		//lint:ignore SA1019 SEP-2577 deprecates roots, sampling and logging; servers use them through the deprecation window, so mcpsh keeps serving them
+		var out mcp.CreateMessageResult
+		if err := json.Unmarshal(res.Raw, &out); err != nil {
+			return nil, fmt.Errorf("the reply to the sampling request is not a result: %s", safeText(err.Error()))
+		}
+		return &out, nil
+	}
 	//lint:ignore SA1019 SEP-2577 deprecates roots, sampling and logging; servers use them through the deprecation window, so mcpsh keeps serving them
 	return &mcp.CreateMessageResult{Content: &mcp.TextContent{Text: res.Text}, Model: humanModel, Role: "assistant", StopReason: "endTurn"}, nil
 }
@@ -243,7 +258,7 @@ func (s *Session) asked(method string) {
 		s.warn("the server asked for a completion (sampling/createMessage), and no one here writes sampling replies; declined")
 	case method == "elicitation/create" && s.opts.Elicit == nil:
 		s.warn("the server asked for input (elicitation/create), which mcpsh did not offer; declined")
-	case method == "roots/list" && len(s.opts.Roots) == 0:
+	case method == "roots/list" && len(s.Roots()) == 0:
 		s.warn("the server asked for roots, and the session offers none; it got none")
 	}
 }

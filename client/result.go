@@ -17,6 +17,9 @@ type Result struct {
 	Size int
 	// Problems are deviations from the spec that mcpsh worked around.
 	Problems []string
+	// Raw is the result exactly as the server sent it, for a caller that
+	// passes it on (a proxy). Its text is the server's.
+	Raw json.RawMessage
 }
 
 // Block is one content block.

@@ -124,7 +124,7 @@ func (s *Session) answerRequest(ctx context.Context, req inputRequest, where str
 	case "sampling/createMessage":
 		return s.roundSample(ctx, req, where)
 	case "roots/list":
-		if len(s.opts.Roots) == 0 {
+		if len(s.Roots()) == 0 {
 			s.asked(req.method)
 		}
 		return s.rootsAnswer(), true, nil
@@ -222,7 +222,7 @@ func (s *Session) roundSample(ctx context.Context, req inputRequest, where strin
 		return nil, false, nil
 	}
 	r := &SampleRequest{Server: s.serverName(), SystemPrompt: p.SystemPrompt, MaxTokens: p.MaxTokens,
-		Temperature: p.Temperature, StopSequences: p.StopSequences, IncludeContext: p.IncludeContext}
+		Temperature: p.Temperature, StopSequences: p.StopSequences, IncludeContext: p.IncludeContext, Raw: req.params}
 	for _, m := range p.Messages {
 		var blocks []json.RawMessage
 		if json.Unmarshal(m.Content, &blocks) != nil {
@@ -271,7 +271,7 @@ func decodeParams(raw json.RawMessage, p any, where string) error {
 func (s *Session) rootsAnswer() mcp.InputResponse {
 	//lint:ignore SA1019 see above
 	roots := []*mcp.Root{}
-	for _, r := range s.opts.Roots {
+	for _, r := range s.Roots() {
 		//lint:ignore SA1019 see above
 		roots = append(roots, &mcp.Root{URI: r.URI, Name: r.Name})
 	}

@@ -2,10 +2,12 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -44,10 +46,13 @@ type Options struct {
 	// declared only when set: Roots, Elicit (a person, or a batch
 	// policy, answers form-mode elicitation; ElicitURL adds URL mode), and
 	// Sample (a person writes the reply to a sampling request).
-	Roots     []Root
-	Elicit    func(context.Context, *ElicitRequest) (*ElicitResponse, error)
-	ElicitURL bool
-	Sample    func(context.Context, *SampleRequest) (*SampleResponse, error)
+	Roots []Root
+	// OfferRoots declares roots even when Roots is empty, for a caller
+	// that sets them later (SetRoots: a proxy passes its host's on).
+	OfferRoots bool
+	Elicit     func(context.Context, *ElicitRequest) (*ElicitResponse, error)
+	ElicitURL  bool
+	Sample     func(context.Context, *SampleRequest) (*SampleResponse, error)
 	// Trace hears every JSON-RPC message in and out (the traffic pane,
 	// a trace file). It runs on the transport's goroutines and must not block.
 	Trace func(TraceEntry)
@@ -100,6 +105,10 @@ type Session struct {
 	// the last listing started. They differ while the listing is stale.
 	changes atomic.Int64
 	listed  atomic.Int64
+
+	// roots are the roots offered now (Options.Roots, then SetRoots).
+	rootsMu sync.Mutex
+	roots   []Root
 
 	reconnectMu sync.Mutex
 	restarts    int
@@ -180,6 +189,7 @@ func Connect(ctx context.Context, t Target, opts *Options) (*Session, error) {
 	if info.Version == "" {
 		info.Version = "dev"
 	}
+	s.roots = slices.Clone(s.opts.Roots)
 	s.client = mcp.NewClient(info, s.clientOptions(t))
 	for _, r := range s.opts.Roots {
 		//lint:ignore SA1019 SEP-2577 deprecates roots, sampling and logging; servers use them through the deprecation window, so mcpsh keeps serving them
@@ -224,7 +234,9 @@ func (s *Session) clientOptions(t Target) *mcp.ClientOptions {
 		},
 		//lint:ignore SA1019 SEP-2577 deprecates roots, sampling and logging; servers use them through the deprecation window, so mcpsh keeps serving them
 		LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) {
-			s.emit(Event{Kind: EventLog, Level: string(r.Params.Level), Logger: r.Params.Logger, Text: t.Redact(logText(r.Params.Data))})
+			data, _ := json.Marshal(r.Params.Data)
+			data, _ = s.Target.RedactJSON(data)
+			s.emit(Event{Kind: EventLog, Level: string(r.Params.Level), Logger: r.Params.Logger, Text: t.Redact(logText(r.Params.Data)), Data: data})
 		},
 		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
 			tok, _ := r.Params.ProgressToken.(string)

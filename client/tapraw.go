@@ -17,6 +17,8 @@ var rawShells = map[string]json.RawMessage{
 	"prompts/list":             json.RawMessage(`{"prompts":[]}`),
 	"resources/list":           json.RawMessage(`{"resources":[]}`),
 	"resources/templates/list": json.RawMessage(`{"resourceTemplates":[]}`),
+	// Only when forwarded (forward.go): Complete reads go-sdk's decode.
+	"completion/complete": json.RawMessage(`{"completion":{"values":[]}}`),
 }
 
 type rawKeyCtx struct{}

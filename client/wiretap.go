@@ -73,6 +73,9 @@ type callWire struct {
 type tapped struct {
 	method string
 	key    string // progress token (tools/call, prompts/get, resources/read) or cursor (tools/list)
+	// keep: the final answer of a resources/read is kept too, not only one
+	// that asks for input (a forwarded request, forward.go).
+	keep bool
 }
 
 // outNote is what outgoing learned of a message, for the transport to confirm
@@ -168,7 +171,7 @@ func (t *tap) outgoing(ctx context.Context, msg jsonrpc.Message) outNote {
 	// (server/discover) can be told apart from a dead server.
 	id := idKey(req.ID)
 	t.mu.Lock()
-	t.pending[id] = tapped{method: req.Method, key: key}
+	t.pending[id] = tapped{method: req.Method, key: key, keep: keepsAnswer(ctx)}
 	if req.Method == "tools/call" && key != "" {
 		t.wire[key] = &callWire{id: id}
 	}
@@ -334,7 +337,7 @@ func (t *tap) incoming(msg jsonrpc.Message) jsonrpc.Message {
 		// mcpsh shows a placeholder (prompts.go).
 		t.results[what.key] = resp.Result
 		shell.Result = roundShells[what.method]
-	case roundShells[what.method] != nil && what.key != "" && asks:
+	case roundShells[what.method] != nil && what.key != "" && (asks || what.keep):
 		t.results[what.key] = resp.Result
 		shell.Result = roundShells[what.method]
 	case what.method == "tools/list":

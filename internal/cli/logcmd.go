@@ -34,7 +34,8 @@ kept in openworld.jsonl next to the sessions folder. Arguments are redacted by
 default (--log-args when calling).
 
 The filters combine: --since 2h (or 7d, or an RFC 3339 time), -s/--server NAME,
---tool GLOB, --status STATUS, --open-world. With --json, the matching entries
+--tool GLOB, --host GLOB (calls mcpsh proxy made for that host), --status
+STATUS, --open-world. With --json, the matching entries
 are printed as JSON lines, each naming its session. --follow keeps printing
 entries as they are written, by any session, new ones included, until Ctrl-C;
 with --since it starts with what was logged since then, with --session or FILE
@@ -70,6 +71,7 @@ with the whole session.`,
 	fl.StringVar(&q.since, "since", "", "only calls made since `WHEN`: a duration back from now (90m, 2h, 7d) or an RFC 3339 time")
 	fl.BoolVar(&q.filter.OpenWorld, "open-world", false, "only open-world calls")
 	fl.StringVar(&q.filter.Tool, "tool", "", "only tools whose name matches `GLOB`")
+	fl.StringVar(&q.filter.Host, "host", "", "only calls mcpsh proxy made for an agent's host whose name matches `GLOB` (as the host names itself: claude-code, cursor...)")
 	fl.StringVar(&q.filter.Status, "status", "", "only calls that ended with `STATUS`: ok, tool_error, failed, refused, cancelled")
 	fl.BoolVarP(&q.follow, "follow", "f", false, "keep printing entries as they are written, until Ctrl-C")
 	fl.BoolVar(&q.json, "json", false, "print the matching entries as JSON lines, each with its session")
@@ -87,6 +89,7 @@ func (a *app) checkLogQuery(q *logQuery, args []string) error {
 		{f.Status != "", func() error { return sessionlog.ValidStatus(f.Status) }},
 		{f.Tool != "", func() error { return sessionlog.ValidTool(f.Tool) }},
 		{f.Server != "", func() error { return sessionlog.ValidServer(f.Server) }},
+		{f.Host != "", func() error { return sessionlog.ValidHost(f.Host) }},
 	}
 	for _, c := range checks {
 		if c.set {

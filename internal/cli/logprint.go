@@ -65,6 +65,9 @@ func (a *app) printLogEntry(e sessionlog.Entry) {
 		e.Time.Local().Format("15:04:05"), status, mark, termtext.Line(e.Tool),
 		p.Muted(termtext.Line(e.Title)), p.Class(e.Class, string(e.Class)), plural(len(e.Attempts), "attempt"), e.DurationMS, who)
 	var notes []string
+	if e.Host != nil {
+		notes = append(notes, "proxied for "+termtext.Truncate(termtext.Line(strings.TrimSpace(e.Host.Name+" "+e.Host.Version)), 60))
+	}
 	if e.OpenWorld {
 		notes = append(notes, "open-world")
 	}

@@ -13,6 +13,7 @@ type Filter struct {
 	OpenWorld bool      // only calls flagged open-world
 	Tool      string    // glob on the tool name, as in policy rules
 	Server    string    // glob on the server's name (its label)
+	Host      string    // glob on the name of the agent's host a proxy made the call for
 	Status    string    // exact status
 	Since     time.Time // only calls made at or after it; zero for no bound
 }
@@ -28,6 +29,9 @@ func (f Filter) Match(e Entry) bool {
 		return false
 	}
 	if f.Server != "" && !policy.MatchGlob(f.Server, e.Server) {
+		return false
+	}
+	if f.Host != "" && (e.Host == nil || !policy.MatchGlob(f.Host, e.Host.Name)) {
 		return false
 	}
 	if !f.Since.IsZero() && e.Time.Before(f.Since) {
@@ -57,6 +61,14 @@ func ValidTool(glob string) error {
 func ValidServer(glob string) error {
 	if err := policy.ValidatePattern(glob); err != nil {
 		return fmt.Errorf("--server: %v", err)
+	}
+	return nil
+}
+
+// ValidHost checks a --host glob.
+func ValidHost(glob string) error {
+	if err := policy.ValidatePattern(glob); err != nil {
+		return fmt.Errorf("--host: %v", err)
 	}
 	return nil
 }

@@ -36,3 +36,21 @@ func TestFilterToolGlob(t *testing.T) {
 		t.Errorf("ValidTool(fs/*): %v", err)
 	}
 }
+
+// --host picks the calls mcpsh proxy made for a host, by the name the host
+// gave; calls made at mcpsh's own prompt have no host.
+func TestFilterHost(t *testing.T) {
+	own := Entry{Outcome: client.Outcome{Tool: "a"}}
+	cursor := Entry{Outcome: client.Outcome{Tool: "b", Proxy: true, Host: &client.Peer{Name: "cursor-vscode", Version: "1.2"}}}
+	claude := Entry{Outcome: client.Outcome{Tool: "c", Proxy: true, Host: &client.Peer{Name: "claude-code", Version: "2.1"}}}
+	for glob, want := range map[string][]bool{"": {true, true, true}, "cursor*": {false, true, false}, "*": {false, true, true}} {
+		for i, e := range []Entry{own, cursor, claude} {
+			if got := (Filter{Host: glob}).Match(e); got != want[i] {
+				t.Errorf("--host %q on %s: %v, want %v", glob, e.Tool, got, want[i])
+			}
+		}
+	}
+	if ValidHost("[") == nil {
+		t.Error("ValidHost([) accepted it")
+	}
+}

@@ -1,0 +1,128 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/proxy"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// proxyServeFlags are the flags of mcpsh proxy's serving: those that mean
+// what they mean for call, and the approval timeout. The server is named
+// by the target flags, the root's. There is no --yes: a proxy that
+// approves every call has no point; allow rules say which calls need no one.
+type proxyServeFlags struct {
+	calls           callFlags
+	approvalTimeout time.Duration
+}
+
+func (f *proxyServeFlags) register(fs *pflag.FlagSet) {
+	c := &f.calls
+	fs.BoolVar(&c.readOnly, "read-only", false, "refuse every call that is not effectively read-only")
+	fs.DurationVar(&c.timeout, "timeout", client.DefaultTimeout, "give up on an attempt after `DURATION` without an answer or progress")
+	fs.DurationVar(&c.timeoutMax, "timeout-max", client.DefaultMaxDuration, "give up on an attempt after `DURATION` however much progress it reports")
+	fs.IntVar(&c.retries, "retries", client.DefaultAttempts, "the most `ATTEMPTS` a replay-safe call may take (read-only or idempotent, trusted server)")
+	fs.DurationVar(&c.retryMax, "retry-max", client.DefaultRetryMax, "the most time `DURATION` retries of one call may take")
+	fs.DurationVar(&f.approvalTimeout, "approval-timeout", proxy.DefaultApprovalTimeout, "refuse a call that needs a person's approval when no one answers within `DURATION`")
+}
+
+const proxyServeHelp = `Serve MCP on stdio to an agent's host, in front of one server: the host
+starts mcpsh like any stdio server, sees the server's tools, resources and
+prompts as the server declares them, and every call it makes goes through
+mcpsh's policy on what the server declares at that moment, retries of what is
+safe to retry, and the session log (naming the host).
+
+A call that needs a person (destructive tools, untrusted servers, confirm
+rules) is asked of the host's user through a form, when the host supports
+elicitation, and refused otherwise, with a tool error that says why and how
+to allow it; --approval-timeout bounds the wait. Deny and allow rules in
+mcpsh's config decide before anyone is asked.
+
+stdout carries nothing but JSON-RPC; mcpsh's own messages go to stderr.`
+
+// proxyServeCmd serves, as a hidden command until it becomes mcpsh proxy's
+// own run.
+func (a *app) proxyServeCmd() *cobra.Command {
+	var f proxyServeFlags
+	cmd := &cobra.Command{
+		Use:     "proxy-serve [target] [-- COMMAND ARGS...]",
+		Short:   "Serve a host on stdio in front of one server, through mcpsh's policy, retries and log",
+		Long:    proxyServeHelp,
+		Example: "  mcpsh proxy -s github\n  mcpsh proxy --approval-timeout 5m -- npx -y @modelcontextprotocol/server-filesystem ~/notes",
+		Hidden:  true,
+		Args:    cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.proxyServe(cmd, args, &f)
+		},
+	}
+	f.register(cmd.Flags())
+	return cmd
+}
+
+// proxyServe serves the host on the process's stdin and stdout until the
+// host closes stdin (or the first interrupt), then ends the server.
+func (a *app) proxyServe(cmd *cobra.Command, args []string, f *proxyServeFlags) error {
+	rest, command := commandAfterDash(cmd, args)
+	if len(rest) > 0 {
+		return &usageError{fmt.Sprintf("mcpsh proxy takes no arguments but its target (got %q): name the server with -s NAME, --url, --sse or -- COMMAND ARGS", rest[0])}
+	}
+	for _, name := range []string{"root", "elicit", "server-log"} {
+		if cmd.Flags().Changed(name) {
+			return &usageError{fmt.Sprintf("--%s is not for mcpsh proxy: the host's own roots, answers and log level are passed on", name)}
+		}
+	}
+	if f.approvalTimeout <= 0 {
+		return &usageError{"--approval-timeout must be more than 0"}
+	}
+	if err := client.ValidateProtocol(a.target.protocol); err != nil {
+		return &usageError{"--protocol: " + err.Error()}
+	}
+	if err := a.openLog(); err != nil {
+		return err
+	}
+	t, err := a.resolveTarget(cmd, command)
+	if err != nil {
+		return err
+	}
+	if a.logs.trace != "" && a.trace == nil {
+		tf, err := openTrace(a.logs.trace)
+		if err != nil {
+			return err
+		}
+		a.trace = tf
+	}
+	// A host's calls come at an agent's pace: many quick ones, each leaving
+	// go-sdk's decoding garbage behind (heapfloor.go).
+	a.raiseHeapFloor()
+	call := client.Call{OnlyReadOnly: f.calls.readOnly}
+	call.Timeout, call.MaxDuration, call.Attempts, call.RetryMax = f.calls.limits(cmd)
+	p := proxy.New(proxy.Options{
+		Target:          t,
+		Client:          *a.clientOptionsFor(t),
+		Call:            call,
+		ApprovalTimeout: f.approvalTimeout,
+		ConnectTimeout:  a.target.connectTimeout,
+		Version:         Version,
+		Warn:            a.warn,
+	})
+	// Closing stdin is how the session ends at an interrupt (a read blocked
+	// on it returns); stdout is never closed: it is the process's.
+	in, ok := a.io.In.(io.ReadCloser)
+	if !ok {
+		in = readCloser{a.io.In}
+	}
+	return p.Serve(cmd.Context(), in, writeCloser{a.io.Out})
+}
+
+// readCloser and writeCloser hand the proxy streams it must not close.
+type readCloser struct{ io.Reader }
+
+func (readCloser) Close() error { return nil }
+
+type writeCloser struct{ io.Writer }
+
+func (writeCloser) Close() error { return nil }

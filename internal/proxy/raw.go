@@ -1,0 +1,288 @@
+package proxy
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"slices"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// rawResult hands go-sdk the upstream server's result to send the host as
+// it came. go-sdk's jsonrpc2 marshals a result with encoding/json, which
+// calls MarshalJSON and compacts what it returns, HTML left unescaped
+// (internal/jsonrpc2/messages.go): the host gets the server's bytes less
+// insignificant whitespace. Embedding ResultBase makes it an mcp.Result
+// (go-sdk's documented way for results of one's own type), whose _meta
+// go-sdk may write to (at 2026-07-28 it names the server there).
+//
+// Only the members that belong to one connection rather than to the
+// content are rewritten (hop members): resultType, inputRequests and
+// requestState (SEP-2322), the io.modelcontextprotocol/ members of _meta
+// (SEP-2575), and on listings ttlMs and cacheScope (SEP-2549), so a host
+// never caches a listing mcpsh may have to take back. The rest is spliced
+// verbatim.
+type rawResult struct {
+	mcp.ResultBase
+	raw json.RawMessage
+	// drop are top-level members of raw this hop leaves out; set are the
+	// ones it writes itself, in order, after raw's own.
+	drop []string
+	set  []member
+}
+
+type member struct {
+	key   string
+	value json.RawMessage
+}
+
+// hopMembers are the top-level members no result passes on.
+var hopMembers = []string{"resultType", "inputRequests", "requestState"}
+
+// listingHopMembers are those of a listing, which also says how long it
+// may be cached.
+var listingHopMembers = []string{"resultType", "inputRequests", "requestState", "ttlMs", "cacheScope"}
+
+// errNotObject: an answer to pass on that is not a JSON object, which no
+// MCP result may be.
+var errNotObject = errors.New("the server's answer is not a JSON object")
+
+// newRaw makes the result to pass on from raw, which must be a JSON object;
+// resultType says, for a host that speaks 2026-07-28, that it is complete
+// (go-sdk writes it only into its own result types).
+func newRaw(raw json.RawMessage, drop []string, newProtocol bool) (*rawResult, error) {
+	if _, err := topLevel(raw); err != nil {
+		return nil, err
+	}
+	r := &rawResult{raw: raw, drop: drop}
+	if newProtocol {
+		r.set = append(r.set, member{"resultType", json.RawMessage(`"complete"`)})
+	}
+	return r, nil
+}
+
+// MarshalJSON never fails: jsonrpc2 sends no answer at all for a result it
+// cannot marshal, and the host would wait until its own timeout. raw was
+// checked by newRaw, and the splice only drops and adds whole members.
+func (r *rawResult) MarshalJSON() ([]byte, error) {
+	fields, err := topLevel(r.raw)
+	if err != nil {
+		return []byte(`{}`), nil
+	}
+	var b bytes.Buffer
+	b.Grow(len(r.raw) + 64)
+	b.WriteByte('{')
+	n := 0
+	write := func(key []byte, value []byte) {
+		if n > 0 {
+			b.WriteByte(',')
+		}
+		n++
+		b.Write(key)
+		b.WriteByte(':')
+		b.Write(value)
+	}
+	metaDone := false
+	for _, f := range fields {
+		name := f.name()
+		switch {
+		case slices.Contains(r.drop, name) || r.sets(name):
+			continue
+		case name == "_meta":
+			if metaDone {
+				continue
+			}
+			metaDone = true
+			if m := r.meta(f.value); m != nil {
+				write(f.key, m)
+			}
+			continue
+		}
+		write(f.key, f.value)
+	}
+	if !metaDone {
+		if m := r.meta(nil); m != nil {
+			write([]byte(`"_meta"`), m)
+		}
+	}
+	for _, s := range r.set {
+		k, _ := json.Marshal(s.key)
+		write(k, s.value)
+	}
+	b.WriteByte('}')
+	if !json.Valid(b.Bytes()) {
+		return []byte(`{}`), nil
+	}
+	return b.Bytes(), nil
+}
+
+func (r *rawResult) sets(name string) bool {
+	for _, s := range r.set {
+		if s.key == name {
+			return true
+		}
+	}
+	return false
+}
+
+// meta is the _meta to send: the server's, less its io.modelcontextprotocol/
+// members, with this hop's own (go-sdk's, in ResultBase) added. nil when
+// there is none.
+func (r *rawResult) meta(upstream json.RawMessage) json.RawMessage {
+	var fields []field
+	if upstream != nil {
+		fields, _ = topLevel(upstream)
+		if fields == nil && !isNullJSON(upstream) {
+			return upstream // not an object: the server's, as it was
+		}
+	}
+	var b bytes.Buffer
+	b.WriteByte('{')
+	n := 0
+	write := func(key, value []byte) {
+		if n > 0 {
+			b.WriteByte(',')
+		}
+		n++
+		b.Write(key)
+		b.WriteByte(':')
+		b.Write(value)
+	}
+	for _, f := range fields {
+		if name := f.name(); strings.HasPrefix(name, "io.modelcontextprotocol/") || r.Meta[name] != nil {
+			continue
+		}
+		write(f.key, f.value)
+	}
+	keys := make([]string, 0, len(r.Meta))
+	for k := range r.Meta {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		v, err := marshalNoEscape(r.Meta[k])
+		if err != nil {
+			continue
+		}
+		kb, _ := json.Marshal(k)
+		write(kb, v)
+	}
+	if n == 0 && upstream == nil {
+		return nil
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+// field is one member of a JSON object: its key as written (a string
+// literal, escapes and all) and its value.
+type field struct {
+	key   []byte
+	value json.RawMessage
+}
+
+// name is the key's value.
+func (f field) name() string {
+	if bytes.IndexByte(f.key, '\\') < 0 {
+		return string(f.key[1 : len(f.key)-1])
+	}
+	var s string
+	_ = json.Unmarshal(f.key, &s)
+	return s
+}
+
+// topLevel returns the members of a JSON object in order, as slices of raw.
+func topLevel(raw json.RawMessage) ([]field, error) {
+	if !json.Valid(raw) {
+		return nil, errNotObject
+	}
+	i := skipSpace(raw, 0)
+	if i >= len(raw) || raw[i] != '{' {
+		return nil, errNotObject
+	}
+	fields := []field{}
+	i = skipSpace(raw, i+1)
+	for i < len(raw) && raw[i] != '}' {
+		kEnd := skipString(raw, i)
+		key := raw[i:kEnd]
+		i = skipSpace(raw, kEnd)
+		i = skipSpace(raw, i+1) // the colon
+		vEnd := skipValue(raw, i)
+		fields = append(fields, field{key: key, value: raw[i:vEnd]})
+		i = skipSpace(raw, vEnd)
+		if i < len(raw) && raw[i] == ',' {
+			i = skipSpace(raw, i+1)
+		}
+	}
+	return fields, nil
+}
+
+func isNullJSON(raw json.RawMessage) bool {
+	t := bytes.TrimSpace(raw)
+	return len(t) == 0 || string(t) == "null"
+}
+
+// marshalNoEscape is json.Marshal without HTML escaping, as jsonrpc2 writes.
+func marshalNoEscape(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
+}
+
+// The scanners read text json.Valid has accepted, so they only find where
+// things end (as client/jsonscan.go's do).
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+func skipString(b []byte, i int) int {
+	for i++; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return len(b)
+}
+
+func skipValue(b []byte, i int) int {
+	if i >= len(b) {
+		return len(b)
+	}
+	switch b[i] {
+	case '"':
+		return skipString(b, i)
+	case '{', '[':
+		depth := 0
+		for ; i < len(b); i++ {
+			switch b[i] {
+			case '"':
+				i = skipString(b, i) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return i + 1
+				}
+			}
+		}
+		return len(b)
+	default:
+		for i < len(b) && b[i] != ',' && b[i] != '}' && b[i] != ']' && b[i] != ' ' && b[i] != '\t' && b[i] != '\n' && b[i] != '\r' {
+			i++
+		}
+		return i
+	}
+}

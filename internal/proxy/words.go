@@ -1,0 +1,167 @@
+package proxy
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/policy"
+)
+
+// What the proxy says to the host's user and to the agent: the question
+// before a call that needs a person, and the tool result of a call mcpsh
+// refused. Server and host text in them is made safe for a terminal (the
+// host shows it to a person, the agent reads it).
+
+// argsShown bounds the arguments quoted in a question or a refusal.
+const argsShown = 2048
+
+// basis says, one line for each hint the decision read, where its value
+// came from: the server declared it (a claim, not checked), the spec's
+// default filled it in, or it was not believed (an untrusted server). A
+// rule that decided is named. It is the one place the proxy words this,
+// so it can later read policy's own account of it instead.
+func basis(t *client.Tool, trust policy.Trust, d policy.Decision) []string {
+	var out []string
+	h := t.Hints
+	if h.Conflict() {
+		out = append(out, "readOnlyHint true and destructiveHint true: both declared by the server; mcpsh takes the stricter reading (destructive)")
+	}
+	for _, f := range policy.Fields {
+		if !h.Relevant(f) || (h.Conflict() && (f == policy.FieldReadOnly || f == policy.FieldDestructive)) {
+			continue
+		}
+		v := h.Get(f)
+		var line string
+		switch {
+		case v.Declared() && trust != policy.Trusted:
+			line = fmt.Sprintf("%s %s: declared by the server, not believed: the server is untrusted", f, v)
+		case v.Declared():
+			line = fmt.Sprintf("%s %s: declared by the server (a claim, not checked)", f, v)
+		case t.Declared[string(f)] != nil:
+			line = fmt.Sprintf("%s %t: the spec's default (the server sent %s, not a boolean)", f, policy.Default(f), clipRaw(t.Declared[string(f)], 40))
+		default:
+			line = fmt.Sprintf("%s %t: not declared; the spec's default", f, policy.Default(f))
+		}
+		out = append(out, line)
+	}
+	if d.Rule != "" {
+		out = append(out, fmt.Sprintf("rule %q in mcpsh's config", d.Rule))
+	}
+	for i, l := range out {
+		out[i] = termtext.Line(l)
+	}
+	return out
+}
+
+// question is the message of the form that asks the host's user about a
+// call. It starts with mcpsh's name and the host's, so a form a server
+// sends (marked as the server's, forward.go) cannot pass for it.
+func question(a *client.Approval, host client.Peer, trust policy.Trust) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "mcpsh asks before a call by %s to server %q:\n", hostLabel(host), termtext.Line(a.Server))
+	fmt.Fprintf(&b, "Tool: %s\n", toolLine(a.Tool, trust))
+	fmt.Fprintf(&b, "Why: %s\n", termtext.Line(a.Decision.Reason))
+	for _, l := range basis(a.Tool, trust, a.Decision) {
+		b.WriteString("  " + l + "\n")
+	}
+	fmt.Fprintf(&b, "Arguments: %s\n", argsText(a.RawArgs, a.Args))
+	b.WriteString(`Choose "run" to let this one call run, "refuse" to refuse it.`)
+	return b.String()
+}
+
+// toolLine names a tool with its title, its class and its marks.
+func toolLine(t *client.Tool, trust policy.Trust) string {
+	name := termtext.Truncate(termtext.Line(t.Name), 80)
+	s := name
+	if t.Title != "" && t.Title != t.Name {
+		s = termtext.Truncate(termtext.Line(t.Title), 80) + " (" + name + ")"
+	}
+	marks := []string{string(t.Class())}
+	if trust != policy.Trusted || t.Effective().OpenWorld {
+		marks = append(marks, "open-world")
+	}
+	if len(t.Hints.Implied()) > 0 {
+		marks = append(marks, "hints implied by the spec's defaults")
+	}
+	if trust != policy.Trusted {
+		marks = append(marks, "untrusted server")
+	}
+	return s + ": " + strings.Join(marks, ", ")
+}
+
+// argsText is the arguments as compact JSON on one line, made safe, cut
+// past argsShown bytes.
+func argsText(raw json.RawMessage, args map[string]any) string {
+	var b bytes.Buffer
+	if len(raw) == 0 || json.Compact(&b, raw) != nil {
+		b.Reset()
+		if args == nil {
+			args = map[string]any{}
+		}
+		enc, _ := marshalNoEscape(args)
+		b.Write(enc)
+	}
+	s := b.String()
+	more := ""
+	if len(s) > argsShown {
+		cut := strings.ToValidUTF8(s[:argsShown], "")
+		more = fmt.Sprintf(" … %d bytes more", len(s)-len(cut))
+		s = cut
+	}
+	return termtext.Line(s) + more
+}
+
+func clipRaw(raw json.RawMessage, n int) string {
+	s := termtext.Line(string(raw))
+	return termtext.Truncate(s, n)
+}
+
+// refusal is the tool result text of a call mcpsh did not send: what was
+// refused, why (with where each hint came from), and how a person can let
+// it run. asked says whether the host could be asked.
+func refusal(server string, o *client.Outcome, t *client.Tool, trust policy.Trust, asked bool) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "mcpsh refused %s on server %q; nothing was sent.\n", termtext.Line(o.Tool), termtext.Line(server))
+	fmt.Fprintf(&b, "Why: %s\n", termtext.Line(o.Reason))
+	if t != nil {
+		for _, l := range basis(t, trust, policy.Decision{Rule: o.Rule}) {
+			b.WriteString("  " + l + "\n")
+		}
+	}
+	b.WriteString("How a person can allow it: " + howToAllow(o, asked))
+	return b.String()
+}
+
+// howToAllow says what a person can do to let a refused call run, in
+// mcpsh's words (its config keys and commands: the proxy is mcpsh's own).
+func howToAllow(o *client.Outcome, asked bool) string {
+	rule := fmt.Sprintf(`an allow rule in mcpsh's config ("policy": {"allow": [%q]} on the server's entry)`, termtext.Line(o.Tool))
+	switch {
+	case o.HintsChanged != "":
+		return "the server changed the tool's hints after it was listed or approved; call it again, and mcpsh decides (and asks) on the hints it declares now."
+	case o.Need == policy.NeedReadWrite:
+		return "the proxy runs in read-only mode (--read-only) or the server is untrusted; start it without --read-only, on a server you trust."
+	case o.Rule != "" && strings.HasPrefix(o.Reason, "denied by rule"):
+		return fmt.Sprintf("a deny rule in mcpsh's config (%q) refuses it; only a change to that rule lets it run.", o.Rule)
+	case o.ApprovedBy == "" && strings.HasPrefix(o.Reason, "declined"):
+		return "the person asked said no; the agent may ask for the call again, and the person may then approve it, or " + rule + "."
+	case asked:
+		return "approve it when mcpsh asks (in this host's prompt), or " + rule + "."
+	}
+	return "answer mcpsh's question in a host that supports elicitation (this one did not declare it), or in mcpsh watch (when it is available), or " + rule + "."
+}
+
+// failure is the tool result text of a call that was sent and failed.
+func failure(server string, o *client.Outcome) string {
+	return fmt.Sprintf("mcpsh: the call to %s on server %q failed: %s", termtext.Line(o.Tool), termtext.Line(server), termtext.Line(o.Error))
+}
+
+// markServer prefixes a server's request to the host, so it cannot pass
+// for one of mcpsh's own.
+func markServer(server, message string) string {
+	return fmt.Sprintf("From server %q (not mcpsh): %s", termtext.Line(server), message)
+}
