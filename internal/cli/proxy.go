@@ -18,18 +18,24 @@ command, and --as names it as the host knows it:
 mcpsh proxy config HOST:NAME writes that entry for a server you configured in
 a host, and --write puts it in the host's file.`
 
-// proxyCmd is mcpsh proxy. Serving is the next part of issue 19; the
-// config subcommand and the target flags its entries use are here already.
+// proxyCmd is mcpsh proxy: it serves a host on stdio in front of the
+// target (proxyserve.go); its config subcommand writes the host entries
+// that start it (proxyconfig.go).
 func (a *app) proxyCmd() *cobra.Command {
+	var f proxyServeFlags
 	cmd := &cobra.Command{
-		Use:   "proxy [TARGET] | proxy config HOST:NAME",
+		Use:   "proxy [TARGET] [-- COMMAND ARGS...] | proxy config HOST:NAME",
 		Short: "Route a host's calls to one server through mcpsh's policy, retries and log",
-		Long:  proxyHelp,
-		Args:  cobra.ArbitraryArgs,
-		RunE: func(*cobra.Command, []string) error {
-			return &usageError{"mcpsh proxy does not serve yet: this build has only mcpsh proxy config"}
+		Long:  proxyHelp + "\n\n" + proxyServeHelp,
+		Example: "  mcpsh proxy --as cursor:github -- npx -y @modelcontextprotocol/server-github\n" +
+			"  mcpsh proxy -s github --approval-timeout 5m\n" +
+			"  mcpsh proxy config cursor:github --write",
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.proxyServe(cmd, args, &f)
 		},
 	}
+	f.register(cmd.Flags())
 	cmd.AddCommand(a.proxyConfigCmd())
 	return cmd
 }

@@ -318,10 +318,6 @@ func TestProxyConfigBadInput(t *testing.T) {
 		contains(t, strings.Join(tt.args, " "), r.errOut, tt.want...)
 	}
 	before.unchanged(t, h.Root, "bad input")
-
-	r, _ := run(t, env{vars: vars}, "proxy", "--", "npx", "server")
-	wantCode(t, r, ExitUsage)
-	contains(t, "stderr", r.errOut, "mcpsh proxy does not serve yet")
 }
 
 // The entry runs this mcpsh: by its $PATH name when that is this binary (a

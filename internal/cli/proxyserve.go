@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/proxy"
+	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -44,24 +45,9 @@ mcpsh's config decide before anyone is asked.
 
 stdout carries nothing but JSON-RPC; mcpsh's own messages go to stderr.`
 
-// proxyServeCmd serves, as a hidden command until it becomes mcpsh proxy's
-// own run.
-func (a *app) proxyServeCmd() *cobra.Command {
-	var f proxyServeFlags
-	cmd := &cobra.Command{
-		Use:     "proxy-serve [target] [-- COMMAND ARGS...]",
-		Short:   "Serve a host on stdio in front of one server, through mcpsh's policy, retries and log",
-		Long:    proxyServeHelp,
-		Example: "  mcpsh proxy -s github\n  mcpsh proxy --approval-timeout 5m -- npx -y @modelcontextprotocol/server-filesystem ~/notes",
-		Hidden:  true,
-		Args:    cobra.ArbitraryArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.proxyServe(cmd, args, &f)
-		},
-	}
-	f.register(cmd.Flags())
-	return cmd
-}
+// proxyMarkEnv marks a stdio server started by mcpsh proxy, so that a proxy it
+// starts in turn refuses to.
+const proxyMarkEnv = "MCPSH_PROXY"
 
 // proxyServe serves the host on the process's stdin and stdout until the
 // host closes stdin (or the first interrupt), then ends the server.
@@ -78,6 +64,11 @@ func (a *app) proxyServe(cmd *cobra.Command, args []string, f *proxyServeFlags) 
 	if f.approvalTimeout <= 0 {
 		return &usageError{"--approval-timeout must be more than 0"}
 	}
+	if outer, ok := a.getenv(proxyMarkEnv); ok {
+		// A host entry whose command is itself mcpsh proxy (a hand-edited
+		// entry discovery could not unwrap) would start proxies without end.
+		return &usageError{fmt.Sprintf("this server is already routed through mcpsh proxy (%s): a proxy does not start another", termtext.Line(outer))}
+	}
 	if err := client.ValidateProtocol(a.target.protocol); err != nil {
 		return &usageError{"--protocol: " + err.Error()}
 	}
@@ -87,6 +78,14 @@ func (a *app) proxyServe(cmd *cobra.Command, args []string, f *proxyServeFlags) 
 	t, err := a.resolveTarget(cmd, command)
 	if err != nil {
 		return err
+	}
+	if t.Kind == client.KindStdio {
+		env := make(map[string]string, len(t.Env)+1)
+		for k, v := range t.Env {
+			env[k] = v
+		}
+		env[proxyMarkEnv] = t.Label()
+		t.Env = env
 	}
 	if a.logs.trace != "" && a.trace == nil {
 		tf, err := openTrace(a.logs.trace)

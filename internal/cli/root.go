@@ -155,7 +155,6 @@ func (a *app) rootCmd() *cobra.Command {
 	root.AddCommand(a.toolsCmd(), a.callCmd(), a.runCmd(), a.auditCmd(), a.logCmd(), a.serversCmd(), a.serveDemoCmd(), a.proxyCmd())
 	root.AddCommand(a.resourcesCmd(), a.readCmd(), a.promptsCmd(), a.promptCmd(), a.completeCmd(), a.infoCmd(), a.pingCmd())
 	root.AddCommand(a.authCommands()...)
-	root.AddCommand(a.proxyServeCmd()) // folded into mcpsh proxy at the merge
 	return root
 }
 

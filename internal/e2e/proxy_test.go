@@ -24,7 +24,7 @@ import (
 
 // proxyCmd is mcpsh proxy serving in front of the fixture playing scenario.
 func proxyCmd(env []string, state, scenario string, flags ...string) *exec.Cmd {
-	args := append([]string{"proxy-serve"}, flags...)
+	args := append([]string{"proxy"}, flags...)
 	args = append(args, fixtureCmd(scenario, state)...)
 	cmd := exec.Command(mcpshBin, args...)
 	cmd.Env = append(os.Environ(), env...)
@@ -251,6 +251,11 @@ func TestProxyFlags(t *testing.T) {
 	cs, _ := goHost(t, proxyCmd(env, fx, "proxy", "--no-log", "--untrusted"), "2025-11-25", nil)
 	res, text := hostCall(t, cs, "read")
 	cs.Close()
+	// The server the proxy starts knows it is behind one, so a proxy it
+	// might start in turn refuses (below).
+	if got := fixture.Lines(fx, "proxied-as"); len(got) == 0 || got[0] == "" {
+		t.Errorf("the server was not told it runs behind mcpsh proxy: %q", got)
+	}
 	if !res.IsError || !strings.Contains(text, "untrusted") || fixture.CountIn(fx, "executions", "read") != 0 {
 		t.Errorf("--untrusted: read %q, executions %d", text, fixture.CountIn(fx, "executions", "read"))
 	}
@@ -264,10 +269,18 @@ func TestProxyFlags(t *testing.T) {
 		t.Errorf("--read-only: exact %q, executions %d", text, fixture.CountIn(fx, "executions", "exact"))
 	}
 	for _, bad := range [][]string{{"--approval-timeout", "0"}, {"--root", "/tmp"}, {"--elicit", "defaults"}, {"extra"}, {"--yes"}} {
-		r := mcpsh(t, opts{env: env}, append(append([]string{"proxy-serve"}, bad...), fixtureCmd("proxy", fx)...)...)
+		r := mcpsh(t, opts{env: env}, append(append([]string{"proxy"}, bad...), fixtureCmd("proxy", fx)...)...)
 		wantCode(t, r, 2)
 		if r.out != "" {
 			t.Errorf("%v wrote to stdout: %q", bad, r.out)
 		}
+	}
+	// A proxy started by a proxy (a host entry that runs mcpsh proxy
+	// inside mcpsh proxy) refuses, rather than start proxies without end.
+	r := mcpsh(t, opts{env: append(env, "MCPSH_PROXY=cursor:github")}, append([]string{"proxy"}, fixtureCmd("proxy", fx)...)...)
+	wantCode(t, r, 2)
+	contains(t, "stderr", r.errOut, "already routed through mcpsh proxy (cursor:github)")
+	if r.out != "" {
+		t.Errorf("wrote to stdout: %q", r.out)
 	}
 }
