@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/internal/units"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 )
 
@@ -147,7 +148,7 @@ func (h *authorizer) fetchCode(ctx context.Context, lb *loopback, authURL string
 		wait = DefaultLoginWait
 	}
 	h.auth.notify(fmt.Sprintf("%s asks you to log in at %s. Open this URL in a browser if none opens:\n  %s\nWaiting up to %s for the browser to come back.",
-		termtext.Line(h.target.Label()), plainHost(u), termtext.Line(authURL), shortDuration(wait)))
+		termtext.Line(h.target.Label()), plainHost(u), termtext.Line(authURL), units.Duration(wait)))
 	if login.Open != nil {
 		if err := login.Open(ctx, authURL); err != nil {
 			h.auth.notify("no browser opened (" + termtext.Line(err.Error()) + "): open the URL above yourself")
@@ -163,18 +164,6 @@ func (h *authorizer) fetchCode(ctx context.Context, lb *loopback, authURL string
 	case <-timer.C:
 		return nil, fmt.Errorf("the browser did not come back within %s; run the login again", wait)
 	}
-}
-
-// shortDuration is d without its zero units: "5m", not "5m0s".
-func shortDuration(d time.Duration) string {
-	s := d.String()
-	if strings.HasSuffix(s, "m0s") {
-		s = strings.TrimSuffix(s, "0s")
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
-	}
-	return s
 }
 
 // plainHost is the URL's host as a person should check it: ASCII, with

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cenkalti/backoff/v4"
+	"github.com/mcpsh/mcpsh/internal/units"
 )
 
 // maxRestarts bounds how often one session brings a dead server back, so a
@@ -54,7 +55,7 @@ func (s *Session) reconnect(ctx context.Context, old *connection, deadline time.
 	old.close()
 	c, tries, err := s.redial(ctx, deadline)
 	if err != nil {
-		return fmt.Errorf("reconnecting after %s failed (%s): %w", why, plural(tries, "attempt"), err)
+		return fmt.Errorf("reconnecting after %s failed (%s): %w", why, units.Plural(tries, "attempt"), err)
 	}
 	s.restarts++
 	s.mu.Lock()
@@ -112,10 +113,3 @@ func (s *Session) lastWords(c *connection) string {
 }
 
 func oneLine(err error) string { return strings.Join(strings.Fields(err.Error()), " ") }
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}

@@ -1,9 +1,9 @@
 package client
 
 import (
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 // Result is a tools/call result read from the wire. Content blocks of types
@@ -100,11 +100,11 @@ func parseBlock(raw json.RawMessage) Block {
 	b := Block{Type: w.Type, Text: w.Text, MIMEType: w.MIMEType, URI: w.URI, Name: w.Name, Raw: raw}
 	switch w.Type {
 	case "image", "audio":
-		b.Bytes = base64.StdEncoding.DecodedLen(len(w.Data))
+		b.Bytes = decodedSize(w.Data)
 	case "resource":
 		if w.Resource != nil {
 			b.URI, b.MIMEType, b.Text = w.Resource.URI, w.Resource.MIMEType, w.Resource.Text
-			b.Bytes = base64.StdEncoding.DecodedLen(len(w.Resource.Blob))
+			b.Bytes = decodedSize(w.Resource.Blob)
 		}
 	}
 	return b
@@ -154,4 +154,12 @@ func HumanBytes(n int) string {
 	default:
 		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
 	}
+}
+
+// decodedSize is the size of the bytes that base64 s holds, without decoding
+// it: DecodedLen is an upper bound that counts padding as data (93 B for 91).
+// Unpadded input is counted as what it would decode to.
+func decodedSize(s string) int {
+	s = strings.TrimRight(s, "=")
+	return len(s) * 6 / 8
 }

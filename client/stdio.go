@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -199,6 +200,18 @@ func (p *process) waitExit(d time.Duration) bool {
 }
 
 // exitStatus describes how the server ended, or "" while it runs.
+// endedBy words how a process ended after "the server": "exited with
+// status 3", "was ended by a signal (terminated)".
+func endedBy(ps *os.ProcessState) string {
+	if code := ps.ExitCode(); code >= 0 {
+		return fmt.Sprintf("exited with status %d", code)
+	}
+	if sig, ok := strings.CutPrefix(ps.String(), "signal: "); ok {
+		return "was ended by a signal (" + sig + ")"
+	}
+	return "ended: " + ps.String()
+}
+
 func (p *process) exitStatus() string {
 	select {
 	case <-p.exited:
@@ -210,7 +223,7 @@ func (p *process) exitStatus() string {
 	case p.err == nil:
 		return "exited with status 0"
 	case errors.As(p.err, &ee):
-		return ee.ProcessState.String()
+		return endedBy(ee.ProcessState)
 	default:
 		return p.err.Error()
 	}

@@ -15,7 +15,7 @@ func TestConnectFailureSaysWhatTheServerSaid(t *testing.T) {
 		t.Fatalf("err = %v, want a ConnectError", err)
 	}
 	msg := err.Error()
-	for _, want := range []string{"fake-exit-early", "exit status 1", "fatal: missing API key"} {
+	for _, want := range []string{"fake-exit-early", "exited with status 1", "fatal: missing API key"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("message lacks %q:\n%s", want, msg)
 		}

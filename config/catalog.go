@@ -114,11 +114,10 @@ func (c *Catalog) Resolve(ref string) (s *Server, others []*Server, err error) {
 // unknown is the error for a name no file defines.
 func (c *Catalog) unknown(ref string) error {
 	names := c.Names()
-	msg := fmt.Sprintf("unknown server %q (no servers are configured)", ref)
-	if len(names) > 0 {
-		msg = fmt.Sprintf("unknown server %q (known: %s)", ref, strings.Join(names, ", "))
+	if len(names) == 0 {
+		return noServers(ref, c.Own)
 	}
-	return &Error{File: c.Own.Path, Msg: msg}
+	return &Error{File: c.Own.Path, Msg: fmt.Sprintf("unknown server %q (known: %s)", ref, strings.Join(names, ", "))}
 }
 
 // unknownIn is the error for HOST:NAME when that host has no such server.

@@ -125,6 +125,9 @@ type File struct {
 	Policy []policy.Rule
 	// Log is the top-level "log" key: the session log's retention (log.go).
 	Log Log
+	// Missing is true when no file is at Path yet: an unknown name is then
+	// not the file's fault, and the error says where the file would be.
+	Missing bool
 }
 
 // Lookup returns the server called name, and its Validate error, so a caller about
@@ -143,9 +146,20 @@ func (f *File) Lookup(name string) (*Server, error) {
 			names = append(names, s.Name)
 		}
 	}
-	msg := fmt.Sprintf("unknown server %q (no servers are configured)", name)
 	if len(names) > 0 {
-		msg = fmt.Sprintf("unknown server %q (known: %s)", name, strings.Join(names, ", "))
+		return nil, &Error{File: path, Msg: fmt.Sprintf("unknown server %q (known: %s)", name, strings.Join(names, ", "))}
 	}
-	return nil, &Error{File: path, Msg: msg}
+	return nil, noServers(name, f)
+}
+
+// noServers is the error for a name asked of a file that names no servers.
+// A file that is not there is not blamed: the error says where mcpsh looks.
+func noServers(name string, f *File) error {
+	switch {
+	case f == nil:
+		return &Error{Msg: fmt.Sprintf("unknown server %q (no servers are configured)", name)}
+	case f.Missing:
+		return &Error{Msg: fmt.Sprintf("unknown server %q: no servers are configured (mcpsh's config file %s does not exist yet)", name, f.Path)}
+	}
+	return &Error{File: f.Path, Msg: fmt.Sprintf("unknown server %q (no servers are configured)", name)}
 }

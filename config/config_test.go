@@ -29,6 +29,7 @@ func TestLookup(t *testing.T) {
 		{"known names listed", f, `c.json: unknown server "x" (known: a, b, c)`},
 		{"empty file", &File{Path: "c.json"}, `c.json: unknown server "x" (no servers are configured)`},
 		{"no file at all", nil, `unknown server "x" (no servers are configured)`},
+		{"a file not there yet is not blamed", &File{Path: "c.json", Missing: true}, `unknown server "x": no servers are configured (mcpsh's config file c.json does not exist yet)`},
 	}
 	for _, tt := range tests {
 		s, err := tt.f.Lookup("x")

@@ -13,6 +13,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/sessionlog"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/internal/units"
 	"github.com/mcpsh/mcpsh/policy"
 )
 
@@ -68,7 +69,7 @@ func writeAsScript(w io.Writer, session string, entries []sessionlog.Entry) erro
 		fmt.Fprintf(&b, "# servers: %s; run talks to one: split the script by server.\n", commentText(strings.Join(distinct, ", ")))
 	}
 	if len(entries) > 0 {
-		fmt.Fprintf(&b, "# %s, %s to %s\n", plural(len(entries), "call"), stamp(entries[0].Time), stamp(entries[len(entries)-1].Time))
+		fmt.Fprintf(&b, "# %s, %s to %s\n", units.Plural(len(entries), "call"), stamp(entries[0].Time), stamp(entries[len(entries)-1].Time))
 	} else {
 		b.WriteString("# The session has no calls.\n")
 	}
@@ -78,10 +79,10 @@ func writeAsScript(w io.Writer, session string, entries []sessionlog.Entry) erro
 		"# needs confirmation is refused unless you run the script with --yes.\n")
 	if fills > 0 {
 		fmt.Fprintf(&b, "#\n# To fill in: %s marks %s the log redacted or did not keep.\n"+
-			"# mcpsh run refuses the script, naming each one, until you replace them.\n", fillMark, plural(fills, "value"))
+			"# mcpsh run refuses the script, naming each one, until you replace them.\n", fillMark, units.Plural(fills, "value"))
 	}
 	if skipped > 0 {
-		fmt.Fprintf(&b, "# Left out: %s whose name no script line can hold (see below).\n", plural(skipped, "call"))
+		fmt.Fprintf(&b, "# Left out: %s whose name no script line can hold (see below).\n", units.Plural(skipped, "call"))
 	}
 	for _, l := range body {
 		b.WriteString(l + "\n")

@@ -259,5 +259,5 @@ func (a *app) writeSARIF(servers []*audited) error {
 		}
 		in = append(in, s)
 	}
-	return audit.WriteSARIF(a.io.Out, Version, in)
+	return audit.WriteSARIF(a.io.Out, currentVersion().short(), in)
 }

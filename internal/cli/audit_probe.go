@@ -7,6 +7,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/audit"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/internal/units"
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/spf13/cobra"
 )
@@ -142,7 +143,7 @@ func (a *app) runProbe(cmd *cobra.Command, sv *audited, w *audit.Watch, f *audit
 		OnCall: func(n, total int, tool string, example int) {
 			stop()
 			if n == 1 {
-				fmt.Fprintf(a.io.ErrOut, "mcpsh: %sprobing: %s to read-only tools\n", prefix, plural(total, "call"))
+				fmt.Fprintf(a.io.ErrOut, "mcpsh: %sprobing: %s to read-only tools\n", prefix, units.Plural(total, "call"))
 			} else if n%probeEvery == 0 {
 				fmt.Fprintf(a.io.ErrOut, "mcpsh: %sprobe %d/%d\n", prefix, n, total)
 			}

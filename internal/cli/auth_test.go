@@ -43,7 +43,7 @@ func TestLoginThenCall(t *testing.T) {
 	r, _ := run(t, authEnv(t, state, oauthfake.CurlBrowser(t)), "login", "--url", f.URL())
 	wantCode(t, r, ExitOK)
 	tokens := filepath.Join(state, "mcpsh", "tokens")
-	contains(t, "stdout", r.out, "logged in to "+f.URL()+" (token expires in 59m); the token is in "+tokens+string(filepath.Separator))
+	contains(t, "stdout", r.out, "logged in to "+f.URL()+" (token expires in 59 min); the token is in "+tokens+string(filepath.Separator))
 	contains(t, "stderr", r.errOut, "asks you to log in at 127.0.0.1", f.AS.URL+"/authorize?")
 	if n := len(f.Seen().Authorizes); n != 1 {
 		t.Fatalf("authorizations = %d", n)
@@ -136,7 +136,7 @@ func TestServersLoginStatus(t *testing.T) {
 	}
 	r, _ = run(t, e, "servers", "--config", cfg)
 	wantCode(t, r, ExitOK)
-	contains(t, "stdout", r.out, "prot\thttp\t"+f.URL()+"\tlogged in (token expires in 59m)\n")
+	contains(t, "stdout", r.out, "prot\thttp\t"+f.URL()+"\tlogged in (token expires in 59 min)\n")
 	j, _ := run(t, e, "servers", "--config", cfg, "--json")
 	wantCode(t, j, ExitOK)
 	var list []struct {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/internal/units"
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -173,7 +174,7 @@ func buildArgs(tool *client.Tool, argv []string, example int) (map[string]any, e
 		return given, nil
 	}
 	if example < 0 || example > len(tool.Examples) {
-		return nil, &usageError{fmt.Sprintf("%s has %s; --example %d is out of range", termtext.Line(tool.Name), plural(len(tool.Examples), "input example"), example)}
+		return nil, &usageError{fmt.Sprintf("%s has %s; --example %d is out of range", termtext.Line(tool.Name), units.Plural(len(tool.Examples), "input example"), example)}
 	}
 	args := map[string]any{}
 	for k, v := range tool.Examples[example-1] {

@@ -24,6 +24,17 @@ type usageError struct{ msg string }
 
 func (e *usageError) Error() string { return e.msg }
 
+// shapeError is a command line of the wrong shape (an unknown flag, a
+// missing or extra argument), the only mistake that --help answers: the
+// message ends by pointing at the help of the command that was run. Other
+// usage errors already say what to do.
+type shapeError struct {
+	usageError
+	cmd string // the command's path, "mcpsh call"
+}
+
+func (e *shapeError) Unwrap() error { return &e.usageError }
+
 // exitError carries a code for a failure already reported to the user.
 type exitError struct{ code int }
 

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/mcpsh/mcpsh/internal/units"
 )
 
 // jsonPath is a place in a JSON value, in a small subset of jq's syntax that
@@ -159,7 +161,7 @@ func (p jsonPath) lookup(v any) (any, error) {
 				return nil, fmt.Errorf("%s is %s, not an array", at, jsonKindOf(v))
 			}
 			if st.Index >= len(arr) {
-				return nil, fmt.Errorf("%s has %s, no [%d]", at, plural(len(arr), "item"), st.Index)
+				return nil, fmt.Errorf("%s has %s, no [%d]", at, units.Plural(len(arr), "item"), st.Index)
 			}
 			v = arr[st.Index]
 			continue

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/mcpsh/mcpsh/internal/sessionlog"
+	"github.com/mcpsh/mcpsh/internal/units"
 	"github.com/spf13/cobra"
 )
 
@@ -165,7 +166,7 @@ func (a *app) showSessions(cmd *cobra.Command, dir string, q logQuery) error {
 		if err != nil {
 			return &usageError{fmt.Sprintf("reading the session logs: %v", err)}
 		}
-		return a.followLog(cmd, fl, fmt.Sprintf("%s in %s", plural(fl.Files(), "session log"), dir), q)
+		return a.followLog(cmd, fl, fmt.Sprintf("%s in %s", units.Plural(fl.Files(), "session log"), dir), q)
 	}
 	if len(sessions) == 0 {
 		return &usageError{fmt.Sprintf("no session logs in %s yet: calls made with mcpsh are logged there", dir)}
@@ -202,6 +203,6 @@ func (a *app) printSessions(reads func(func(sessionlog.SessionRead) bool), q log
 	if err != nil || q.json || q.asScript {
 		return err
 	}
-	fmt.Fprintf(a.io.ErrOut, "%s of %d in %s\n", plural(pr.shown, "call"), total, plural(sessions, "session"))
+	fmt.Fprintf(a.io.ErrOut, "%s of %d in %s\n", units.Plural(pr.shown, "call"), total, units.Plural(sessions, "session"))
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/config"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/internal/units"
 	"github.com/spf13/cobra"
 )
 
@@ -126,7 +127,7 @@ func (a *app) expiryNote(store client.TokenStore, t client.Target) string {
 	if err != nil || !info.Stored || info.Expiry.IsZero() {
 		return ""
 	}
-	return " (token expires in " + roughDuration(time.Until(info.Expiry)) + ")"
+	return " (token expires in " + units.Approx(time.Until(info.Expiry)) + ")"
 }
 
 // loginOAuth is the configured OAuth client with login's flags on top.
@@ -210,17 +211,4 @@ token may have leaked.`,
 			return nil
 		},
 	}
-}
-
-// roughDuration says how long in the largest unit that fits: "50m", "3h", "2d".
-func roughDuration(d time.Duration) string {
-	switch {
-	case d < time.Minute:
-		return "less than a minute"
-	case d < time.Hour:
-		return fmt.Sprintf("%dm", int(d/time.Minute))
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%dh", int(d/time.Hour))
-	}
-	return fmt.Sprintf("%dd", int(d/(24*time.Hour)))
 }

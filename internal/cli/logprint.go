@@ -7,6 +7,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/sessionlog"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/internal/units"
 )
 
 // logPrinter prints entries, a heading before each session's first one.
@@ -61,9 +62,9 @@ func (a *app) printLogEntry(e sessionlog.Entry) {
 	if e.ApprovedBy != "" {
 		who = " · approved by " + string(e.ApprovedBy)
 	}
-	fmt.Fprintf(a.io.Out, "%s %s %s%s %s · %s · %s · %.0fms%s\n",
+	fmt.Fprintf(a.io.Out, "%s %s %s%s %s · %s · %s · %s%s\n",
 		e.Time.Local().Format("15:04:05"), status, mark, termtext.Line(e.Tool),
-		p.Muted(termtext.Line(e.Title)), p.Class(e.Class, string(e.Class)), plural(len(e.Attempts), "attempt"), e.DurationMS, who)
+		p.Muted(termtext.Line(e.Title)), p.Class(e.Class, string(e.Class)), units.Plural(len(e.Attempts), "attempt"), units.MS(e.DurationMS), who)
 	var notes []string
 	if e.Host != nil {
 		notes = append(notes, "proxied for "+termtext.Truncate(termtext.Line(strings.TrimSpace(e.Host.Name+" "+e.Host.Version)), 60))

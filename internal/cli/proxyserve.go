@@ -105,7 +105,7 @@ func (a *app) proxyServe(cmd *cobra.Command, args []string, f *proxyServeFlags) 
 		Call:            call,
 		ApprovalTimeout: f.approvalTimeout,
 		ConnectTimeout:  a.target.connectTimeout,
-		Version:         Version,
+		Version:         currentVersion().short(),
 		Warn:            a.warn,
 	})
 	// Closing stdin is how the session ends at an interrupt (a read blocked

@@ -122,11 +122,9 @@ func Main(ctx context.Context, args []string, io *iostreams.IOStreams, getenv fu
 			// entered the message, and the whole is made safe once more here.
 			fmt.Fprintln(io.ErrOut, "mcpsh:", termtext.Sanitize(err.Error()))
 		}
-		if code == ExitUsage {
-			var ue *usageError
-			if errors.As(err, &ue) {
-				fmt.Fprintln(io.ErrOut, "Run 'mcpsh --help' for usage.")
-			}
+		var se *shapeError
+		if errors.As(err, &se) {
+			fmt.Fprintf(io.ErrOut, "Run '%s --help' for usage.\n", se.cmd)
 		}
 	}
 	return code
@@ -148,14 +146,31 @@ func (a *app) rootCmd() *cobra.Command {
 	}
 	root.SetVersionTemplate("{{.Version}}")
 	rootCall.register(root.Flags())
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &shapeError{usageError{err.Error()}, c.CommandPath()} })
 	root.PersistentFlags().StringVar(&a.configPath, "config", "", "read servers from `FILE` (default $MCPSH_CONFIG, then $XDG_CONFIG_HOME/mcpsh/config.json)")
 	a.target.register(root.PersistentFlags())
 	a.logs.register(root.PersistentFlags())
 	root.AddCommand(a.toolsCmd(), a.callCmd(), a.runCmd(), a.auditCmd(), a.logCmd(), a.serversCmd(), a.serveDemoCmd(), a.proxyCmd())
 	root.AddCommand(a.resourcesCmd(), a.readCmd(), a.promptsCmd(), a.promptCmd(), a.completeCmd(), a.infoCmd(), a.pingCmd())
 	root.AddCommand(a.authCommands()...)
+	shapeArgs(root)
 	return root
+}
+
+// shapeArgs makes each command's argument-count error a usage error that
+// points at that command's help (cobra's own is a plain error, exit 1).
+func shapeArgs(c *cobra.Command) {
+	if check := c.Args; check != nil {
+		c.Args = func(c *cobra.Command, args []string) error {
+			if err := check(c, args); err != nil {
+				return &shapeError{usageError{err.Error()}, c.CommandPath()}
+			}
+			return nil
+		}
+	}
+	for _, sub := range c.Commands() {
+		shapeArgs(sub)
+	}
 }
 
 // commandAfterDash splits args at "--": what follows is a stdio server's command.

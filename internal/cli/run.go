@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/internal/units"
 	"github.com/spf13/cobra"
 )
 
@@ -119,7 +120,7 @@ func (a *app) scriptErrors(errs []error) error {
 	for _, e := range errs {
 		fmt.Fprintln(a.io.ErrOut, "mcpsh:", e)
 	}
-	fmt.Fprintf(a.io.ErrOut, "mcpsh: %s in the script; nothing was sent\n", plural(len(errs), "error"))
+	fmt.Fprintf(a.io.ErrOut, "mcpsh: %s in the script; nothing was sent\n", units.Plural(len(errs), "error"))
 	return &exitError{ExitUsage}
 }
 
@@ -217,7 +218,7 @@ func (a *app) runCalls(cmd *cobra.Command, s *client.Session, file string, calls
 		}
 		if failFast && (failed > 0 || !owned && o.Status != client.StatusOK) {
 			if left := len(calls) - i - 1; left > 0 {
-				fmt.Fprintf(a.io.ErrOut, "mcpsh: stopped at line %d (--fail-fast): %s not run\n", c.line, plural(left, "call"))
+				fmt.Fprintf(a.io.ErrOut, "mcpsh: stopped at line %d (--fail-fast): %s not run\n", c.line, units.Plural(left, "call"))
 			}
 			break
 		}
@@ -225,9 +226,9 @@ func (a *app) runCalls(cmd *cobra.Command, s *client.Session, file string, calls
 	line := "mcpsh: " + summary(ran, counts)
 	switch {
 	case unmet > 0:
-		line += fmt.Sprintf("; %d of %s failed", unmet, plural(checked, "expectation"))
+		line += fmt.Sprintf("; %d of %s failed", unmet, units.Plural(checked, "expectation"))
 	case checked > 0:
-		line += "; " + plural(checked, "expectation") + " met"
+		line += "; " + units.Plural(checked, "expectation") + " met"
 	}
 	fmt.Fprintln(a.io.ErrOut, line)
 	if errors.Is(cmd.Context().Err(), context.Canceled) {
@@ -251,13 +252,13 @@ func (a *app) printRunStep(p palette, c scriptCall, o *client.Outcome, failed in
 	}
 	unmet := ""
 	if failed > 0 {
-		unmet = " · " + p.Bad(fmt.Sprintf("%d of %s failed", failed, plural(len(c.expects), "expectation")))
+		unmet = " · " + p.Bad(fmt.Sprintf("%d of %s failed", failed, units.Plural(len(c.expects), "expectation")))
 	}
 	// One write a step: stdout is not buffered, and a write is a system call.
 	b := &a.stepBuf
 	b.Reset()
-	fmt.Fprintf(b, "%s %s (%s) · %s · %.0fms%s\n", p.Muted(fmt.Sprintf("[line %d]", c.line)),
-		termtext.Line(o.Title), termtext.Line(o.Tool), status, o.DurationMS, unmet)
+	fmt.Fprintf(b, "%s %s (%s) · %s · %s%s\n", p.Muted(fmt.Sprintf("[line %d]", c.line)),
+		termtext.Line(o.Title), termtext.Line(o.Tool), status, units.MS(o.DurationMS), unmet)
 	switch o.Status {
 	case client.StatusOK, client.StatusToolError:
 		b.WriteString(indent(resultText(o.Result, a.io.StdoutTTY)))
@@ -287,7 +288,7 @@ func summary(ran int, counts map[client.Status]int) string {
 			parts = append(parts, fmt.Sprintf("%d %s", n, strings.ReplaceAll(string(st), "_", " ")))
 		}
 	}
-	s := plural(ran, "call")
+	s := units.Plural(ran, "call")
 	if len(parts) > 0 {
 		s += ": " + strings.Join(parts, ", ")
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/config"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/internal/units"
 	"github.com/spf13/cobra"
 )
 
@@ -132,7 +133,7 @@ func (a *app) printServer(c *config.Catalog, s *config.Server, login *loginState
 		notes = append(notes, n)
 	}
 	if n := len(s.Rules); n > 0 {
-		notes = append(notes, plural(n, "rule"))
+		notes = append(notes, units.Plural(n, "rule"))
 	}
 	if n := clash(c, s); n != "" {
 		notes = append(notes, line(n))
@@ -311,7 +312,7 @@ func (l *loginState) note() string {
 	switch l.Status {
 	case "logged-in":
 		if l.Expires != nil {
-			return "logged in (token expires in " + roughDuration(time.Until(*l.Expires)) + ")"
+			return "logged in (token expires in " + units.Approx(time.Until(*l.Expires)) + ")"
 		}
 		return "logged in"
 	case "expired":

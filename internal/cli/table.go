@@ -10,6 +10,7 @@ import (
 	"github.com/mcpsh/mcpsh/internal/iostreams"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/internal/theme"
+	"github.com/mcpsh/mcpsh/internal/units"
 	"github.com/mcpsh/mcpsh/policy"
 )
 
@@ -46,8 +47,8 @@ func (a *app) printToolTable(s *client.Session) {
 	// is shown only as that, under it.
 	label := termtext.Line(s.Target.Label())
 	info := s.Server()
-	fmt.Fprintf(w, "%s · %d tools (%d read-only, %d write, %d destructive) · %s\n",
-		p.Strong(label), len(tools),
+	fmt.Fprintf(w, "%s · %s (%d read-only, %d write, %d destructive) · %s\n",
+		p.Strong(label), units.Plural(len(tools), "tool"),
 		len(groups[policy.ClassReadOnly]), len(groups[policy.ClassWrite]), len(groups[policy.ClassDestructive]),
 		p.Muted(termtext.Line(s.Target.Via())))
 	if r := info.Reported(); r != "" {
@@ -83,7 +84,7 @@ func (a *app) printToolTable(s *client.Session) {
 			}
 			extra := flagWords(t)
 			if n := len(t.Examples); n > 0 {
-				extra = append(extra, plural(n, "example"))
+				extra = append(extra, units.Plural(n, "example"))
 			}
 			line := "  " + termtext.Row("  ",
 				termtext.Cell{Text: termtext.Line(t.Title), Width: titleW},
@@ -92,13 +93,6 @@ func (a *app) printToolTable(s *client.Session) {
 			fmt.Fprintln(w, strings.TrimRight(termtext.Truncate(line, width), " "))
 		}
 	}
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }
 
 // printToolLines is the non-terminal form: one tab-separated line per tool

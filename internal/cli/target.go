@@ -162,7 +162,7 @@ func (a *app) loadConfig() (*config.File, error) {
 		return a.cfg, a.cfgErr
 	}
 	path, found, err := config.Find(a.configPath, a.getenv)
-	own := &config.File{Path: path}
+	own := &config.File{Path: path, Missing: !found}
 	switch {
 	case err != nil:
 		a.cfgErr = err
@@ -308,7 +308,7 @@ func targetOf(s *config.Server) client.Target {
 const DefaultConnectTimeout = 30 * time.Second
 
 func (a *app) clientOptions() *client.Options {
-	o := &client.Options{ProtocolVersion: a.target.protocol, Version: Version, Recorder: a.recorder, BeforeSend: a.beforeSend, OnWarning: a.warn,
+	o := &client.Options{ProtocolVersion: a.target.protocol, Version: currentVersion().short(), Recorder: a.recorder, BeforeSend: a.beforeSend, OnWarning: a.warn,
 		Roots: a.roots, Handshakes: a.handshakes(), Hurry: a.hurry}
 	if a.trace != nil {
 		o.Trace = a.trace.write

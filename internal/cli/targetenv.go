@@ -46,7 +46,7 @@ func (a *app) ownConfig() (*config.File, error) {
 	case err != nil:
 		return nil, err
 	case !found:
-		return &config.File{Path: path}, nil
+		return &config.File{Path: path, Missing: true}, nil
 	}
 	return config.Load(path, a.getenv)
 }

@@ -66,6 +66,24 @@ func readVersion(bi *debug.BuildInfo, version, commit, date string) buildVersion
 	return v
 }
 
+// short is the version as one token, what mcpsh tells servers it connects
+// to and what SARIF names as the driver's version: the release, or for a
+// build from a checkout "devel" with the commit, so a log can be traced to
+// the code that wrote it.
+func (v buildVersion) short() string {
+	if v.version != "(devel)" {
+		return v.version
+	}
+	s := "devel"
+	if v.commit != "" {
+		s += "+" + v.commit[:min(12, len(v.commit))]
+		if v.modified {
+			s += ".dirty"
+		}
+	}
+	return s
+}
+
 // String is one line per fact, the version first, e.g.
 //
 //	mcpsh v1.2.3

@@ -43,3 +43,28 @@ func TestVersion(t *testing.T) {
 		})
 	}
 }
+
+// What servers are told and SARIF names: one token that traces a build back
+// to its code ("dev" told them nothing).
+func TestVersionShort(t *testing.T) {
+	vcs := func(rev, modified string) []debug.BuildSetting {
+		return []debug.BuildSetting{{Key: "vcs.revision", Value: rev}, {Key: "vcs.modified", Value: modified}}
+	}
+	tests := []struct {
+		name    string
+		bi      *debug.BuildInfo
+		version string
+		want    string
+	}{
+		{"no build info", nil, "", "devel"},
+		{"a release", &debug.BuildInfo{Main: debug.Module{Version: "v1.2.3"}}, "", "v1.2.3"},
+		{"link-time version wins", &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, "v2.0.0", "v2.0.0"},
+		{"a clean checkout", &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: vcs("5ead8fb0a1b2c3d4e5f6", "false")}, "", "devel+5ead8fb0a1b2"},
+		{"a checkout with changes", &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: vcs("abc123", "true")}, "", "devel+abc123.dirty"},
+	}
+	for _, tt := range tests {
+		if got := readVersion(tt.bi, tt.version, "", "").short(); got != tt.want {
+			t.Errorf("%s: short() = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}

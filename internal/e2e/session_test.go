@@ -135,7 +135,7 @@ func TestKilledServerIsRestartedAndTheScriptGoesOn(t *testing.T) {
 	if code := p.wait(t); code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, p.out.String(), p.errOut.String())
 	}
-	contains(t, "stderr", p.errOut.String(), "slow_count: attempt 1 of 4 failed (connection lost", "signal: killed")
+	contains(t, "stderr", p.errOut.String(), "slow_count: attempt 1 of 4 failed (connection lost", "was ended by a signal (killed)")
 	contains(t, "stdout", p.out.String(), "after-the-crash")
 	entries := readLog(t, logPath)
 	if len(entries) != 3 || len(entries[0].Attempts) != 2 || entries[0].Attempts[0].Failure != "connection_lost" {

@@ -36,7 +36,7 @@ func TestTUIWorkspaceInATerminal(t *testing.T) {
 
 	// Every server in the bar, each with its state, in the config's order
 	// (by name): broken on screen first, saying why.
-	x.waitFor("›broken ✗ failed: the server exit status 3", "could not connect", "giving up", " demo 15 tools ", " ts ")
+	x.waitFor("›broken ✗ failed: the server exited", "the server exited with status 3;", "could not connect", "giving up", " demo 15 tools ", " ts ")
 	x.waitFor("│ ts 2") // ts is ready: its tool count shows
 	x.keys("]")
 	x.waitFor("›demo 15 tools", "mcpsh-demo 1.0.0", "Destructive (4)")
@@ -65,7 +65,7 @@ func TestTUIWorkspaceInATerminal(t *testing.T) {
 	x.keys("]")
 	x.waitFor("›broken", "could not connect")
 	x.keys("R")
-	x.waitFor("›broken ✗ failed: the server exit status 3")
+	x.waitFor("›broken ✗ failed: the server exited")
 
 	x.keys("q")
 	deadline := time.Now().Add(10 * time.Second)

@@ -19,6 +19,10 @@ var secretEndings = []string{
 // "auth" in BASIC_AUTH, not in "author".
 var secretWords = map[string]bool{"auth": true, "pass": true, "pwd": true, "cred": true, "creds": true, "jwt": true}
 
+// shellDirs are the shell's own variables for directories, written as the
+// shell writes them: "pwd" alone may be a password, "$PWD" never is.
+var shellDirs = map[string]bool{"PWD": true, "OLDPWD": true}
+
 // secretWholeNames are too common as words to flag anywhere but alone.
 var secretWholeNames = map[string]bool{"pin": true, "otp": true, "ssn": true}
 
@@ -28,6 +32,9 @@ var secretWholeNames = map[string]bool{"pin": true, "otp": true, "ssn": true}
 // names that are as often innocent, such as "key" (a tool's lookup key) and
 // "session" (a tmux session), which URLs and environment variables add back.
 func Name(name string) bool {
+	if shellDirs[name] {
+		return false
+	}
 	ws := words(name)
 	if len(ws) == 1 && secretWholeNames[ws[0]] {
 		return true

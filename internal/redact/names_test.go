@@ -10,7 +10,7 @@ func TestName(t *testing.T) {
 		"GITHUB_TOKEN", "authToken", "X-Auth-Token", "auth", "BASIC_AUTH", "pin", "otp", "ssn", "pwd", "db.pass",
 		"AWS_SECRET_ACCESS_KEY", "private_key", "session_id", "sessionId", "Cookie", "Authorization", "credentials", "jwt"}
 	innocent := []string{"author", "authority", "key", "sort_key", "max_tokens", "tokenizer", "session", "title", "query",
-		"passport", "bypass", "pinned", "keyboard", "monkey", "path", "HOME", "code", ""}
+		"passport", "bypass", "pinned", "keyboard", "monkey", "path", "HOME", "code", "PWD", "OLDPWD", ""}
 	for _, n := range secret {
 		if !Name(n) {
 			t.Errorf("Name(%q) = false, want true", n)

@@ -72,7 +72,7 @@ func TestTextKeeps(t *testing.T) {
 		"AKIA", "eyJ alone", "github.com/mcpsh/mcpsh", "https://example.com/a/b?page=2#top",
 		`{"password": null}`, "password=", "token=${GITHUB_TOKEN}", "Authorization: Bearer $TOKEN",
 		"password: [redacted]", "npx -y @modelcontextprotocol/server-filesystem /tmp",
-		"", "token", "see RFC 6750: Bearer",
+		"", "token", "see RFC 6750: Bearer", "${PWD:-/tmp}", "cd $OLDPWD: done",
 	} {
 		if got := Text(s); got != s {
 			t.Errorf("Text(%q) = %q, want it unchanged", s, got)
