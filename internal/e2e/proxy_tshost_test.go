@@ -109,8 +109,8 @@ func tsHost(t *testing.T, env []string, args ...string) []tsEvent {
 	return evs[1 : len(evs)-1]
 }
 
-// only returns the events of op, in order.
-func only(evs []tsEvent, op string) []tsEvent {
+// tsOnly returns the events of op, in order.
+func tsOnly(evs []tsEvent, op string) []tsEvent {
 	var out []tsEvent
 	for _, e := range evs {
 		if e.Op == op {
@@ -144,7 +144,7 @@ func TestProxyTSHostListingIsTheUpstreams(t *testing.T) {
 	env, _, _ := stateEnv(t)
 	direct := tsHost(t, env, append([]string{"list", "--stdio"}, fixtureCmd("proxy", t.TempDir())[1:]...)...)
 	proxied := tsHost(t, env, append([]string{"list", "--stdio", mcpshBin}, proxyCmd(env, t.TempDir(), "proxy", "--no-log").Args[1:]...)...)
-	d, p := only(direct, "list"), only(proxied, "list")
+	d, p := tsOnly(direct, "list"), tsOnly(proxied, "list")
 	if len(d) != 1 || len(p) != 1 || d[0].Error != nil || p[0].Error != nil {
 		t.Fatalf("listing: direct %+v, proxied %+v", d, p)
 	}
@@ -189,8 +189,8 @@ func TestProxyTSHostCallsAreDecidedAndLogged(t *testing.T) {
 	logFile := filepath.Join(t.TempDir(), "proxy.jsonl")
 	evs := tsHost(t, env, append([]string{"--name", "ts-e2e-host", "--version", "3.1.4", "call:read", "call:wipe", "--stdio", mcpshBin},
 		proxyCmd(env, fx, "proxy", "--log", logFile).Args[1:]...)...)
-	calls := only(evs, "call")
-	if len(calls) != 2 || len(only(evs, "elicitation")) != 0 {
+	calls := tsOnly(evs, "call")
+	if len(calls) != 2 || len(tsOnly(evs, "elicitation")) != 0 {
 		t.Fatalf("events: %+v", evs)
 	}
 	if r := calls[0]; r.Result == nil || r.Result.IsError || r.text() != "ran read" || fixture.CountIn(fx, "executions", "read") != 1 {
@@ -233,13 +233,13 @@ func TestProxyTSHostElicitationAcceptAndDecline(t *testing.T) {
 	if strings.Join(ops, " ") != "elicitation:accept call: elicitation:decline call:" {
 		t.Fatalf("events: %v", ops)
 	}
-	for _, q := range only(evs, "elicitation") {
+	for _, q := range tsOnly(evs, "elicitation") {
 		if !strings.HasPrefix(q.Message, `mcpsh asks before a call by ts-e2e-host 3.1.4 to server "`) || !strings.Contains(q.Message, "Tool: wipe: destructive") ||
 			!strings.Contains(string(q.RequestedSchema), `"enum":["run","refuse"]`) {
 			t.Errorf("the host was asked %q with %s", q.Message, q.RequestedSchema)
 		}
 	}
-	calls := only(evs, "call")
+	calls := tsOnly(evs, "call")
 	if r := calls[0]; r.Result == nil || r.Result.IsError || r.text() != "ran wipe" {
 		t.Errorf("wipe, accepted: %+v %q", r.Error, r.text())
 	}
@@ -266,7 +266,7 @@ func TestProxyTSHostCancels(t *testing.T) {
 	logFile := filepath.Join(t.TempDir(), "proxy.jsonl")
 	evs := tsHost(t, env, append([]string{"cancel:slow:" + filepath.Join(fx, "executions") + ":slow", "call:read", "--stdio", mcpshBin},
 		proxyCmd(env, fx, "proxy", "--log", logFile).Args[1:]...)...)
-	calls := only(evs, "call")
+	calls := tsOnly(evs, "call")
 	if len(calls) != 2 || !calls[0].Cancelled || calls[0].Error == nil {
 		t.Fatalf("slow: %+v", calls)
 	}
@@ -300,11 +300,11 @@ func TestTSHostOverStreamableHTTP(t *testing.T) {
 	url := fixtureHTTP(t, "proxy", fx)
 	overHTTP := tsHost(t, env, "list", "call:read", "--url", url, "--header", "Authorization: Bearer ts-host-token")
 	overStdio := tsHost(t, env, append([]string{"list", "--stdio"}, fixtureCmd("proxy", t.TempDir())[1:]...)...)
-	h, s := only(overHTTP, "list"), only(overStdio, "list")
+	h, s := tsOnly(overHTTP, "list"), tsOnly(overStdio, "list")
 	if len(h) != 1 || len(s) != 1 || !bytes.Equal(h[0].Tools, s[0].Tools) || h[0].Pages != 2 {
 		t.Fatalf("listing over HTTP %+v, over stdio %+v", h, s)
 	}
-	if c := only(overHTTP, "call"); len(c) != 1 || c[0].text() != "ran read" {
+	if c := tsOnly(overHTTP, "call"); len(c) != 1 || c[0].text() != "ran read" {
 		t.Errorf("read over HTTP: %+v", c)
 	}
 	if hs := strings.Join(fixture.Lines(fx, "headers"), " "); !strings.Contains(hs, "ts-host-token") {
