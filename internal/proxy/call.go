@@ -229,8 +229,7 @@ func (h *host) answer(req *mcp.CallToolRequest, up *client.Session, j *job) (mcp
 	label := up.Target.Label()
 	switch o.Status {
 	case client.StatusRefused:
-		t, _ := up.Tool(o.Tool)
-		return h.toolError(req, up, refusal(label, o, t, up.Target.Trust, h.canAsk(req)))
+		return h.toolError(req, up, refusal(label, o, h.canAsk(req)))
 	case client.StatusCancelled:
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "mcpsh: " + termtext.Line(o.Error)}
 	case client.StatusFailed:

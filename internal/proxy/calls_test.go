@@ -72,7 +72,7 @@ func TestDestructiveCallWithNoOneToAskIsRefusedAndNeverSent(t *testing.T) {
 			if !res.IsError || r.executions("wipe") != 0 {
 				t.Fatalf("wipe: %+v, executions %d", res, r.executions("wipe"))
 			}
-			for _, want := range []string{`mcpsh refused wipe on server "fixture"; nothing was sent`, "destructiveHint true: declared by the server",
+			for _, want := range []string{`mcpsh refused wipe on server "fixture"; nothing was sent`, "destructiveHint true — declared by the server (a claim, not checked)",
 				"How a person can allow it", "did not declare", `"policy": {"allow": ["wipe"]}`} {
 				if !strings.Contains(text, want) {
 					t.Errorf("the refusal does not say %q:\n%s", want, text)
@@ -115,7 +115,7 @@ func TestHostElicitationApprovesOrDeclines(t *testing.T) {
 			}
 			msg := recv(t, "the question", yes.messages)
 			for _, want := range []string{`mcpsh asks before a call by Test Host 9.1 to server "fixture":`, "Tool: wipe: destructive",
-				"destructiveHint true: declared by the server (a claim, not checked)", `Arguments: {"path":"/tmp/x"}`} {
+				"destructiveHint true — declared by the server (a claim, not checked)", `Arguments: {"path":"/tmp/x"}`} {
 				if !strings.Contains(msg, want) {
 					t.Errorf("the question does not say %q:\n%s", want, msg)
 				}

@@ -19,40 +19,42 @@ import (
 // argsShown bounds the arguments quoted in a question or a refusal.
 const argsShown = 2048
 
-// basis says, one line for each hint the decision read, where its value
-// came from: the server declared it (a claim, not checked), the spec's
-// default filled it in, or it was not believed (an untrusted server). A
-// rule that decided is named. It is the one place the proxy words this,
-// so it can later read policy's own account of it instead.
-func basis(t *client.Tool, trust policy.Trust, d policy.Decision) []string {
+// basis words policy's own account of the hints a decision read
+// (policy.Basis: declared by the server and so only a claim, the spec's
+// default, not believed because the server is untrusted, the stricter
+// reading of a conflict, matched or overridden by a rule), so the proxy
+// never tells a different story from the decision it reports. The hints the
+// verdict turned on come first. To policy's account it adds only what a
+// decision cannot see: the value a server sent for a hint that was not a
+// boolean (policy reads it as absent), from the tool's declared
+// annotations, and the rule that decided, named as mcpsh's config's. Every
+// line is made safe: server values and config rules are quoted in them.
+func basis(bs []policy.Basis, rule string, declared map[string]json.RawMessage) []string {
+	var decided, other []string
+	for _, b := range bs {
+		l := b.String()
+		if raw := declared[string(b.Field)]; b.Source == policy.SourceDefault && raw != nil {
+			l += fmt.Sprintf("; the server sent %s, which is not a boolean", clipRaw(raw, 40))
+		}
+		l = "  " + termtext.Line(l)
+		if b.Decided {
+			decided = append(decided, l)
+		} else {
+			other = append(other, l)
+		}
+	}
 	var out []string
-	h := t.Hints
-	if h.Conflict() {
-		out = append(out, "readOnlyHint true and destructiveHint true: both declared by the server; mcpsh takes the stricter reading (destructive)")
-	}
-	for _, f := range policy.Fields {
-		if !h.Relevant(f) || (h.Conflict() && (f == policy.FieldReadOnly || f == policy.FieldDestructive)) {
-			continue
+	switch {
+	case len(decided) > 0:
+		out = append(append(out, "Hints it turned on:"), decided...)
+		if len(other) > 0 {
+			out = append(append(out, "Other hints:"), other...)
 		}
-		v := h.Get(f)
-		var line string
-		switch {
-		case v.Declared() && trust != policy.Trusted:
-			line = fmt.Sprintf("%s %s: declared by the server, not believed: the server is untrusted", f, v)
-		case v.Declared():
-			line = fmt.Sprintf("%s %s: declared by the server (a claim, not checked)", f, v)
-		case t.Declared[string(f)] != nil:
-			line = fmt.Sprintf("%s %t: the spec's default (the server sent %s, not a boolean)", f, policy.Default(f), clipRaw(t.Declared[string(f)], 40))
-		default:
-			line = fmt.Sprintf("%s %t: not declared; the spec's default", f, policy.Default(f))
-		}
-		out = append(out, line)
+	case len(other) > 0:
+		out = append(append(out, "Hints:"), other...)
 	}
-	if d.Rule != "" {
-		out = append(out, fmt.Sprintf("rule %q in mcpsh's config", d.Rule))
-	}
-	for i, l := range out {
-		out[i] = termtext.Line(l)
+	if rule != "" {
+		out = append(out, termtext.Line(fmt.Sprintf("Rule: %q, in mcpsh's config", rule)))
 	}
 	return out
 }
@@ -65,8 +67,8 @@ func question(a *client.Approval, host client.Peer, trust policy.Trust) string {
 	fmt.Fprintf(&b, "mcpsh asks before a call by %s to server %q:\n", hostLabel(host), termtext.Line(a.Server))
 	fmt.Fprintf(&b, "Tool: %s\n", toolLine(a.Tool, trust))
 	fmt.Fprintf(&b, "Why: %s\n", termtext.Line(a.Decision.Reason))
-	for _, l := range basis(a.Tool, trust, a.Decision) {
-		b.WriteString("  " + l + "\n")
+	for _, l := range basis(a.Decision.Basis, a.Decision.Rule, a.Tool.Declared) {
+		b.WriteString(l + "\n")
 	}
 	fmt.Fprintf(&b, "Arguments: %s\n", argsText(a.RawArgs, a.Args))
 	b.WriteString(`Choose "run" to let this one call run, "refuse" to refuse it.`)
@@ -121,16 +123,15 @@ func clipRaw(raw json.RawMessage, n int) string {
 }
 
 // refusal is the tool result text of a call mcpsh did not send: what was
-// refused, why (with where each hint came from), and how a person can let
-// it run. asked says whether the host could be asked.
-func refusal(server string, o *client.Outcome, t *client.Tool, trust policy.Trust, asked bool) string {
+// refused, why (with where each hint came from, as the decision recorded
+// it in the outcome), and how a person can let it run. asked says whether
+// the host could be asked.
+func refusal(server string, o *client.Outcome, asked bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "mcpsh refused %s on server %q; nothing was sent.\n", termtext.Line(o.Tool), termtext.Line(server))
 	fmt.Fprintf(&b, "Why: %s\n", termtext.Line(o.Reason))
-	if t != nil {
-		for _, l := range basis(t, trust, policy.Decision{Rule: o.Rule}) {
-			b.WriteString("  " + l + "\n")
-		}
+	for _, l := range basis(o.Basis, o.Rule, o.Declared) {
+		b.WriteString(l + "\n")
 	}
 	b.WriteString("How a person can allow it: " + howToAllow(o, asked))
 	return b.String()
