@@ -35,6 +35,9 @@ func (p *Proxy) middleware(srv *mcp.Server) mcp.Middleware {
 				if !ok {
 					return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "tools/call without its params"}
 				}
+				// Over HTTP, a host that drops the POST gives up on the call.
+				ctx, done := p.withPost(ctx, req)
+				defer done()
 				return h.call(ctx, creq)
 			case "resources/list", "resources/templates/list", "prompts/list":
 				return h.forwardList(ctx, method, req)
