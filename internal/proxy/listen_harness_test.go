@@ -144,13 +144,14 @@ func (t *teeBody) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// result is the raw result of the answer with id among the bodies read.
-func (b *bearer) result(id string) json.RawMessage {
+// result is the raw result, among the answers read, that has member.
+func (b *bearer) result(member string) json.RawMessage {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for _, body := range b.bodies {
 		for _, m := range sseMessages(body) {
-			if string(m["id"]) == id {
+			var res map[string]json.RawMessage
+			if json.Unmarshal(m["result"], &res) == nil && res[member] != nil {
 				return m["result"]
 			}
 		}
