@@ -293,6 +293,13 @@ func (c *challenge) WriteHeader(code int) {
 // request to go-sdk.
 func (l *Listener) serveSDK(sdk http.Handler, w http.ResponseWriter, r *http.Request) {
 	r.Header.Del(postHeader)
+	if r.Method == http.MethodDelete {
+		// go-sdk's Close waits for the session's handlers: the host's
+		// calls still running end first (cancelled upstream, recorded).
+		if h := l.hostOf(r.Header.Get(sessionHeader)); h != nil {
+			h.stop()
+		}
+	}
 	if r.Method != http.MethodPost {
 		sdk.ServeHTTP(w, r)
 		return
@@ -330,10 +337,23 @@ func (l *Listener) getServer(r *http.Request) *mcp.Server {
 	if s == nil {
 		return nil
 	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	if s.srv == nil {
 		s.srv = l.p.newServer(func() string { return s.id })
 	}
 	return s.srv
+}
+
+// hostOf is the host of the session with that ID, or nil.
+func (l *Listener) hostOf(id string) *host {
+	l.mu.Lock()
+	s := l.slots[id]
+	l.mu.Unlock()
+	if s == nil || s.srv == nil {
+		return nil
+	}
+	return l.p.hostOfServer(s.srv)
 }
 
 func (l *Listener) reserve() *slot {
@@ -358,7 +378,10 @@ func (l *Listener) release(s *slot) {
 // out, or the proxy ends; then its calls are recorded and its upstream
 // ends. One that never got a request is go-sdk's to drop.
 func (l *Listener) settle(s *slot) {
-	h := l.p.hostOfServer(s.srv)
+	l.mu.Lock()
+	srv := s.srv
+	l.mu.Unlock()
+	h := l.p.hostOfServer(srv)
 	if h == nil {
 		l.release(s)
 		return
@@ -388,7 +411,9 @@ func (l *Listener) Serve(ctx context.Context) error {
 	l.closing = true
 	l.mu.Unlock()
 	for _, h := range l.p.allHosts() {
-		h.ss.Close()
+		// Calls first: go-sdk's Close waits for them.
+		h.stop()
+		go h.ss.Close()
 	}
 	l.ended.Wait()
 	sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
