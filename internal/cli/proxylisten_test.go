@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // --listen beyond this machine, or its companions without it, are usage
@@ -28,7 +29,16 @@ func TestProxyListenRefusesAddressesBeyondThisMachine(t *testing.T) {
 		{[]string{"--allow-host", "devbox"}, "--allow-host goes with --listen"},
 		{[]string{"--listen-remote"}, "--listen-remote goes with --listen"},
 	} {
-		r, _ := run(t, env{}, append(append([]string{"proxy"}, tt.args...), target...)...)
+		// A refusal returns at once; a proxy that started would serve
+		// until the test's end.
+		done := make(chan result, 1)
+		go func() { r, _ := run(t, env{}, append(append([]string{"proxy"}, tt.args...), target...)...); done <- r }()
+		var r result
+		select {
+		case r = <-done:
+		case <-time.After(30 * time.Second):
+			t.Fatalf("%q: mcpsh proxy started serving", tt.args)
+		}
 		if r.code != ExitUsage || !strings.Contains(r.errOut, tt.want) || r.out != "" {
 			t.Errorf("%q: exit %d, stderr %q; want %d saying %q", tt.args, r.code, r.errOut, ExitUsage, tt.want)
 		}
