@@ -283,7 +283,7 @@ type challenge struct{ http.ResponseWriter }
 
 func (c *challenge) WriteHeader(code int) {
 	if code == http.StatusUnauthorized {
-		c.Header().Set("WWW-Authenticate", `Bearer realm="mcpsh proxy", error="invalid_token"`)
+		c.Header().Set("WWW-Authenticate", `Bearer realm="mcpsh proxy"`)
 	}
 	c.ResponseWriter.WriteHeader(code)
 }
