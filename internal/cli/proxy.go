@@ -26,9 +26,10 @@ func (a *app) proxyCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "proxy [TARGET] [-- COMMAND ARGS...] | proxy config HOST:NAME",
 		Short: "Route a host's calls to one server through mcpsh's policy, retries and log",
-		Long:  proxyHelp + "\n\n" + proxyServeHelp,
+		Long:  proxyHelp + "\n\n" + proxyServeHelp + "\n\n" + proxyListenHelp,
 		Example: "  mcpsh proxy --as cursor:github -- npx -y @modelcontextprotocol/server-github\n" +
 			"  mcpsh proxy -s github --approval-timeout 5m\n" +
+			"  mcpsh proxy -s github --listen 127.0.0.1:8765\n" +
 			"  mcpsh proxy config cursor:github --write",
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -19,6 +19,7 @@ import (
 type proxyServeFlags struct {
 	calls           callFlags
 	approvalTimeout time.Duration
+	listen          listenFlags
 }
 
 func (f *proxyServeFlags) register(fs *pflag.FlagSet) {
@@ -29,6 +30,7 @@ func (f *proxyServeFlags) register(fs *pflag.FlagSet) {
 	fs.IntVar(&c.retries, "retries", client.DefaultAttempts, "the most `ATTEMPTS` a replay-safe call may take (read-only or idempotent, trusted server)")
 	fs.DurationVar(&c.retryMax, "retry-max", client.DefaultRetryMax, "the most time `DURATION` retries of one call may take")
 	fs.DurationVar(&f.approvalTimeout, "approval-timeout", proxy.DefaultApprovalTimeout, "refuse a call that needs a person's approval when no one answers within `DURATION`")
+	f.listen.register(fs)
 }
 
 const proxyServeHelp = `Serve MCP on stdio to an agent's host, in front of one server: the host
@@ -63,6 +65,10 @@ func (a *app) proxyServe(cmd *cobra.Command, args []string, f *proxyServeFlags) 
 	}
 	if f.approvalTimeout <= 0 {
 		return &usageError{"--approval-timeout must be more than 0"}
+	}
+	bind, err := f.listen.check(cmd)
+	if err != nil {
+		return err
 	}
 	if outer, ok := a.getenv(proxyMarkEnv); ok {
 		// A host entry whose command is itself mcpsh proxy (a hand-edited
@@ -108,6 +114,9 @@ func (a *app) proxyServe(cmd *cobra.Command, args []string, f *proxyServeFlags) 
 		Version:         currentVersion().short(),
 		Warn:            a.warn,
 	})
+	if bind != "" {
+		return a.proxyListen(cmd, p, &f.listen, bind)
+	}
 	// Closing stdin is how the session ends at an interrupt (a read blocked
 	// on it returns); stdout is never closed: it is the process's.
 	in, ok := a.io.In.(io.ReadCloser)

@@ -71,6 +71,8 @@ type Proxy struct {
 
 	mu    sync.Mutex
 	hosts map[*mcp.ServerSession]*host
+	// posts are the POSTs being served over HTTP (listen.go); nil on stdio.
+	posts *postTable
 }
 
 // New makes a Proxy.
@@ -90,7 +92,7 @@ func New(o Options) *Proxy {
 // (stdio) until the host closes in, or ctx ends. It returns once the
 // host's calls in flight are recorded and the upstream server has ended.
 func (p *Proxy) Serve(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
-	srv := p.server()
+	srv := p.newServer(nil)
 	ss, err := srv.Connect(ctx, &mcp.IOTransport{Reader: in, Writer: out, MaxLineLength: maxLine}, nil)
 	if err != nil {
 		return err
@@ -105,22 +107,22 @@ func (p *Proxy) Serve(ctx context.Context, in io.ReadCloser, out io.WriteCloser)
 		err = <-done
 	}
 	h.close()
-	p.mu.Lock()
-	delete(p.hosts, ss)
-	p.mu.Unlock()
+	p.forget(ss)
 	if errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) || ctx.Err() != nil {
 		return nil
 	}
 	return err
 }
 
-// server is the host side: go-sdk's server, with every method mcpsh
-// passes on answered by the middleware. Its capabilities are the most a
-// proxy passes on, so that go-sdk accepts every subscription a host makes
-// (subscriptions/listen checks them); what the host is told is the
-// upstream's own (serve.go patches the handshake).
-func (p *Proxy) server() *mcp.Server {
+// newServer is the host side of one host session: go-sdk's server, with
+// every method mcpsh passes on answered by the middleware. Its
+// capabilities are the most a proxy passes on, so that go-sdk accepts
+// every subscription a host makes (subscriptions/listen checks them); what
+// the host is told is the upstream's own (serve.go patches the handshake).
+// getID, when set, names the session it serves over HTTP (listen.go).
+func (p *Proxy) newServer(getID func() string) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "mcpsh-proxy", Version: p.opts.Version}, &mcp.ServerOptions{
+		GetSessionID: getID,
 		Capabilities: &mcp.ServerCapabilities{
 			Tools:     &mcp.ToolCapabilities{ListChanged: true},
 			Prompts:   &mcp.PromptCapabilities{ListChanged: true},
@@ -157,6 +159,36 @@ func (p *Proxy) hostOf(ss *mcp.ServerSession) *host {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.hosts[ss]
+}
+
+// hostOfServer is the host whose session srv serves, or nil.
+func (p *Proxy) hostOfServer(srv *mcp.Server) *host {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, h := range p.hosts {
+		if h.srv == srv {
+			return h
+		}
+	}
+	return nil
+}
+
+// allHosts are the hosts served now.
+func (p *Proxy) allHosts() []*host {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := make([]*host, 0, len(p.hosts))
+	for _, h := range p.hosts {
+		out = append(out, h)
+	}
+	return out
+}
+
+// forget drops an ended host session.
+func (p *Proxy) forget(ss *mcp.ServerSession) {
+	p.mu.Lock()
+	delete(p.hosts, ss)
+	p.mu.Unlock()
 }
 
 // warn reports the proxy's own diagnostics, made safe, on stderr.

@@ -35,6 +35,9 @@ func (p *Proxy) middleware(srv *mcp.Server) mcp.Middleware {
 				if !ok {
 					return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "tools/call without its params"}
 				}
+				// Over HTTP, a host that drops the POST gives up on the call.
+				ctx, done := p.withPost(ctx, req)
+				defer done()
 				return h.call(ctx, creq)
 			case "resources/list", "resources/templates/list", "prompts/list":
 				return h.forwardList(ctx, method, req)
@@ -78,6 +81,13 @@ func (h *host) discover(ctx context.Context, next mcp.MethodHandler, method stri
 	if err != nil {
 		return nil, err
 	}
+	if dr, ok := res.(*mcp.DiscoverResult); ok && !servesNew(dr.SupportedVersions) {
+		// Over --listen's stateful HTTP the session cannot stay at
+		// 2026-07-28: go-sdk drops it, and the host falls back to
+		// initialize in a session of its own. No upstream is started for
+		// a session that ends here.
+		return res, nil
+	}
 	up, err := h.upstream(ctx, req)
 	if err != nil {
 		return nil, h.connectError(err)
@@ -91,6 +101,16 @@ func (h *host) discover(ctx context.Context, next mcp.MethodHandler, method stri
 		dr.Meta = mcp.Meta{mcp.MetaKeyServerInfo: implementationOf(info)}
 	}
 	return res, nil
+}
+
+// servesNew says whether a session serves 2026-07-28 or later.
+func servesNew(versions []string) bool {
+	for _, v := range versions {
+		if v >= newProtocol {
+			return true
+		}
+	}
+	return false
 }
 
 // connectError is the host's answer when the upstream cannot be reached:
