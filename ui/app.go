@@ -173,7 +173,7 @@ func (m *Model) connectWith(timeout time.Duration) tea.Cmd {
 	opts.Trace = m.traffic.Tracer(m.opts.Client.Trace)
 	ctx, cancel := context.WithTimeout(m.ctx, timeout)
 	m.connecting = &connecting{cancel: cancel, done: make(chan struct{})}
-	return tea.Batch(connectCmd(ctx, m.connReq, *m.target, &opts, m.connecting.done), m.spinner.Tick)
+	return tea.Batch(m.cmd(connectCmd(ctx, m.connReq, *m.target, &opts, m.connecting.done)), m.spinner.Tick)
 }
 
 // connecting is a connect command in flight.

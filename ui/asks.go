@@ -148,9 +148,9 @@ func (m *Model) onAsk(a *serverAsk) tea.Cmd {
 	a.id = m.nextID()
 	m.asks = append(m.asks, a)
 	if len(m.asks) == 1 {
-		return tea.Batch(watchAsk(a), m.openAsk())
+		return tea.Batch(m.cmd(watchAsk(a)), m.openAsk())
 	}
-	return watchAsk(a)
+	return m.cmd(watchAsk(a))
 }
 
 // openAsk builds the dialog for the first request in the queue, unless the
@@ -167,7 +167,7 @@ func (m *Model) openAsk() tea.Cmd {
 	a := m.asks[0]
 	switch {
 	case a.elicit != nil && a.elicit.Mode == "url":
-		m.dialog = newURLDialog(a, m.openBrowser, m.nextID, m.st, m.keys)
+		m.dialog = newURLDialog(a, m.openBrowser, m.nextID, m.cmd, m.st, m.keys)
 	case a.elicit != nil:
 		m.dialog = newElicitDialog(a, m.st, m.keys)
 	default:

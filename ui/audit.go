@@ -100,7 +100,7 @@ func (m *Model) auditRerender() tea.Cmd {
 		return nil
 	}
 	m.audit.renderReq = m.nextID()
-	return renderAuditCmd(m.audit.renderReq, m.audit.forGen, p.Width(), m.st, p.Report())
+	return m.cmd(renderAuditCmd(m.audit.renderReq, m.audit.forGen, p.Width(), m.st, p.Report()))
 }
 
 // openAudit shows the audit of the whole server, starting it when the
@@ -112,8 +112,8 @@ func (m *Model) openAudit() tea.Cmd {
 	}
 	m.auditPane.SetReport(nil, panes.AuditLines{})
 	m.audit.req = m.nextID()
-	return tea.Batch(m.spinner.Tick, auditCmd(m.audit.req, m.listGen, m.auditPane.Width(), m.st,
-		client.Identity(m.name(), m.server), m.target.Via(), m.target.Trust, m.list.tools))
+	return tea.Batch(m.spinner.Tick, m.cmd(auditCmd(m.audit.req, m.listGen, m.auditPane.Width(), m.st,
+		client.Identity(m.name(), m.server), m.target.Via(), m.target.Trust, m.list.tools)))
 }
 
 // findingsFor audits one tool, once per listing: Update calls it for the

@@ -17,7 +17,7 @@ func auditAnswer(tb testing.TB, cmd tea.Cmd) auditDoneMsg {
 	for len(msgs) > 0 {
 		msg := msgs[0]
 		msgs = msgs[1:]
-		switch msg := msg.(type) {
+		switch msg := unwrap(msg).(type) {
 		case tea.BatchMsg:
 			for _, c := range msg {
 				if c != nil {

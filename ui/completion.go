@@ -30,7 +30,7 @@ func (m *Model) askCompletion() tea.Cmd {
 		return nil
 	}
 	f.Want = m.nextID()
-	return completeAfter(f.Want)
+	return m.cmd(completeAfter(f.Want))
 }
 
 func (m *Model) onCompleteDue(msg completeDueMsg) tea.Cmd {
@@ -39,7 +39,7 @@ func (m *Model) onCompleteDue(msg completeDueMsg) tea.Cmd {
 		return nil // typing went on, or the form is gone
 	}
 	arg, value, given := f.Completing()
-	return completeCmd(m.ctx, msg.id, m.session, f.Ref(), arg, value, given)
+	return m.cmd(completeCmd(m.ctx, msg.id, m.session, f.Ref(), arg, value, given))
 }
 
 func (m *Model) onCompleted(msg completedMsg) {

@@ -186,7 +186,7 @@ func TestAuditOverlay(t *testing.T) {
 	// The audit runs in a command; run it as Bubble Tea would.
 	var done auditDoneMsg
 	for _, c := range cmd().(tea.BatchMsg) {
-		if msg, ok := c().(auditDoneMsg); ok {
+		if msg, ok := unwrap(c()).(auditDoneMsg); ok {
 			done = msg
 		}
 	}

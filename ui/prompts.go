@@ -29,7 +29,7 @@ func (m *Model) listPrompts() tea.Cmd {
 		return nil
 	}
 	m.prompts.req = m.nextID()
-	return listPromptsCmd(m.ctx, m.prompts.req, m.session)
+	return m.cmd(listPromptsCmd(m.ctx, m.prompts.req, m.session))
 }
 
 func (m *Model) onPromptsListed(msg promptsListedMsg) tea.Cmd {
@@ -95,7 +95,7 @@ func (m *Model) getPrompt(f *form.StringForm) tea.Cmd {
 	m.promptOut = newPromptView(f, id, m.st, m.keys)
 	m.mode = modePrompt
 	m.layout()
-	return tea.Batch(getPromptCmd(m.ctx, id, m.session, f.Prompt, f.Values()), m.spinner.Tick)
+	return tea.Batch(m.cmd(getPromptCmd(m.ctx, id, m.session, f.Prompt, f.Values())), m.spinner.Tick)
 }
 
 func (m *Model) onPromptGot(msg promptGotMsg) tea.Cmd {

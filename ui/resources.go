@@ -38,7 +38,7 @@ func (m *Model) listResources() tea.Cmd {
 		return nil
 	}
 	m.resources.req = m.nextID()
-	return listResourcesCmd(m.ctx, m.resources.req, m.session)
+	return m.cmd(listResourcesCmd(m.ctx, m.resources.req, m.session))
 }
 
 func (m *Model) onResourcesListed(msg resourcesListedMsg) tea.Cmd {

@@ -167,7 +167,7 @@ func (m *Model) readResource(title, uri, mimeType string, form *form.StringForm)
 	m.saving = nil
 	m.mode = modeResource
 	m.layout()
-	return tea.Batch(readResourceCmd(m.ctx, id, m.session, uri), m.spinner.Tick)
+	return tea.Batch(m.cmd(readResourceCmd(m.ctx, id, m.session, uri)), m.spinner.Tick)
 }
 
 func (m *Model) onResourceRead(msg resourceReadMsg) {
@@ -186,7 +186,7 @@ func (m *Model) onResourceUpdated(uri string) tea.Cmd {
 	v.id = m.nextID()
 	v.rereads++
 	m.status = "the server updated " + termtext.Line(uri) + ": read again"
-	return readResourceCmd(m.ctx, v.id, m.session, uri)
+	return m.cmd(readResourceCmd(m.ctx, v.id, m.session, uri))
 }
 
 func (m *Model) onResourceKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -224,14 +224,14 @@ func (m *Model) toggleSubscription(uri string) tea.Cmd {
 		m.status = m.serverLabel() + " does not offer resource subscriptions"
 		return nil
 	}
-	return subscribeCmd(m.ctx, m.nextID(), m.session, uri, !m.subscribed[uri])
+	return m.cmd(subscribeCmd(m.ctx, m.nextID(), m.session, uri, !m.subscribed[uri]))
 }
 
 // resubscribe asks a new session for the updates the old one was sending.
 func (m *Model) resubscribe() tea.Cmd {
 	var cmds []tea.Cmd
 	for uri := range m.subscribed {
-		cmds = append(cmds, subscribeCmd(m.ctx, m.nextID(), m.session, uri, true))
+		cmds = append(cmds, m.cmd(subscribeCmd(m.ctx, m.nextID(), m.session, uri, true)))
 	}
 	return tea.Batch(cmds...)
 }

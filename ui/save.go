@@ -31,9 +31,11 @@ type savePrompt struct {
 	// sequence, the result view's from its own, below zero, so that an
 	// answer always finds the prompt that asked.
 	nextID func() int
+	// answer routes the write's answer back to the server that asked.
+	answer func(tea.Cmd) tea.Cmd
 }
 
-func newSavePrompt(st *style.Styles, name string, data []byte, what string, width int, nextID func() int) (*savePrompt, tea.Cmd) {
+func newSavePrompt(st *style.Styles, name string, data []byte, what string, width int, nextID func() int, answer func(tea.Cmd) tea.Cmd) (*savePrompt, tea.Cmd) {
 	in := textinput.New()
 	in.Prompt = "save to: "
 	in.SetStyles(st.TextInput())
@@ -41,7 +43,7 @@ func newSavePrompt(st *style.Styles, name string, data []byte, what string, widt
 	in.CursorEnd()
 	in.SetWidth(max(width-len(in.Prompt)-2, 8))
 	focus := in.Focus()
-	return &savePrompt{in: in, data: data, what: what, nextID: nextID}, focus
+	return &savePrompt{in: in, data: data, what: what, nextID: nextID, answer: answer}, focus
 }
 
 func (m *Model) openSave(c client.ResourceContent, uri, listedType string) tea.Cmd {
@@ -54,7 +56,7 @@ func (m *Model) openSave(c client.ResourceContent, uri, listedType string) tea.C
 		data = []byte(c.Text)
 	}
 	var focus tea.Cmd
-	m.saving, focus = newSavePrompt(m.st, defaultFileName(resultOr(c.URI, uri), mt, c.IsBlob), data, uri, m.width, m.nextID)
+	m.saving, focus = newSavePrompt(m.st, defaultFileName(resultOr(c.URI, uri), mt, c.IsBlob), data, uri, m.width, m.nextID, m.cmd)
 	return focus
 }
 
@@ -72,7 +74,7 @@ func (s *savePrompt) key(msg tea.KeyPressMsg, k *keymap.KeyMap) (cmd tea.Cmd, cl
 		switch {
 		case key.Matches(msg, k.Overwrite):
 			s.id, s.exists = s.nextID(), ""
-			return saveCmd(s.id, s.in.Value(), s.data, true), false
+			return s.answer(saveCmd(s.id, s.in.Value(), s.data, true)), false
 		case key.Matches(msg, k.KeepFile):
 			s.exists = "" // back to the name, to choose another
 		}
@@ -86,7 +88,7 @@ func (s *savePrompt) key(msg tea.KeyPressMsg, k *keymap.KeyMap) (cmd tea.Cmd, cl
 			return nil, false
 		}
 		s.id = s.nextID()
-		return saveCmd(s.id, s.in.Value(), s.data, false), false
+		return s.answer(saveCmd(s.id, s.in.Value(), s.data, false)), false
 	}
 	s.in, cmd = s.in.Update(msg)
 	return cmd, false

@@ -33,14 +33,11 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		return m.within(msg.srv, func() tea.Cmd { return m.update(msg.msg) })
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
-		return m.tagged(m.serverState, m.auditResized())
+		return m.auditResized()
 	case tea.KeyPressMsg:
-		// A key that switches servers returns commands already routed.
-		s := m.serverState
-		cmd := m.onKey(msg)
-		return m.tagged(s, cmd)
+		return m.onKey(msg)
 	case tea.BackgroundColorMsg:
-		return m.tagged(m.serverState, m.setBackground(msg.IsDark()))
+		return m.setBackground(msg.IsDark())
 	case spinner.TickMsg:
 		if !m.spinning() {
 			return nil
@@ -54,9 +51,7 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 	case noticeMsg:
 		return tea.Batch(waitInbox(m.inbox), m.within(msg.srv, func() tea.Cmd { return m.onNotice(msg.text) }))
 	}
-	s := m.serverState
-	cmd := m.update(msg)
-	return m.tagged(s, cmd)
+	return m.update(msg)
 }
 
 // update handles a message for the server embedded now.
@@ -85,21 +80,21 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.onEvent(msg.event)
 	case panes.TrafficMsg:
 		m.traffic.Add(msg.Entries, msg.Dropped)
-		return m.traffic.Wait()
+		return m.cmd(m.traffic.Wait())
 	case logLevelSetMsg:
 		return nil
 	case progressMsg:
 		if r := m.running; r != nil && r.run.id == msg.id {
 			p := msg.progress
 			r.progress = &p
-			return waitCallUpdate(r.run)
+			return m.cmd(waitCallUpdate(r.run))
 		}
 		return nil
 	case retryMsg:
 		if r := m.running; r != nil && r.run.id == msg.id {
 			n := msg.notice
 			r.retry, r.retryAt = &n, m.now()
-			return waitCallUpdate(r.run)
+			return m.cmd(waitCallUpdate(r.run))
 		}
 		return nil
 	case callDoneMsg:
@@ -207,20 +202,20 @@ func (m *Model) onConnected(msg connectedMsg) tea.Cmd {
 	m.resources, m.prompts = resourcesState{}, promptsState{}
 	clear(m.subscribed)
 	m.layout()
-	cmds := []tea.Cmd{waitEvent(m.session), m.listResources(), m.listPrompts()}
+	cmds := []tea.Cmd{m.cmd(waitEvent(m.session)), m.listResources(), m.listPrompts()}
 	if m.server.Logging {
-		cmds = append(cmds, setLogLevelCmd(m.ctx, m.session))
+		cmds = append(cmds, m.cmd(setLogLevelCmd(m.ctx, m.session)))
 	}
 	return tea.Batch(cmds...)
 }
 
 func (m *Model) onEvent(e client.Event) tea.Cmd {
 	m.serverPane.Append(e)
-	next := waitEvent(m.session)
+	next := m.cmd(waitEvent(m.session))
 	switch e.Kind {
 	case client.EventToolsChanged:
 		m.listReq = m.nextID()
-		return tea.Batch(next, listCmd(m.ctx, m.listReq, m.session))
+		return tea.Batch(next, m.cmd(listCmd(m.ctx, m.listReq, m.session)))
 	case client.EventReconnected:
 		// The client listed the tools again before it said so; the rest is
 		// listed here, and the subscriptions, which ended with the old
@@ -273,7 +268,7 @@ func (m *Model) startCall(c *client.Call) tea.Cmd {
 	m.pending = nil
 	m.lastTool, m.lastArgs = c.Tool.Name, c.Args
 	m.mode = modeRunning
-	return tea.Batch(doCallCmd(ctx, m.session, c, r), waitCallUpdate(r), m.spinner.Tick)
+	return tea.Batch(m.cmd(doCallCmd(ctx, m.session, c, r)), m.cmd(waitCallUpdate(r)), m.spinner.Tick)
 }
 
 // runForm validates the form and either runs the call, asks first, or runs it

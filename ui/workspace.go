@@ -121,7 +121,6 @@ func (m *Model) newServerState(c Choice) *serverState {
 		allowed:    map[string]policy.Hints{},
 		subscribed: map[string]bool{},
 		filterIn:   textinput.New(),
-		result:     newResultView(m.st, m.keys),
 		auditPane:  panes.NewAudit(m.st, m.keys),
 		serverPane: panes.NewServer(m.st, m.keys),
 		traffic:    panes.NewTraffic(m.st, m.keys, m.inbox.done, m.inbox.ctxDone),
@@ -135,6 +134,7 @@ func (m *Model) newServerState(c Choice) *serverState {
 		s.auth = c.Auth
 		s.auth.Notify = m.inbox.notifier(s)
 	}
+	s.result = newResultView(m.st, m.keys, s.cmd)
 	s.list.SetJudge(s)
 	s.filterIn.SetStyles(m.st.TextInput())
 	s.filterIn.Prompt = "/ "
@@ -195,7 +195,7 @@ func (m *Model) switchTo(i int) tea.Cmd {
 			m.overlay = overlayNone
 			return nil
 		}
-		return m.tagged(m.serverState, m.openAudit())
+		return m.openAudit()
 	}
 	return nil
 }
@@ -210,16 +210,14 @@ func (m *Model) step(dir int) tea.Cmd {
 	return m.switchTo(((m.cur+dir)%n + n) % n)
 }
 
-// within runs f for server s, s embedded for the time it takes, and routes
-// the answers to the commands f returns back to s, whichever server is on
-// screen when they arrive.
+// within runs f for server s, s embedded for the time it takes.
 func (m *Model) within(s *serverState, f func() tea.Cmd) tea.Cmd {
 	if s == nil || s == m.serverState {
-		return m.tagged(m.serverState, f())
+		return f()
 	}
 	defer func() { m.serverState = m.servers[m.cur] }()
 	m.serverState = s
-	return m.tagged(s, f())
+	return f()
 }
 
 // followAsks puts on screen a server that waits on the user while the one
@@ -265,7 +263,7 @@ func (m *Model) spinning() bool {
 // start begins what a server does when the view opens: connecting, unless
 // it cannot be used as configured, and reading its traffic.
 func (m *Model) start() tea.Cmd {
-	traffic := m.traffic.Wait()
+	traffic := m.cmd(m.traffic.Wait())
 	if m.startProblem() != "" {
 		m.mode = modeConnectFailed
 		return traffic

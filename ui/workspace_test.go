@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/demo"
@@ -118,14 +119,9 @@ func TestWorkspaceRoutesAnswersToTheirServer(t *testing.T) {
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	connectNow(t, m)
 	a, b := m.servers[0], m.servers[1]
-	// A command started for beta (its listing), answered while alpha is on screen.
-	var cmd tea.Cmd
-	m.within(b, func() tea.Cmd {
-		b.listReq = m.nextID()
-		cmd = m.tagged(b, listCmd(context.Background(), b.listReq, b.session))
-		return nil
-	})
-	msg := cmd()
+	// A command made by beta (its listing), answered while alpha is on screen.
+	b.listReq = m.nextID()
+	msg := b.cmd(listCmd(context.Background(), b.listReq, b.session))()
 	if sm, ok := msg.(serverMsg); !ok || sm.srv != b {
 		t.Fatalf("the answer is %T, not routed to beta", msg)
 	}
@@ -137,9 +133,22 @@ func TestWorkspaceRoutesAnswersToTheirServer(t *testing.T) {
 	if !strings.Contains(b.status, "tools changed") || a.status != "" {
 		t.Fatalf("statuses: alpha %q, beta %q", a.status, b.status)
 	}
-	// Bubble Tea's own messages are not wrapped.
-	if _, ok := tagMsg(b, tea.QuitMsg{}).(tea.QuitMsg); !ok {
-		t.Fatal("a quit was wrapped")
+	// In the batch beta's audit makes, the audit's answer is beta's and the
+	// spinner's tick, which is not the server's own, is the root's.
+	m.switchTo(1)
+	var routed, ticks int
+	for _, c := range m.openAudit()().(tea.BatchMsg) {
+		switch msg := c().(type) {
+		case serverMsg:
+			if _, ok := msg.msg.(auditDoneMsg); ok && msg.srv == b {
+				routed++
+			}
+		case spinner.TickMsg:
+			ticks++
+		}
+	}
+	if routed != 1 || ticks != 1 {
+		t.Fatalf("beta's audit: %d answers routed to beta, %d ticks for the root", routed, ticks)
 	}
 }
 

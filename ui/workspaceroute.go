@@ -1,79 +1,34 @@
 package ui
 
-import (
-	"reflect"
+import tea "charm.land/bubbletea/v2"
 
-	tea "charm.land/bubbletea/v2"
-	"github.com/mcpsh/mcpsh/ui/panes"
-)
+// Routing answers in a workspace. A server's commands (connect, list, call,
+// read, its events and traffic…) are wrapped where the server makes them
+// (serverState.cmd), so that each answer comes back as a serverMsg naming the
+// server that asked; the root hands it to that server, whether or not it is on
+// screen. The request IDs the answers carry still drop late ones, within each
+// server. Nothing is inspected on the way: a batch is built from wrapped
+// commands, and what is not a server's own (the spinner's tick, a cursor's
+// blink, a quit, the clipboard) is never wrapped.
 
-// Routing answers in a workspace. Every command a server's handler returns
-// (connect, list, call, read, its events and traffic…) is wrapped so that its
-// answer comes back as a serverMsg naming that server; Update then handles
-// it with that server embedded, whether or not it is on screen. The request
-// IDs the answers carry still drop late ones, within each server.
-
-// serverMsg is an answer for the server whose handler asked for it.
+// serverMsg is an answer for the server whose command made it.
 type serverMsg struct {
 	srv *serverState
 	msg tea.Msg
 }
 
-// rootMsg is a message for the root itself, never for a server: what the
-// inbox delivers (each request names its server).
-type rootMsg interface{ forRoot() }
-
-func (askMsg) forRoot()    {}
-func (noticeMsg) forRoot() {}
-
-var (
-	cmdType = reflect.TypeFor[tea.Cmd]()
-	// viewPkgs define the messages a server's commands answer with: this
-	// package, and the panes (the traffic's).
-	viewPkgs = map[string]bool{
-		reflect.TypeFor[serverMsg]().PkgPath():        true,
-		reflect.TypeFor[panes.TrafficMsg]().PkgPath(): true,
-	}
-)
-
-// tagged routes the answers of cmd to s. A workspace of one needs no routing.
-func (m *Model) tagged(s *serverState, cmd tea.Cmd) tea.Cmd {
-	if cmd == nil || !m.workspace() {
-		return cmd
-	}
-	return tagCmd(s, cmd)
-}
-
-func tagCmd(s *serverState, cmd tea.Cmd) tea.Cmd {
-	if cmd == nil {
+// cmd wraps one of the server's own commands, one that answers with a single
+// message of the view's (never a tea.Batch), so that its answer comes back to
+// the server.
+func (s *serverState) cmd(c tea.Cmd) tea.Cmd {
+	if c == nil {
 		return nil
 	}
-	return func() tea.Msg { return tagMsg(s, cmd()) }
-}
-
-// tagMsg wraps the messages the view defines; Bubble Tea's own (a quit,
-// the clipboard, a spinner's tick) pass untouched. Batches and sequences of
-// commands are tagged command by command.
-func tagMsg(s *serverState, msg tea.Msg) tea.Msg {
-	switch msg.(type) {
-	case nil, serverMsg, rootMsg:
-		return msg
-	}
-	v := reflect.ValueOf(msg)
-	t := v.Type()
-	if t.Kind() == reflect.Slice && t.Elem() == cmdType {
-		out := reflect.MakeSlice(t, v.Len(), v.Len())
-		for i := range v.Len() {
-			c, _ := v.Index(i).Interface().(tea.Cmd)
-			out.Index(i).Set(reflect.ValueOf(tagCmd(s, c)))
+	return func() tea.Msg {
+		msg := c()
+		if msg == nil {
+			return nil
 		}
-		return out.Interface()
-	}
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if viewPkgs[t.PkgPath()] {
 		return serverMsg{srv: s, msg: msg}
 	}
-	return msg
 }
