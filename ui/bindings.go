@@ -8,21 +8,23 @@ import (
 // bindings are the keys that work right now, for the footer: the server's
 // requests' first (askqueue.go), then the screen's.
 func (m *Model) bindings() []key.Binding {
-	if m.dialog != nil {
+	s := m.shown()
+	if s.dialog != nil {
 		// The dialog's answers, then the keys for the server's requests as
 		// a whole, then the dialog's other keys (its fields, scrolling).
-		d := m.dialog.bindings()
+		d := s.dialog.bindings()
 		n := min(3, len(d))
-		return append(append(d[:n:n], m.askQueueBindings()...), d[n:]...)
+		return append(append(d[:n:n], s.askQueueBindings()...), d[n:]...)
 	}
-	b := m.askQueueBindings()
-	if m.muted && m.overlay == overlayNone {
+	b := s.askQueueBindings()
+	if s.muted && m.overlay == overlayNone {
 		b = append(b, keymap.Relabel(m.keys.Mute, "unmute its requests"))
 	}
 	return append(b, m.screenBindings()...)
 }
 
-// screenBindings are the keys of the mode or overlay on screen.
+// screenBindings are the keys of the overlay on screen, or of the server's
+// mode.
 func (m *Model) screenBindings() []key.Binding {
 	k := m.keys
 	switch m.overlay {
@@ -37,74 +39,80 @@ func (m *Model) screenBindings() []key.Binding {
 	case overlayServer, overlayAudit:
 		return []key.Binding{k.ScrollUp, k.ScrollDown, k.Close, k.Quit}
 	}
-	switch m.mode {
+	return m.shown().modeBindings()
+}
+
+// modeBindings are the keys of the server's mode.
+func (s *serverState) modeBindings() []key.Binding {
+	k := s.keys
+	switch s.mode {
 	case modeConnecting:
 		return []key.Binding{k.ForceQuit}
 	case modeConnectFailed:
 		var b []key.Binding
-		if m.startProblem() == "" {
+		if s.startProblem() == "" {
 			b = append(b, k.Retry)
 		}
-		if m.canLogin() {
+		if s.canLogin() {
 			b = append(b, k.Login)
 		}
 		b = append(b, k.Quit)
-		if m.workspace() {
+		if s.workspace() {
 			b = append(b, keymap.Relabel(k.Close, "pick a server"))
 		}
 		return b
 	case modeBrowse:
-		if m.filtering {
+		if s.filtering {
 			return []key.Binding{k.AcceptFilter, k.CancelFilter}
 		}
-		switch m.view {
+		switch s.view {
 		case viewResources:
-			return m.itemBindings(m.resourcesEnter())
+			return s.itemBindings(s.resourcesEnter())
 		case viewPrompts:
-			return m.itemBindings(keymap.Relabel(k.Call, "fill in and get"))
+			return s.itemBindings(keymap.Relabel(k.Call, "fill in and get"))
 		}
 		b := []key.Binding{k.Up, k.Down}
-		if t := m.list.Selected(); t != nil {
+		if t := s.list.Selected(); t != nil {
 			b = append(b, k.Call)
 			if len(t.Examples) > 0 {
 				b = append(b, k.Example)
 			}
-			if _, ok := m.allowed[t.Name]; ok {
+			if _, ok := s.allowed[t.Name]; ok {
 				b = append(b, k.Unallow)
 			}
 		}
 		b = append(b, k.Filter)
-		if m.filterIn.Value() != "" {
+		if s.filterIn.Value() != "" {
 			b = append(b, k.ClearFilter)
 		}
 		return append(b, k.NextView, k.Audit, k.Log, k.Server, k.Help, k.Quit)
 	case modeForm:
-		b := append([]key.Binding{k.Run}, m.form.ShortHelp()...)
+		b := append([]key.Binding{k.Run}, s.form.ShortHelp()...)
 		return append(b, k.Back)
 	case modeConfirm:
 		b := []key.Binding{k.Yes, k.No, k.AllowSession}
-		if m.pending != nil && m.pending.scrolls {
+		if s.pending != nil && s.pending.scrolls {
 			b = append(b, keymap.Relabel(k.ScrollDown, "more arguments"), keymap.Relabel(k.ScrollUp, "back"))
 		}
 		return b
 	case modeRunning:
 		return []key.Binding{k.CancelCall, k.Log, k.Server, k.Help, k.ForceQuit}
 	case modeResult:
-		return m.resultBindings()
+		return s.resultBindings()
 	case modeArgs:
 		run := keymap.Relabel(k.Run, "get")
-		if m.strForm.Template != nil {
+		if s.strForm.Template != nil {
 			run = keymap.Relabel(k.Run, "read")
 		}
-		return append(append([]key.Binding{run}, m.strForm.ShortHelp()...), k.Back)
+		return append(append([]key.Binding{run}, s.strForm.ShortHelp()...), k.Back)
 	case modeResource:
-		if s := m.saving; s != nil {
-			if s.exists != "" {
+		if sp := s.saving; sp != nil {
+			if sp.exists != "" {
 				return []key.Binding{k.Overwrite, k.KeepFile}
 			}
 			return []key.Binding{k.SaveHere, k.Close}
 		}
-		return m.resourceBindings()
+		return s.resourceBindings()
 	case modePrompt:
 		return []key.Binding{k.ScrollUp, k.ScrollDown, keymap.Relabel(k.Edit, "edit and get again"), k.Close, k.Help}
 	case modeLogin:
@@ -114,10 +122,10 @@ func (m *Model) screenBindings() []key.Binding {
 }
 
 // resultBindings are the result view's keys that work now.
-func (m *Model) resultBindings() []key.Binding {
-	k, r := m.keys, m.result
-	if s := r.save; s != nil {
-		if s.exists != "" {
+func (s *serverState) resultBindings() []key.Binding {
+	k, r := s.keys, s.result
+	if sp := r.save; sp != nil {
+		if sp.exists != "" {
 			return []key.Binding{k.Overwrite, k.KeepFile}
 		}
 		b := []key.Binding{k.SaveHere}
@@ -138,15 +146,15 @@ func (m *Model) resultBindings() []key.Binding {
 }
 
 // itemBindings are the keys of the resources and prompts views.
-func (m *Model) itemBindings(enter key.Binding) []key.Binding {
-	k := m.keys
+func (s *serverState) itemBindings(enter key.Binding) []key.Binding {
+	k := s.keys
 	return []key.Binding{k.Up, k.Down, enter, k.NextView, k.Log, k.Server, k.Help, k.Quit}
 }
 
 // resourcesEnter is what enter does on the resource under the cursor.
-func (m *Model) resourcesEnter() key.Binding {
-	if _, tmpl := m.selectedResource(); tmpl != nil {
-		return keymap.Relabel(m.keys.Call, "fill in and read")
+func (s *serverState) resourcesEnter() key.Binding {
+	if _, tmpl := s.selectedResource(); tmpl != nil {
+		return keymap.Relabel(s.keys.Call, "fill in and read")
 	}
-	return keymap.Relabel(m.keys.Call, "read")
+	return keymap.Relabel(s.keys.Call, "read")
 }

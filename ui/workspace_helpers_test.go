@@ -168,7 +168,7 @@ func (d *driver) callTool(filter string) {
 	d.keys("/")
 	d.typeText(filter)
 	d.keys("enter", "enter")
-	if d.m.mode == modeForm {
+	if d.m.shown().mode == modeForm {
 		d.keys("ctrl+r")
 	}
 }

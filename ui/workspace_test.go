@@ -40,7 +40,7 @@ func TestWorkspaceServersConnectInParallel(t *testing.T) {
 
 	// alpha is usable while slow connects.
 	d.callTool("list notes")
-	d.until("list_notes to run on alpha", func() bool { return alpha.Executions("list_notes") == 1 && m.mode == modeResult })
+	d.until("list_notes to run on alpha", func() bool { return alpha.Executions("list_notes") == 1 && m.shown().mode == modeResult })
 	if slow.Executions("list_notes") != 0 {
 		t.Fatal("the call reached the wrong server")
 	}
@@ -48,8 +48,8 @@ func TestWorkspaceServersConnectInParallel(t *testing.T) {
 	// slow answers at last, while alpha is on screen.
 	close(open)
 	d.until("slow to be ready", func() bool { return ready(s) })
-	if m.serverState != a || m.mode != modeResult {
-		t.Fatalf("slow's answer changed the screen: on %s, mode %v", m.name(), m.mode)
+	if m.shown() != a || m.shown().mode != modeResult {
+		t.Fatalf("slow's answer changed the screen: on %s, mode %v", m.shown().name(), m.shown().mode)
 	}
 
 	// The log pane names each call's server, though every call so far is alpha's.
@@ -67,18 +67,18 @@ func TestWorkspaceServersConnectInParallel(t *testing.T) {
 
 	// ] goes to slow, with its own tools and selection; [ comes back.
 	d.keys("]")
-	if m.serverState != s || m.mode != modeBrowse || !strings.Contains(screen(m), "mcpsh-demo 1.0.0") {
-		t.Fatalf("]: on %s, mode %v", m.name(), m.mode)
+	if m.shown() != s || m.shown().mode != modeBrowse || !strings.Contains(screen(m), "mcpsh-demo 1.0.0") {
+		t.Fatalf("]: on %s, mode %v", m.shown().name(), m.shown().mode)
 	}
 	d.keys("[")
-	if m.serverState != a || m.mode != modeResult {
-		t.Fatalf("[: on %s, mode %v: alpha's result should still be there", m.name(), m.mode)
+	if m.shown() != a || m.shown().mode != modeResult {
+		t.Fatalf("[: on %s, mode %v: alpha's result should still be there", m.shown().name(), m.shown().mode)
 	}
 
 	// The broken server shows why, and R tries again.
 	d.keys("]", "]")
-	if m.serverState != b || !strings.Contains(screen(m), "/nonexistent/mcp-server") {
-		t.Fatalf("on %s:\n%s", m.name(), screen(m))
+	if m.shown() != b || !strings.Contains(screen(m), "/nonexistent/mcp-server") {
+		t.Fatalf("on %s:\n%s", m.shown().name(), screen(m))
 	}
 	first := b.connReq
 	d.keys("R")
@@ -90,8 +90,8 @@ func TestWorkspaceServersConnectInParallel(t *testing.T) {
 	// R on a ready server starts a new session; the old one's events are
 	// not read further.
 	d.keys("[")
-	if m.serverState != s {
-		t.Fatalf("on %s, want slow", m.name())
+	if m.shown() != s {
+		t.Fatalf("on %s, want slow", m.shown().name())
 	}
 	old := s.session
 	d.keys("R")
@@ -101,11 +101,11 @@ func TestWorkspaceServersConnectInParallel(t *testing.T) {
 	}
 	// The misconfigured server says so, and R does not try.
 	d.keys("]", "]")
-	if m.name() != "misconfigured" || !strings.Contains(screen(m), "${TOKEN} is not set") {
-		t.Fatalf("on %s:\n%s", m.name(), screen(m))
+	if m.shown().name() != "misconfigured" || !strings.Contains(screen(m), "${TOKEN} is not set") {
+		t.Fatalf("on %s:\n%s", m.shown().name(), screen(m))
 	}
-	if cmd := send(m, "R"); cmd != nil || !strings.Contains(m.status, "cannot be used as configured") {
-		t.Fatalf("R on a misconfigured server: %q", m.status)
+	if cmd := send(m, "R"); cmd != nil || !strings.Contains(m.shown().status, "cannot be used as configured") {
+		t.Fatalf("R on a misconfigured server: %q", m.shown().status)
 	}
 }
 
@@ -127,7 +127,7 @@ func TestWorkspaceRoutesAnswersToTheirServer(t *testing.T) {
 	}
 	before := a.listGen
 	m.Update(msg)
-	if a.listGen != before || b.listGen != 2 || m.serverState != a {
+	if a.listGen != before || b.listGen != 2 || m.shown() != a {
 		t.Fatalf("listing went to the wrong server: alpha gen %d, beta gen %d", a.listGen, b.listGen)
 	}
 	if !strings.Contains(b.status, "tools changed") || a.status != "" {
@@ -137,7 +137,7 @@ func TestWorkspaceRoutesAnswersToTheirServer(t *testing.T) {
 	// spinner's tick, which is not the server's own, is the root's.
 	m.switchTo(1)
 	var routed, ticks int
-	for _, c := range m.openAudit()().(tea.BatchMsg) {
+	for _, c := range m.shown().openAudit()().(tea.BatchMsg) {
 		switch msg := c().(type) {
 		case serverMsg:
 			if _, ok := msg.msg.(auditDoneMsg); ok && msg.srv == b {
@@ -169,7 +169,7 @@ func TestWorkspaceAskFromAServerInTheBackground(t *testing.T) {
 		r, _ := m.inbox.elicitFor(b)(context.Background(), &client.ElicitRequest{Server: "beta", Mode: "form", Message: "Tell us about you", Schema: json.RawMessage(featureForm)})
 		got <- r
 	}()
-	d.until("beta's dialog", func() bool { return m.serverState == b && m.dialog != nil })
+	d.until("beta's dialog", func() bool { return m.shown() == b && m.shown().dialog != nil })
 	if miss := has(screen(m), "beta asks for input", "instead of alpha", "untrusted server", "? 1 ask"); miss != "" {
 		t.Fatalf("the screen lacks %q:\n%s", miss, screen(m))
 	}
@@ -178,8 +178,8 @@ func TestWorkspaceAskFromAServerInTheBackground(t *testing.T) {
 	if r := <-got; r == nil || r.Action != client.ElicitDecline {
 		t.Fatalf("beta got %+v", r)
 	}
-	if m.serverState != a || m.dialog != nil {
-		t.Fatalf("after the answer: on %s", m.name())
+	if m.shown() != a || m.shown().dialog != nil {
+		t.Fatalf("after the answer: on %s", m.shown().name())
 	}
 }
 
@@ -192,14 +192,14 @@ func TestWorkspaceSwitchingKeepsEachServersState(t *testing.T) {
 	connectNow(t, m)
 	send(m, "/", "e", "c", "h", "o", "enter")
 	send(m, "]")
-	if m.filterIn.Value() != "" || m.list.Visible() != 15 {
-		t.Fatalf("beta has alpha's filter %q", m.filterIn.Value())
+	if m.shown().filterIn.Value() != "" || m.shown().list.Visible() != 15 {
+		t.Fatalf("beta has alpha's filter %q", m.shown().filterIn.Value())
 	}
 	send(m, "down", "down")
-	sel := m.list.Selected().Name
+	sel := m.shown().list.Selected().Name
 	send(m, "[")
-	if m.filterIn.Value() != "echo" || m.list.Selected().Name != "echo" {
-		t.Fatalf("alpha lost its filter or selection: %q %s", m.filterIn.Value(), m.list.Selected().Name)
+	if m.shown().filterIn.Value() != "echo" || m.shown().list.Selected().Name != "echo" {
+		t.Fatalf("alpha lost its filter or selection: %q %s", m.shown().filterIn.Value(), m.shown().list.Selected().Name)
 	}
 	// W picks by name.
 	send(m, "W")
@@ -209,7 +209,7 @@ func TestWorkspaceSwitchingKeepsEachServersState(t *testing.T) {
 	send(m, "b", "e")
 	checkScreen(t, "picker", m.render(), 100, 30)
 	send(m, "enter")
-	if m.name() != "beta" || m.overlay != overlayNone || m.list.Selected().Name != sel {
-		t.Fatalf("picked %s, overlay %v", m.name(), m.overlay)
+	if m.shown().name() != "beta" || m.overlay != overlayNone || m.shown().list.Selected().Name != sel {
+		t.Fatalf("picked %s, overlay %v", m.shown().name(), m.overlay)
 	}
 }
