@@ -42,83 +42,71 @@ func (m *Model) screenBindings() []key.Binding {
 	return m.shown().modeBindings()
 }
 
-// modeBindings are the keys of the server's mode.
-func (s *serverState) modeBindings() []key.Binding {
+// connectFailedBindings are the failure screen's keys.
+func (s *serverState) connectFailedBindings() []key.Binding {
 	k := s.keys
-	switch s.mode {
-	case modeConnecting:
-		return []key.Binding{k.ForceQuit}
-	case modeConnectFailed:
-		var b []key.Binding
-		if s.startProblem() == "" {
-			b = append(b, k.Retry)
-		}
-		if s.canLogin() {
-			b = append(b, k.Login)
-		}
-		b = append(b, k.Quit)
-		if s.workspace() {
-			b = append(b, keymap.Relabel(k.Close, "pick a server"))
-		}
-		return b
-	case modeBrowse:
-		if s.filtering {
-			return []key.Binding{k.AcceptFilter, k.CancelFilter}
-		}
-		switch s.view {
-		case viewResources:
-			return s.itemBindings(s.resourcesEnter())
-		case viewPrompts:
-			return s.itemBindings(keymap.Relabel(k.Call, "fill in and get"))
-		}
-		b := []key.Binding{k.Up, k.Down}
-		if t := s.list.Selected(); t != nil {
-			b = append(b, k.Call)
-			if len(t.Examples) > 0 {
-				b = append(b, k.Example)
-			}
-			if _, ok := s.allowed[t.Name]; ok {
-				b = append(b, k.Unallow)
-			}
-		}
-		b = append(b, k.Filter)
-		if s.filterIn.Value() != "" {
-			b = append(b, k.ClearFilter)
-		}
-		return append(b, k.NextView, k.Audit, k.Log, k.Server, k.Help, k.Quit)
-	case modeForm:
-		b := append([]key.Binding{k.Run}, s.form.ShortHelp()...)
-		return append(b, k.Back)
-	case modeConfirm:
-		b := []key.Binding{k.Yes, k.No, k.AllowSession}
-		if s.pending != nil && s.pending.scrolls {
-			b = append(b, keymap.Relabel(k.ScrollDown, "more arguments"), keymap.Relabel(k.ScrollUp, "back"))
-		}
-		return b
-	case modeRunning:
-		return []key.Binding{k.CancelCall, k.Log, k.Server, k.Help, k.ForceQuit}
-	case modeResult:
-		return s.resultBindings()
-	case modeArgs:
-		run := keymap.Relabel(k.Run, "get")
-		if s.strForm.Template != nil {
-			run = keymap.Relabel(k.Run, "read")
-		}
-		return append(append([]key.Binding{run}, s.strForm.ShortHelp()...), k.Back)
-	case modeResource:
-		if sp := s.saving; sp != nil {
-			if sp.exists != "" {
-				return []key.Binding{k.Overwrite, k.KeepFile}
-			}
-			return []key.Binding{k.SaveHere, k.Close}
-		}
-		return s.resourceBindings()
-	case modePrompt:
-		return []key.Binding{k.ScrollUp, k.ScrollDown, keymap.Relabel(k.Edit, "edit and get again"), k.Close, k.Help}
-	case modeLogin:
-		return []key.Binding{keymap.Relabel(k.Close, "cancel the login"), k.ForceQuit}
+	var b []key.Binding
+	if s.startProblem() == "" {
+		b = append(b, k.Retry)
 	}
-	return nil
+	if s.canLogin() {
+		b = append(b, k.Login)
+	}
+	b = append(b, k.Quit)
+	if s.workspace() {
+		b = append(b, keymap.Relabel(k.Close, "pick a server"))
+	}
+	return b
+}
+
+// browseBindings are the keys of the view on screen: tools, resources or
+// prompts.
+func (s *serverState) browseBindings() []key.Binding {
+	k := s.keys
+	if s.filtering {
+		return []key.Binding{k.AcceptFilter, k.CancelFilter}
+	}
+	switch s.view {
+	case viewResources:
+		return s.itemBindings(s.resourcesEnter())
+	case viewPrompts:
+		return s.itemBindings(keymap.Relabel(k.Call, "fill in and get"))
+	}
+	b := []key.Binding{k.Up, k.Down}
+	if t := s.list.Selected(); t != nil {
+		b = append(b, k.Call)
+		if len(t.Examples) > 0 {
+			b = append(b, k.Example)
+		}
+		if _, ok := s.allowed[t.Name]; ok {
+			b = append(b, k.Unallow)
+		}
+	}
+	b = append(b, k.Filter)
+	if s.filterIn.Value() != "" {
+		b = append(b, k.ClearFilter)
+	}
+	return append(b, k.NextView, k.Audit, k.Log, k.Server, k.Help, k.Quit)
+}
+
+// confirmBindings are the confirmation's keys.
+func (s *serverState) confirmBindings() []key.Binding {
+	k := s.keys
+	b := []key.Binding{k.Yes, k.No, k.AllowSession}
+	if s.pending != nil && s.pending.scrolls {
+		b = append(b, keymap.Relabel(k.ScrollDown, "more arguments"), keymap.Relabel(k.ScrollUp, "back"))
+	}
+	return b
+}
+
+// stringFormBindings are the keys of a template's or a prompt's form.
+func (s *serverState) stringFormBindings() []key.Binding {
+	k := s.keys
+	run := keymap.Relabel(k.Run, "get")
+	if s.strForm.Template != nil {
+		run = keymap.Relabel(k.Run, "read")
+	}
+	return append(append([]key.Binding{run}, s.strForm.ShortHelp()...), k.Back)
 }
 
 // resultBindings are the result view's keys that work now.

@@ -31,20 +31,6 @@ func (m *Model) prepareFrame() {
 	m.shown().prepareFrame()
 }
 
-// prepareFrame lays out what the server's mode draws next.
-func (s *serverState) prepareFrame() {
-	switch s.mode {
-	case modeBrowse:
-		s.layoutBrowse()
-	case modeConfirm:
-		s.layoutConfirm()
-	case modeArgs:
-		if s.strForm != nil {
-			s.strForm.Layout()
-		}
-	}
-}
-
 // layoutBrowse scrolls the list of the view on screen to its cursor; in the
 // tools view it also draws the selected tool's detail, and keeps the detail
 // scrolled within it.

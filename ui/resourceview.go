@@ -265,6 +265,12 @@ func (s *serverState) onSubscribed(msg subscribedMsg) {
 // resourceBindings are the viewer's keys that work now.
 func (s *serverState) resourceBindings() []key.Binding {
 	k := s.keys
+	if sp := s.saving; sp != nil {
+		if sp.exists != "" {
+			return []key.Binding{k.Overwrite, k.KeepFile}
+		}
+		return []key.Binding{k.SaveHere, k.Close}
+	}
 	b := []key.Binding{k.ScrollUp, k.ScrollDown, k.Close}
 	if s.reader != nil {
 		if _, ok := s.reader.saveable(); ok {

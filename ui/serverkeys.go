@@ -10,42 +10,6 @@ import (
 // work everywhere), then onServerKey, then onModeKey. Like the rest of Update
 // they do no I/O: a key that needs the server returns a command.
 
-// onFocusKey handles the keys the mode on screen takes before any other:
-// text being typed, the confirmation's answers, the login's cancel.
-func (s *serverState) onFocusKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	k := s.keys
-	switch s.mode {
-	case modeConfirm:
-		return s.onConfirmKey(msg), true
-	case modeBrowse:
-		if s.filtering {
-			return s.onFilterKey(msg), true
-		}
-	case modeForm:
-		if s.form.Editing() || s.form.Picking() {
-			return s.onFormKey(msg), true
-		}
-	case modeArgs:
-		return s.onStringFormKey(msg), true // its fields always take text
-	case modeResult:
-		if s.result.Typing() {
-			return s.result.Update(msg), true // a file name being typed
-		}
-	case modeResource:
-		if s.saving != nil {
-			return s.onSaveKey(msg), true
-		}
-	case modeLogin:
-		if key.Matches(msg, k.Close) {
-			s.cancelLogin()
-			return nil, true
-		}
-		// Only the keys that switch servers work while it logs in.
-		return nil, !key.Matches(msg, k.NextServer, k.PrevServer, k.PickServer)
-	}
-	return nil, false
-}
-
 // holdsQuit reports whether q must not quit: a call runs on screen.
 func (s *serverState) holdsQuit() bool { return s.mode == modeRunning }
 
@@ -62,39 +26,6 @@ func (s *serverState) onServerKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return s.setMuted(!s.muted), true
 	}
 	return s.onAskQueueKey(msg)
-}
-
-// onModeKey handles a key in the mode on screen.
-func (s *serverState) onModeKey(msg tea.KeyPressMsg) tea.Cmd {
-	switch s.mode {
-	case modeConnectFailed:
-		return s.onConnectFailedKey(msg)
-	case modeBrowse:
-		if s.onViewKey(msg) {
-			return nil
-		}
-		switch s.view {
-		case viewResources:
-			return s.onResourcesKey(msg)
-		case viewPrompts:
-			return s.onPromptsKey(msg)
-		}
-		return s.onBrowseKey(msg)
-	case modeForm:
-		return s.onFormKey(msg)
-	case modeResource:
-		return s.onResourceKey(msg)
-	case modePrompt:
-		return s.onPromptViewKey(msg)
-	case modeRunning:
-		if key.Matches(msg, s.keys.CancelCall) && s.running != nil {
-			s.running.cancel()
-			s.running.cancelling = true
-		}
-	case modeResult:
-		return s.onResultKey(msg)
-	}
-	return nil
 }
 
 func (s *serverState) onFilterKey(msg tea.KeyPressMsg) tea.Cmd {

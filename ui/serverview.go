@@ -189,39 +189,6 @@ func (s *serverState) openWorldCalls() int {
 	return n
 }
 
-// body is what the server's mode draws in h lines.
-func (s *serverState) body(h int) string {
-	switch s.mode {
-	case modeConnecting:
-		return fmt.Sprintf("\n  %s connecting to %s…", s.spinner.View(), termtext.Line(s.target.Label()))
-	case modeConnectFailed:
-		return s.renderConnectFailed()
-	case modeBrowse:
-		return s.renderBrowse(h)
-	case modeForm:
-		return s.formHeader() + "\n" + s.form.View()
-	case modeConfirm:
-		return s.renderConfirmBody(h)
-	case modeRunning:
-		return renderRunning(s.running, s.spinner.View(), s.now(), s.bar, s.width, s.st, s.keys)
-	case modeResult:
-		return s.result.View()
-	case modeArgs:
-		return s.stringFormHeader() + "\n" + s.strForm.View()
-	case modeResource:
-		out := s.reader.View(s.spinner.View())
-		if s.saving != nil {
-			out = strings.Join(layout.FitLines(out, s.width, max(h-saveLinesN, 0)), "\n") + "\n" + strings.Join(s.saveLines(), "\n")
-		}
-		return out
-	case modePrompt:
-		return s.promptOut.View(s.spinner.View())
-	case modeLogin:
-		return s.renderLogin()
-	}
-	return ""
-}
-
 // renderDialog draws the dialog of a server's request over the screen, with
 // a line saying what goes on under it (a call runs on until it is answered)
 // and how many more requests wait.

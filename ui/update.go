@@ -91,19 +91,6 @@ func (s *serverState) update(msg tea.Msg) tea.Cmd {
 	return s.forwardToFocus(msg)
 }
 
-// busy reports whether something on screen waits with a spinner.
-func (s *serverState) busy() bool {
-	switch s.mode {
-	case modeRunning, modeConnecting, modeLogin:
-		return true
-	case modeResource:
-		return s.reader != nil && !s.reader.done
-	case modePrompt:
-		return s.promptOut != nil && !s.promptOut.done
-	}
-	return s.auditing()
-}
-
 // forwardToFocus gives other messages to the server's component that has
 // focus.
 func (s *serverState) forwardToFocus(msg tea.Msg) tea.Cmd {
