@@ -7,9 +7,10 @@ import (
 	"github.com/mcpsh/mcpsh/internal/termtext"
 )
 
-// The key handlers: onKey routes a key press to the mode or overlay that has
-// focus. Like the rest of Update they do no I/O: a key that needs the server
-// returns a command.
+// The root's keys: onKey routes a key press to the server's dialog, the
+// overlay, or the server on screen (serverkeys.go, modes.go), and handles the
+// keys that open overlays and switch servers itself. Like the rest of Update
+// they do no I/O: a key that needs the server returns a command.
 
 func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	s := m.shown()

@@ -104,32 +104,32 @@ type serverState struct {
 	laid [2]int
 }
 
-func newServerState(m *common, c Choice) *serverState {
+func newServerState(c *common, spec Choice) *serverState {
 	s := &serverState{
-		common:     m,
-		spec:       c,
+		common:     c,
+		spec:       spec,
 		allowed:    map[string]policy.Hints{},
 		subscribed: map[string]bool{},
 		filterIn:   textinput.New(),
-		auditPane:  panes.NewAudit(m.st, m.keys),
-		serverPane: panes.NewServer(m.st, m.keys),
-		traffic:    panes.NewTraffic(m.st, m.keys, m.inbox.done, m.inbox.ctxDone),
+		auditPane:  panes.NewAudit(c.st, c.keys),
+		serverPane: panes.NewServer(c.st, c.keys),
+		traffic:    panes.NewTraffic(c.st, c.keys, c.inbox.done, c.inbox.ctxDone),
 	}
-	if c.Problem == "" || c.Target.Kind != "" {
-		t := c.Target
+	if spec.Problem == "" || spec.Target.Kind != "" {
+		t := spec.Target
 		s.target = &t
 	}
 	// OAuth notices are shown here, not printed under the screen.
-	if c.Auth != nil {
-		s.auth = c.Auth
-		s.auth.Notify = m.inbox.notifier(s)
+	if spec.Auth != nil {
+		s.auth = spec.Auth
+		s.auth.Notify = c.inbox.notifier(s)
 	}
-	s.result = newResultView(m.st, m.keys, s.cmd)
+	s.result = newResultView(c.st, c.keys, s.cmd)
 	s.list.SetJudge(s)
-	s.filterIn.SetStyles(m.st.TextInput())
+	s.filterIn.SetStyles(c.st.TextInput())
 	s.filterIn.Prompt = "/ "
 	s.filterIn.Placeholder = "filter by title, name or description"
-	if c.Problem != "" {
+	if spec.Problem != "" {
 		s.mode = modeConnectFailed
 	}
 	return s
