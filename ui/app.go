@@ -131,7 +131,7 @@ func (m *Model) Close() {
 func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{waitInbox(m.inbox), tea.RequestBackgroundColor}
 	for _, s := range m.servers {
-		cmds = append(cmds, m.within(s, m.start))
+		cmds = append(cmds, s.start())
 	}
 	return tea.Batch(cmds...)
 }
@@ -139,41 +139,41 @@ func (m *Model) Init() tea.Cmd {
 // DefaultConnectTimeout is the batch commands' default too.
 const DefaultConnectTimeout = 30 * time.Second
 
-func (m *Model) connect() tea.Cmd { return m.connectWith(m.connectTimeout()) }
+func (s *serverState) connect() tea.Cmd { return s.connectWith(s.connectTimeout()) }
 
-func (m *Model) connectTimeout() time.Duration {
-	if m.opts.ConnectTimeout > 0 {
-		return m.opts.ConnectTimeout
+func (s *serverState) connectTimeout() time.Duration {
+	if s.opts.ConnectTimeout > 0 {
+		return s.opts.ConnectTimeout
 	}
 	return DefaultConnectTimeout
 }
 
-// connectWith connects the server embedded now, unless it may not be
+// connectWith connects the server, unless it may not be
 // started (startProblem: every way of starting one comes through here). Its
 // session answers the
 // server's requests through the inbox, naming the server, and its traffic
 // goes to the server's traffic pane (and to Options.Client.Trace).
-func (m *Model) connectWith(timeout time.Duration) tea.Cmd {
-	if p := m.startProblem(); p != "" {
-		m.status, m.mode = p, modeConnectFailed
+func (s *serverState) connectWith(timeout time.Duration) tea.Cmd {
+	if p := s.startProblem(); p != "" {
+		s.status, s.mode = p, modeConnectFailed
 		return nil
 	}
-	m.dropConnect()
-	m.mode, m.connErr = modeConnecting, nil
-	m.connReq = m.nextID()
-	opts := m.opts.Client
-	opts.Auth = m.auth
-	opts.Roots = m.spec.Roots
-	if m.viewElicit {
-		opts.Elicit, opts.ElicitURL = m.inbox.elicitFor(m.serverState), true
+	s.dropConnect()
+	s.mode, s.connErr = modeConnecting, nil
+	s.connReq = s.nextID()
+	opts := s.opts.Client
+	opts.Auth = s.auth
+	opts.Roots = s.spec.Roots
+	if s.viewElicit {
+		opts.Elicit, opts.ElicitURL = s.inbox.elicitFor(s), true
 	}
-	if m.viewSample {
-		opts.Sample = m.inbox.sampleFor(m.serverState)
+	if s.viewSample {
+		opts.Sample = s.inbox.sampleFor(s)
 	}
-	opts.Trace = m.traffic.Tracer(m.opts.Client.Trace)
-	ctx, cancel := context.WithTimeout(m.ctx, timeout)
-	m.connecting = &connecting{cancel: cancel, done: make(chan struct{})}
-	return tea.Batch(connectCmd(ctx, m.connReq, *m.target, &opts, m.connecting.done), m.spinner.Tick)
+	opts.Trace = s.traffic.Tracer(s.opts.Client.Trace)
+	ctx, cancel := context.WithTimeout(s.ctx, timeout)
+	s.connecting = &connecting{cancel: cancel, done: make(chan struct{})}
+	return tea.Batch(s.cmd(connectCmd(ctx, s.connReq, *s.target, &opts, s.connecting.done)), s.spinner.Tick)
 }
 
 // connecting is a connect command in flight.
@@ -184,19 +184,19 @@ type connecting struct {
 
 // dropConnect stops a connect in flight without waiting for it (Update must
 // not wait): its answer is dropped by its request ID, and Close waits for it.
-func (m *Model) dropConnect() {
-	live := m.abandoned[:0]
-	for _, c := range m.abandoned {
+func (s *serverState) dropConnect() {
+	live := s.abandoned[:0]
+	for _, c := range s.abandoned {
 		select {
 		case <-c.done:
 		default:
 			live = append(live, c)
 		}
 	}
-	m.abandoned = live
-	if c := m.connecting; c != nil {
-		m.connecting = nil
+	s.abandoned = live
+	if c := s.connecting; c != nil {
+		s.connecting = nil
 		c.cancel()
-		m.abandoned = append(m.abandoned, c)
+		s.abandoned = append(s.abandoned, c)
 	}
 }

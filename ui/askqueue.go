@@ -24,12 +24,12 @@ const askQueueMax = 4
 
 // admit says why a request that just arrived is declined at once, or ""
 // when it may wait for the user.
-func (m *Model) admit() string {
+func (s *serverState) admit() string {
 	switch {
-	case m.muted:
-		return "its requests are muted (" + m.keys.Mute.Help().Key + " unmutes them)"
-	case len(m.asks) >= askQueueMax:
-		return fmt.Sprintf("%d of its requests already wait, the most one server may have", len(m.asks))
+	case s.muted:
+		return "its requests are muted (" + s.keys.Mute.Help().Key + " unmutes them)"
+	case len(s.asks) >= askQueueMax:
+		return fmt.Sprintf("%d of its requests already wait, the most one server may have", len(s.asks))
 	}
 	return ""
 }
@@ -46,12 +46,12 @@ func declineNow(a *serverAsk) {
 
 // refuse declines a request at once; the server pane says why, once for
 // every run of requests declined for the same reason.
-func (m *Model) refuse(a *serverAsk, why string) {
+func (s *serverState) refuse(a *serverAsk, why string) {
 	declineNow(a)
-	m.declined++
-	if why != m.refusing {
-		m.refusing = why
-		m.serverPane.Append(client.Event{Kind: client.EventRequest, Time: m.now(),
+	s.declined++
+	if why != s.refusing {
+		s.refusing = why
+		s.serverPane.Append(client.Event{Kind: client.EventRequest, Time: s.now(),
 			Text: "declining the server's requests at once: " + why})
 	}
 }
@@ -59,87 +59,87 @@ func (m *Model) refuse(a *serverAsk, why string) {
 // queueEmptied forgets what belonged to the requests that waited: whether
 // they were put aside, and how many were declined at once beside them,
 // which the user has seen in their dialogs and the server pane keeps.
-func (m *Model) queueEmptied() {
-	m.asksAside, m.declined = false, 0
+func (s *serverState) queueEmptied() {
+	s.asksAside, s.declined = false, 0
 }
 
-// declineAll declines every request of the server embedded now, the one on
+// declineAll declines every request of the server, the one on
 // screen included, and says so.
-func (m *Model) declineAll(why string) tea.Cmd {
-	n := len(m.asks)
-	for _, a := range m.asks {
+func (s *serverState) declineAll(why string) tea.Cmd {
+	n := len(s.asks)
+	for _, a := range s.asks {
 		declineNow(a)
 	}
-	m.asks, m.dialog = nil, nil
-	m.queueEmptied()
+	s.asks, s.dialog = nil, nil
+	s.queueEmptied()
 	if n > 0 {
-		m.serverPane.Append(client.Event{Kind: client.EventRequest, Time: m.now(),
+		s.serverPane.Append(client.Event{Kind: client.EventRequest, Time: s.now(),
 			Text: fmt.Sprintf("declined %d waiting request%s: %s", n, layout.Plural(n), why)})
 	}
-	m.layout()
+	s.layout()
 	return nil
 }
 
-// setMuted mutes or unmutes the server embedded now; muting declines what
+// setMuted mutes or unmutes the server; muting declines what
 // it has waiting.
-func (m *Model) setMuted(on bool) tea.Cmd {
-	m.muted = on
-	m.refusing = ""
-	name := termtext.Line(m.name())
+func (s *serverState) setMuted(on bool) tea.Cmd {
+	s.muted = on
+	s.refusing = ""
+	name := termtext.Line(s.name())
 	if !on {
-		m.status = name + "'s requests reach you again"
-		m.serverPane.Append(client.Event{Kind: client.EventRequest, Time: m.now(), Text: "unmuted: the server's requests reach the user again"})
+		s.status = name + "'s requests reach you again"
+		s.serverPane.Append(client.Event{Kind: client.EventRequest, Time: s.now(), Text: "unmuted: the server's requests reach the user again"})
 		return nil
 	}
-	m.status = name + " is muted: its requests are declined at once (" + m.keys.Mute.Help().Key + " unmutes it)"
-	m.serverPane.Append(client.Event{Kind: client.EventRequest, Time: m.now(), Text: "muted by the user: its requests are declined at once"})
-	return m.declineAll("the user muted the server")
+	s.status = name + " is muted: its requests are declined at once (" + s.keys.Mute.Help().Key + " unmutes it)"
+	s.serverPane.Append(client.Event{Kind: client.EventRequest, Time: s.now(), Text: "muted by the user: its requests are declined at once"})
+	return s.declineAll("the user muted the server")
 }
 
 // putAside takes the server's requests off the screen: they wait, the bar
 // marks the server, and nothing brings it back on screen until the user
 // asks for them (AskLater again).
-func (m *Model) putAside() tea.Cmd {
-	m.asksAside, m.dialog = true, nil
-	m.layout()
+func (s *serverState) putAside() tea.Cmd {
+	s.asksAside, s.dialog = true, nil
+	s.layout()
 	return nil
 }
 
 // takeUp shows the requests put aside again.
-func (m *Model) takeUp() tea.Cmd {
-	m.asksAside = false
-	return m.openAsk()
+func (s *serverState) takeUp() tea.Cmd {
+	s.asksAside = false
+	return s.openAsk()
 }
 
 // onAskQueueKey handles the keys that act on the server's requests as a
 // whole: in its dialog, and on its screen when they are aside.
-func (m *Model) onAskQueueKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	k := m.keys
+func (s *serverState) onAskQueueKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := s.keys
 	switch {
-	case m.dialog != nil && key.Matches(msg, k.AskLater):
-		return m.putAside(), true
-	case m.dialog != nil && key.Matches(msg, k.DeclineAll):
-		return m.declineAll("the user declined them all"), true
-	case m.dialog != nil && key.Matches(msg, k.MuteAsks):
-		return m.setMuted(true), true
-	case m.dialog == nil && m.asksAside && len(m.asks) > 0 && key.Matches(msg, k.AskLater):
-		return m.takeUp(), true
+	case s.dialog != nil && key.Matches(msg, k.AskLater):
+		return s.putAside(), true
+	case s.dialog != nil && key.Matches(msg, k.DeclineAll):
+		return s.declineAll("the user declined them all"), true
+	case s.dialog != nil && key.Matches(msg, k.MuteAsks):
+		return s.setMuted(true), true
+	case s.dialog == nil && s.asksAside && len(s.asks) > 0 && key.Matches(msg, k.AskLater):
+		return s.takeUp(), true
 	}
 	return nil, false
 }
 
 // askQueueBindings are those keys, as they work now, for the footer.
-func (m *Model) askQueueBindings() []key.Binding {
-	k := m.keys
-	if m.dialog == nil {
-		if m.asksAside && len(m.asks) > 0 {
-			n := len(m.asks)
+func (s *serverState) askQueueBindings() []key.Binding {
+	k := s.keys
+	if s.dialog == nil {
+		if s.asksAside && len(s.asks) > 0 {
+			n := len(s.asks)
 			return []key.Binding{keymap.Relabel(k.AskLater, fmt.Sprintf("answer its %d request%s", n, layout.Plural(n)))}
 		}
 		return nil
 	}
 	b := []key.Binding{k.AskLater}
-	if len(m.asks) > 1 {
+	if len(s.asks) > 1 {
 		b = append(b, k.DeclineAll)
 	}
 	return append(b, k.MuteAsks)

@@ -136,71 +136,71 @@ func (b *inbox) notifier(s *serverState) func(string) {
 // (askqueue.go); the first in the queue is the dialog. A server that is not
 // on screen takes the screen while it waits on the user, unless the one on
 // screen waits too, or the user put its requests aside (followAsks).
-func (m *Model) onAsk(a *serverAsk) tea.Cmd {
+func (s *serverState) onAsk(a *serverAsk) tea.Cmd {
 	if a.ctx.Err() != nil {
 		return nil // withdrawn before it reached the screen
 	}
-	if why := m.admit(); why != "" {
-		m.refuse(a, why)
+	if why := s.admit(); why != "" {
+		s.refuse(a, why)
 		return nil
 	}
-	m.refusing = "" // there was room: the next refusal is said again
-	a.id = m.nextID()
-	m.asks = append(m.asks, a)
-	if len(m.asks) == 1 {
-		return tea.Batch(watchAsk(a), m.openAsk())
+	s.refusing = "" // there was room: the next refusal is said again
+	a.id = s.nextID()
+	s.asks = append(s.asks, a)
+	if len(s.asks) == 1 {
+		return tea.Batch(s.cmd(watchAsk(a)), s.openAsk())
 	}
-	return watchAsk(a)
+	return s.cmd(watchAsk(a))
 }
 
 // openAsk builds the dialog for the first request in the queue, unless the
 // user put the queue aside.
-func (m *Model) openAsk() tea.Cmd {
-	m.dialog = nil
-	if len(m.asks) == 0 {
-		m.queueEmptied()
+func (s *serverState) openAsk() tea.Cmd {
+	s.dialog = nil
+	if len(s.asks) == 0 {
+		s.queueEmptied()
 		return nil
 	}
-	if m.asksAside {
+	if s.asksAside {
 		return nil
 	}
-	a := m.asks[0]
+	a := s.asks[0]
 	switch {
 	case a.elicit != nil && a.elicit.Mode == "url":
-		m.dialog = newURLDialog(a, m.openBrowser, m.nextID, m.st, m.keys)
+		s.dialog = newURLDialog(a, s.openBrowser, s.nextID, s.cmd, s.st, s.keys)
 	case a.elicit != nil:
-		m.dialog = newElicitDialog(a, m.st, m.keys)
+		s.dialog = newElicitDialog(a, s.st, s.keys)
 	default:
-		m.dialog = newSampleDialog(a, m.st, m.keys)
+		s.dialog = newSampleDialog(a, s.st, s.keys)
 	}
-	m.layout()
-	return m.dialog.focus()
+	s.layout()
+	return s.dialog.focus()
 }
 
 // answerAsk sends the answer to the first request and shows the next one.
-func (m *Model) answerAsk(r askReply) tea.Cmd {
-	if len(m.asks) == 0 {
+func (s *serverState) answerAsk(r askReply) tea.Cmd {
+	if len(s.asks) == 0 {
 		return nil
 	}
-	a := m.asks[0]
+	a := s.asks[0]
 	a.reply <- r
 	close(a.answered)
-	m.asks = m.asks[1:]
-	return m.openAsk()
+	s.asks = s.asks[1:]
+	return s.openAsk()
 }
 
 // onAskGone drops a request the server no longer waits for.
-func (m *Model) onAskGone(id int) tea.Cmd {
-	for i, a := range m.asks {
+func (s *serverState) onAskGone(id int) tea.Cmd {
+	for i, a := range s.asks {
 		if a.id != id {
 			continue
 		}
-		m.asks = append(m.asks[:i:i], m.asks[i+1:]...)
+		s.asks = append(s.asks[:i:i], s.asks[i+1:]...)
 		if i > 0 {
 			return nil
 		}
-		m.status = termtext.Line(askServer(a)) + " withdrew its request (its call ended or was cancelled)"
-		return m.openAsk()
+		s.status = termtext.Line(askServer(a)) + " withdrew its request (its call ended or was cancelled)"
+		return s.openAsk()
 	}
 	return nil
 }

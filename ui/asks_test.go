@@ -60,7 +60,7 @@ func TestElicitationFormDialog(t *testing.T) {
 	m, _ := connected(t, true, 80, 24)
 	a := formAsk()
 	m.Update(askMsg{ask: a})
-	if m.dialog == nil {
+	if m.shown().dialog == nil {
 		t.Fatal("no dialog for the request")
 	}
 	mustShow(t, m, "features asks for input", "Tell us about you", "Email*", "ctrl+s accept")
@@ -71,12 +71,12 @@ func TestElicitationFormDialog(t *testing.T) {
 	if _, ok := answer(t, a); ok {
 		t.Fatal("answered without a valid form")
 	}
-	m.dialog.(*elicitDialog).form.FocusField(0)
+	m.shown().dialog.(*elicitDialog).form.FocusField(0)
 	send(m, strings.Split("ada@example.com", "")...)
 	send(m, "ctrl+s")
 	r, ok := answer(t, a)
-	if !ok || m.dialog != nil {
-		t.Fatalf("ctrl+s with the email: answered %v, dialog %v", ok, m.dialog != nil)
+	if !ok || m.shown().dialog != nil {
+		t.Fatalf("ctrl+s with the email: answered %v, dialog %v", ok, m.shown().dialog != nil)
 	}
 	got, _ := json.Marshal(r.elicit)
 	want := `{"Action":"accept","Content":{"age":30,"color":"green","email":"ada@example.com","nickname":"ada","subscribe":true}}`
@@ -195,36 +195,36 @@ func TestRequestsQueueAndWithdraw(t *testing.T) {
 	// The server withdraws the first: its dialog closes and the next shows.
 	cancel()
 	m.Update(askGoneMsg{id: first.id})
-	if _, ok := m.dialog.(*sampleDialog); !ok {
-		t.Fatalf("after the withdrawal the dialog is %T", m.dialog)
+	if _, ok := m.shown().dialog.(*sampleDialog); !ok {
+		t.Fatalf("after the withdrawal the dialog is %T", m.shown().dialog)
 	}
 	mustShow(t, m, "features withdrew its request")
 	// One already withdrawn when it arrives is never shown.
 	gone, stop := context.WithCancel(context.Background())
 	stop()
 	m.Update(askMsg{ask: newAsk(gone, &client.ElicitRequest{Server: "x", Mode: "form"}, nil)})
-	if len(m.asks) != 1 {
-		t.Fatalf("%d requests queued, want 1", len(m.asks))
+	if len(m.shown().asks) != 1 {
+		t.Fatalf("%d requests queued, want 1", len(m.shown().asks))
 	}
 	send(m, "esc")
-	if m.dialog != nil || len(m.asks) != 0 {
+	if m.shown().dialog != nil || len(m.shown().asks) != 0 {
 		t.Fatal("the queue did not empty")
 	}
 }
 
 func TestDialogOverARunningCall(t *testing.T) {
 	m, _ := connected(t, true, 80, 24)
-	tool, _ := m.session.Tool("slow_count")
-	m.running = &runningCall{run: newCallRun(99), call: m.newCall(tool, nil), cancel: func() {}, started: fixedNow.Add(-1500 * time.Millisecond)}
-	m.mode = modeRunning
+	tool, _ := m.shown().session.Tool("slow_count")
+	m.shown().running = &runningCall{run: newCallRun(99), call: m.shown().newCall(tool, nil), cancel: func() {}, started: fixedNow.Add(-1500 * time.Millisecond)}
+	m.shown().mode = modeRunning
 	m.Update(askMsg{ask: formAsk()})
 	mustShow(t, m, "slow_count runs on under this request (1.5 s)", "features asks for input")
 	// Esc answers the dialog, not the call underneath.
 	send(m, "esc")
-	if m.running == nil || m.running.cancelling {
+	if m.shown().running == nil || m.shown().running.cancelling {
 		t.Fatal("esc in the dialog cancelled the call")
 	}
-	m.running = nil
+	m.shown().running = nil
 }
 
 // The inbox's callbacks wait for the user's answer, or for the request to end.
@@ -274,12 +274,12 @@ func TestLoginFromTheFailureScreen(t *testing.T) {
 			return &client.Auth{Login: &client.BrowserLogin{}}
 		}})
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
-	m.mode, m.connErr = modeConnectFailed, &client.LoginRequiredError{Server: "tracker", Hint: "mcpsh login --url http://127.0.0.1:1/mcp"}
+	m.shown().mode, m.shown().connErr = modeConnectFailed, &client.LoginRequiredError{Server: "tracker", Hint: "mcpsh login --url http://127.0.0.1:1/mcp"}
 	mustShow(t, m, "asks you to log in", "l log in")
 	golden(t, "screen/login-offer-80x24", m.render())
 	cmd := send(m, "l")
-	if m.mode != modeLogin || len(asked) != 1 || cmd == nil || m.auth == nil || m.auth.Notify == nil {
-		t.Fatalf("l: mode %v, asked %d", m.mode, len(asked))
+	if m.shown().mode != modeLogin || len(asked) != 1 || cmd == nil || m.shown().auth == nil || m.shown().auth.Notify == nil {
+		t.Fatalf("l: mode %v, asked %d", m.shown().mode, len(asked))
 	}
 	m.Update(noticeMsg{text: "tracker asks you to log in at auth.example. Open this URL in a browser if none opens:\n  https://auth.example/authorize?client_id=mcpsh&state=\x1b[2Jxyz\nWaiting up to 5m for the browser to come back (Ctrl-C to give up)."})
 	mustShow(t, m, "logging in to tracker", "https://auth.example/authorize?client_id=mcpsh&state=", "esc cancel the login")
@@ -290,13 +290,13 @@ func TestLoginFromTheFailureScreen(t *testing.T) {
 	}
 	// Esc gives up: the connect command ends with the cancellation.
 	send(m, "esc")
-	m.Update(connectCmd(context.Background(), m.connReq, *target, &client.Options{}, m.connecting.done)())
-	if m.mode != modeConnectFailed || m.auth != nil {
-		t.Fatalf("after esc: mode %v, auth %v (want the one from before the login)", m.mode, m.auth)
+	m.Update(connectCmd(context.Background(), m.shown().connReq, *target, &client.Options{}, m.shown().connecting.done)())
+	if m.shown().mode != modeConnectFailed || m.shown().auth != nil {
+		t.Fatalf("after esc: mode %v, auth %v (want the one from before the login)", m.shown().mode, m.shown().auth)
 	}
 	// Without Options.Login there is no offer.
 	m.opts.Login = nil
-	m.connErr = &client.LoginRequiredError{Server: "tracker", Hint: "mcpsh login"}
+	m.shown().connErr = &client.LoginRequiredError{Server: "tracker", Hint: "mcpsh login"}
 	if strings.Contains(screen(m), "l log in") || send(m, "l") != nil {
 		t.Fatal("a login was offered without Options.Login")
 	}

@@ -56,84 +56,83 @@ func renderAuditCmd(id, gen, width int, st *style.Styles, r *audit.Report) tea.C
 
 // resetAudit starts the audit over for a new listing. It runs in Update on
 // every listing: NewChecker only counts titles, and the rest is per tool shown.
-func (m *Model) resetAudit(tools []*client.Tool) {
-	m.audit.checker = audit.NewChecker(tools)
-	m.audit.findings = map[string][]audit.Finding{}
+func (s *serverState) resetAudit(tools []*client.Tool) {
+	s.audit.checker = audit.NewChecker(tools)
+	s.audit.findings = map[string][]audit.Finding{}
 }
 
 // auditing reports whether the audit pane is waiting for its report.
-func (m *Model) auditing() bool {
-	return m.overlay == overlayAudit && m.auditPane.Report() == nil
+func (s *serverState) auditing() bool {
+	return s.auditShown() && s.auditPane.Report() == nil
 }
 
-func (m *Model) onAuditDone(msg auditDoneMsg) tea.Cmd {
-	p := m.auditPane
+func (s *serverState) onAuditDone(msg auditDoneMsg) tea.Cmd {
+	p := s.auditPane
 	switch {
-	case msg.id == m.audit.req && msg.gen == m.listGen:
-		m.audit.forGen = msg.gen
+	case msg.id == s.audit.req && msg.gen == s.listGen:
+		s.audit.forGen = msg.gen
 		p.SetReport(msg.report, msg.view)
-	case msg.id == m.audit.renderReq && msg.id != 0:
-		m.audit.renderReq = 0
+	case msg.id == s.audit.renderReq && msg.id != 0:
+		s.audit.renderReq = 0
 		// A render for a width the pane has since left, or of a report it no
 		// longer shows, is dropped; auditRerender asks again if need be.
-		if msg.report == p.Report() && msg.gen == m.audit.forGen && msg.view.Width == p.Width() {
+		if msg.report == p.Report() && msg.gen == s.audit.forGen && msg.view.Width == p.Width() {
 			p.SetLines(msg.view)
 		}
 	default:
 		return nil // an answer to a request overtaken by another
 	}
-	return m.auditRerender()
+	return s.auditRerender()
 }
 
 // auditResized is what Update returns after a resize: the pane keeps its lines
 // and the report is rendered again, for the new width, in a command.
-func (m *Model) auditResized() tea.Cmd {
-	return m.auditRerender()
+func (s *serverState) auditResized() tea.Cmd {
+	return s.auditRerender()
 }
 
 // auditRerender renders the shown report for the pane's width, unless the
 // lines fit it already, the pane is not on screen, or a render is in flight
 // (its answer comes back here and asks again for the width of that moment).
-func (m *Model) auditRerender() tea.Cmd {
-	p := m.auditPane
-	if m.overlay != overlayAudit || !p.Stale() || m.audit.renderReq != 0 {
+func (s *serverState) auditRerender() tea.Cmd {
+	p := s.auditPane
+	if !s.auditShown() || !p.Stale() || s.audit.renderReq != 0 {
 		return nil
 	}
-	m.audit.renderReq = m.nextID()
-	return renderAuditCmd(m.audit.renderReq, m.audit.forGen, p.Width(), m.st, p.Report())
+	s.audit.renderReq = s.nextID()
+	return s.cmd(renderAuditCmd(s.audit.renderReq, s.audit.forGen, p.Width(), s.st, p.Report()))
 }
 
-// openAudit shows the audit of the whole server, starting it when the
-// current listing has none yet.
-func (m *Model) openAudit() tea.Cmd {
-	m.overlay = overlayAudit
-	if m.audit.forGen == m.listGen && m.auditPane.Report() != nil {
-		return m.auditRerender() // the terminal may have been resized while it was closed
+// openAudit fills the audit's pane, which the root has just put on screen,
+// starting the audit when the current listing has none yet.
+func (s *serverState) openAudit() tea.Cmd {
+	if s.audit.forGen == s.listGen && s.auditPane.Report() != nil {
+		return s.auditRerender() // the terminal may have been resized while it was closed
 	}
-	m.auditPane.SetReport(nil, panes.AuditLines{})
-	m.audit.req = m.nextID()
-	return tea.Batch(m.spinner.Tick, auditCmd(m.audit.req, m.listGen, m.auditPane.Width(), m.st,
-		client.Identity(m.name(), m.server), m.target.Via(), m.target.Trust, m.list.tools))
+	s.auditPane.SetReport(nil, panes.AuditLines{})
+	s.audit.req = s.nextID()
+	return tea.Batch(s.spinner.Tick, s.cmd(auditCmd(s.audit.req, s.listGen, s.auditPane.Width(), s.st,
+		client.Identity(s.name(), s.server), s.target.Via(), s.target.Trust, s.list.tools)))
 }
 
 // findingsFor audits one tool, once per listing: Update calls it for the
 // tool in the detail pane (prepareFrame), and keeps what it found.
-func (m *Model) findingsFor(t *client.Tool) []audit.Finding {
-	f, ok := m.findings(t)
-	if !ok && t != nil && m.audit.checker != nil {
-		m.audit.findings[t.Name] = f
+func (s *serverState) findingsFor(t *client.Tool) []audit.Finding {
+	f, ok := s.findings(t)
+	if !ok && t != nil && s.audit.checker != nil {
+		s.audit.findings[t.Name] = f
 	}
 	return f
 }
 
 // findings is what the audit finds in t, and whether it was kept already;
 // it keeps nothing, so View may call it.
-func (m *Model) findings(t *client.Tool) ([]audit.Finding, bool) {
-	if t == nil || m.audit.checker == nil {
+func (s *serverState) findings(t *client.Tool) ([]audit.Finding, bool) {
+	if t == nil || s.audit.checker == nil {
 		return nil, true
 	}
-	if f, ok := m.audit.findings[t.Name]; ok {
+	if f, ok := s.audit.findings[t.Name]; ok {
 		return f, true
 	}
-	return m.audit.checker.Tool(t), false
+	return s.audit.checker.Tool(t), false
 }

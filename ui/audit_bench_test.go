@@ -17,7 +17,7 @@ func auditAnswer(tb testing.TB, cmd tea.Cmd) auditDoneMsg {
 	for len(msgs) > 0 {
 		msg := msgs[0]
 		msgs = msgs[1:]
-		switch msg := msg.(type) {
+		switch msg := unwrap(msg).(type) {
 		case tea.BatchMsg:
 			for _, c := range msg {
 				if c != nil {
@@ -36,7 +36,7 @@ func auditAnswer(tb testing.TB, cmd tea.Cmd) auditDoneMsg {
 // the audit's answer, not yet handed to Update.
 func benchAuditOpen(b *testing.B, n int) (*Model, auditDoneMsg) {
 	m, s, l := benchModel(b, n)
-	m.connReq = 1
+	m.shown().connReq = 1
 	m.Update(connectedMsg{id: 1, session: s, listing: l})
 	_, cmd := m.Update(keyOf("A"))
 	return m, auditAnswer(b, cmd)
@@ -73,6 +73,6 @@ func BenchmarkSetTools(b *testing.B) {
 	m, _, l := benchModel(b, 40000)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		m.setTools(l.Tools)
+		m.shown().setTools(l.Tools)
 	}
 }

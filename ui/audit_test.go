@@ -58,7 +58,7 @@ func TestAuditResizeRendersInACommand(t *testing.T) {
 	if !screenHas(m, "Audit of rendered-again") {
 		t.Fatalf("the render for the new width was not shown:\n%s", ansi.Strip(m.render()))
 	}
-	if got := m.auditPane.Rendered().Width; got != 70 {
+	if got := m.shown().auditPane.Rendered().Width; got != 70 {
 		t.Errorf("lines for width %d, want 70", got)
 	}
 	// Back to the width the lines were made for: nothing to do.
@@ -75,28 +75,28 @@ func TestAuditLateRenderIsDropped(t *testing.T) {
 	if cmd := resize(m, 90, 30); cmd != nil {
 		t.Fatal("a second render started while one was in flight")
 	}
-	again := m.onAuditDone(auditAnswer(t, first))
-	if got := m.auditPane.Rendered().Width; got != 100 {
+	again := m.shown().onAuditDone(auditAnswer(t, first))
+	if got := m.shown().auditPane.Rendered().Width; got != 100 {
 		t.Fatalf("a render for width 70 was shown at width 90 (lines for %d)", got)
 	}
 	if again == nil {
 		t.Fatal("no render for the width the terminal has now")
 	}
 	m.Update(auditAnswer(t, again))
-	if got := m.auditPane.Rendered().Width; got != 90 {
+	if got := m.shown().auditPane.Rendered().Width; got != 90 {
 		t.Errorf("lines for width %d, want 90", got)
 	}
 	checkScreen(t, "after the renders", m.render(), 90, 30)
 
 	// A render of the report of an older listing is dropped too.
 	late := resize(m, 80, 30)
-	m.setTools(m.list.tools)
+	m.shown().setTools(m.shown().list.tools)
 	send(m, "A", "A") // close, and open: a new audit starts for the new listing
-	if m.auditPane.Report() != nil {
+	if m.shown().auditPane.Report() != nil {
 		t.Fatal("the new listing's audit is not awaited")
 	}
 	m.Update(auditAnswer(t, late))
-	if m.auditPane.Report() != nil {
+	if m.shown().auditPane.Report() != nil {
 		t.Error("the render of an older listing's report was shown")
 	}
 }
@@ -114,14 +114,14 @@ func TestAuditClosedIsNotRendered(t *testing.T) {
 		t.Fatal("opening the pane at a new width started no render")
 	}
 	m.Update(auditAnswer(t, cmd))
-	if got := m.auditPane.Rendered().Width; got != 80 {
+	if got := m.shown().auditPane.Rendered().Width; got != 80 {
 		t.Errorf("lines for width %d, want 80", got)
 	}
 }
 
 func TestAuditPaneScrolls(t *testing.T) {
 	m, _ := openAudited(t, 100, 12)
-	p := m.auditPane
+	p := m.shown().auditPane
 	if p.MaxTop() == 0 {
 		t.Fatal("the demo's audit fits on one screen; the test needs more lines")
 	}

@@ -63,7 +63,7 @@ func BenchmarkFilterKeystroke(b *testing.B) {
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			m, s, l := benchModel(b, 10000)
-			m.connReq = 1
+			m.shown().connReq = 1
 			m.Update(connectedMsg{id: 1, session: s, listing: l})
 			m.Update(keyOf("/"))
 			keys := strings.Split(c.query, "")
@@ -71,7 +71,7 @@ func BenchmarkFilterKeystroke(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				k := keys[i%len(keys)]
 				if i%len(keys) == 0 {
-					m.filterIn.SetValue("")
+					m.shown().filterIn.SetValue("")
 				}
 				if k == " " {
 					k = "space"
@@ -89,7 +89,7 @@ func BenchmarkFirstFrame(b *testing.B) {
 	m, s, l := benchModel(b, 10000)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		m.connReq = i + 1
+		m.shown().connReq = i + 1
 		m.Update(connectedMsg{id: i + 1, session: s, listing: l})
 		_ = m.render()
 	}

@@ -8,21 +8,23 @@ import (
 // bindings are the keys that work right now, for the footer: the server's
 // requests' first (askqueue.go), then the screen's.
 func (m *Model) bindings() []key.Binding {
-	if m.dialog != nil {
+	s := m.shown()
+	if s.dialog != nil {
 		// The dialog's answers, then the keys for the server's requests as
 		// a whole, then the dialog's other keys (its fields, scrolling).
-		d := m.dialog.bindings()
+		d := s.dialog.bindings()
 		n := min(3, len(d))
-		return append(append(d[:n:n], m.askQueueBindings()...), d[n:]...)
+		return append(append(d[:n:n], s.askQueueBindings()...), d[n:]...)
 	}
-	b := m.askQueueBindings()
-	if m.muted && m.overlay == overlayNone {
+	b := s.askQueueBindings()
+	if s.muted && m.overlay == overlayNone {
 		b = append(b, keymap.Relabel(m.keys.Mute, "unmute its requests"))
 	}
 	return append(b, m.screenBindings()...)
 }
 
-// screenBindings are the keys of the mode or overlay on screen.
+// screenBindings are the keys of the overlay on screen, or of the server's
+// mode.
 func (m *Model) screenBindings() []key.Binding {
 	k := m.keys
 	switch m.overlay {
@@ -37,87 +39,81 @@ func (m *Model) screenBindings() []key.Binding {
 	case overlayServer, overlayAudit:
 		return []key.Binding{k.ScrollUp, k.ScrollDown, k.Close, k.Quit}
 	}
-	switch m.mode {
-	case modeConnecting:
-		return []key.Binding{k.ForceQuit}
-	case modeConnectFailed:
-		var b []key.Binding
-		if m.startProblem() == "" {
-			b = append(b, k.Retry)
-		}
-		if m.canLogin() {
-			b = append(b, k.Login)
-		}
-		b = append(b, k.Quit)
-		if m.workspace() {
-			b = append(b, keymap.Relabel(k.Close, "pick a server"))
-		}
-		return b
-	case modeBrowse:
-		if m.filtering {
-			return []key.Binding{k.AcceptFilter, k.CancelFilter}
-		}
-		switch m.view {
-		case viewResources:
-			return m.itemBindings(m.resourcesEnter())
-		case viewPrompts:
-			return m.itemBindings(keymap.Relabel(k.Call, "fill in and get"))
-		}
-		b := []key.Binding{k.Up, k.Down}
-		if t := m.list.Selected(); t != nil {
-			b = append(b, k.Call)
-			if len(t.Examples) > 0 {
-				b = append(b, k.Example)
-			}
-			if _, ok := m.allowed[t.Name]; ok {
-				b = append(b, k.Unallow)
-			}
-		}
-		b = append(b, k.Filter)
-		if m.filterIn.Value() != "" {
-			b = append(b, k.ClearFilter)
-		}
-		return append(b, k.NextView, k.Audit, k.Log, k.Server, k.Help, k.Quit)
-	case modeForm:
-		b := append([]key.Binding{k.Run}, m.form.ShortHelp()...)
-		return append(b, k.Back)
-	case modeConfirm:
-		b := []key.Binding{k.Yes, k.No, k.AllowSession}
-		if m.pending != nil && m.pending.scrolls {
-			b = append(b, keymap.Relabel(k.ScrollDown, "more arguments"), keymap.Relabel(k.ScrollUp, "back"))
-		}
-		return b
-	case modeRunning:
-		return []key.Binding{k.CancelCall, k.Log, k.Server, k.Help, k.ForceQuit}
-	case modeResult:
-		return m.resultBindings()
-	case modeArgs:
-		run := keymap.Relabel(k.Run, "get")
-		if m.strForm.Template != nil {
-			run = keymap.Relabel(k.Run, "read")
-		}
-		return append(append([]key.Binding{run}, m.strForm.ShortHelp()...), k.Back)
-	case modeResource:
-		if s := m.saving; s != nil {
-			if s.exists != "" {
-				return []key.Binding{k.Overwrite, k.KeepFile}
-			}
-			return []key.Binding{k.SaveHere, k.Close}
-		}
-		return m.resourceBindings()
-	case modePrompt:
-		return []key.Binding{k.ScrollUp, k.ScrollDown, keymap.Relabel(k.Edit, "edit and get again"), k.Close, k.Help}
-	case modeLogin:
-		return []key.Binding{keymap.Relabel(k.Close, "cancel the login"), k.ForceQuit}
+	return m.shown().modeBindings()
+}
+
+// connectFailedBindings are the failure screen's keys.
+func (s *serverState) connectFailedBindings() []key.Binding {
+	k := s.keys
+	var b []key.Binding
+	if s.startProblem() == "" {
+		b = append(b, k.Retry)
 	}
-	return nil
+	if s.canLogin() {
+		b = append(b, k.Login)
+	}
+	b = append(b, k.Quit)
+	if s.workspace() {
+		b = append(b, keymap.Relabel(k.Close, "pick a server"))
+	}
+	return b
+}
+
+// browseBindings are the keys of the view on screen: tools, resources or
+// prompts.
+func (s *serverState) browseBindings() []key.Binding {
+	k := s.keys
+	if s.filtering {
+		return []key.Binding{k.AcceptFilter, k.CancelFilter}
+	}
+	switch s.view {
+	case viewResources:
+		return s.itemBindings(s.resourcesEnter())
+	case viewPrompts:
+		return s.itemBindings(keymap.Relabel(k.Call, "fill in and get"))
+	}
+	b := []key.Binding{k.Up, k.Down}
+	if t := s.list.Selected(); t != nil {
+		b = append(b, k.Call)
+		if len(t.Examples) > 0 {
+			b = append(b, k.Example)
+		}
+		if _, ok := s.allowed[t.Name]; ok {
+			b = append(b, k.Unallow)
+		}
+	}
+	b = append(b, k.Filter)
+	if s.filterIn.Value() != "" {
+		b = append(b, k.ClearFilter)
+	}
+	return append(b, k.NextView, k.Audit, k.Log, k.Server, k.Help, k.Quit)
+}
+
+// confirmBindings are the confirmation's keys.
+func (s *serverState) confirmBindings() []key.Binding {
+	k := s.keys
+	b := []key.Binding{k.Yes, k.No, k.AllowSession}
+	if s.pending != nil && s.pending.scrolls {
+		b = append(b, keymap.Relabel(k.ScrollDown, "more arguments"), keymap.Relabel(k.ScrollUp, "back"))
+	}
+	return b
+}
+
+// stringFormBindings are the keys of a template's or a prompt's form.
+func (s *serverState) stringFormBindings() []key.Binding {
+	k := s.keys
+	run := keymap.Relabel(k.Run, "get")
+	if s.strForm.Template != nil {
+		run = keymap.Relabel(k.Run, "read")
+	}
+	return append(append([]key.Binding{run}, s.strForm.ShortHelp()...), k.Back)
 }
 
 // resultBindings are the result view's keys that work now.
-func (m *Model) resultBindings() []key.Binding {
-	k, r := m.keys, m.result
-	if s := r.save; s != nil {
-		if s.exists != "" {
+func (s *serverState) resultBindings() []key.Binding {
+	k, r := s.keys, s.result
+	if sp := r.save; sp != nil {
+		if sp.exists != "" {
 			return []key.Binding{k.Overwrite, k.KeepFile}
 		}
 		b := []key.Binding{k.SaveHere}
@@ -138,15 +134,15 @@ func (m *Model) resultBindings() []key.Binding {
 }
 
 // itemBindings are the keys of the resources and prompts views.
-func (m *Model) itemBindings(enter key.Binding) []key.Binding {
-	k := m.keys
+func (s *serverState) itemBindings(enter key.Binding) []key.Binding {
+	k := s.keys
 	return []key.Binding{k.Up, k.Down, enter, k.NextView, k.Log, k.Server, k.Help, k.Quit}
 }
 
 // resourcesEnter is what enter does on the resource under the cursor.
-func (m *Model) resourcesEnter() key.Binding {
-	if _, tmpl := m.selectedResource(); tmpl != nil {
-		return keymap.Relabel(m.keys.Call, "fill in and read")
+func (s *serverState) resourcesEnter() key.Binding {
+	if _, tmpl := s.selectedResource(); tmpl != nil {
+		return keymap.Relabel(s.keys.Call, "fill in and read")
 	}
-	return keymap.Relabel(m.keys.Call, "read")
+	return keymap.Relabel(s.keys.Call, "read")
 }

@@ -64,21 +64,21 @@ func waitEvent(s *client.Session) tea.Cmd {
 // closeSessionCmd closes a session the view has replaced (R) in a command:
 // closing waits for a stdio server's process group to end. The session is
 // kept in m.retired until it has closed, for Close.
-func (m *Model) closeSessionCmd(s *client.Session) tea.Cmd {
-	if s == nil {
+func (s *serverState) closeSessionCmd(old *client.Session) tea.Cmd {
+	if old == nil {
 		return nil
 	}
-	live := m.retired[:0]
-	for _, r := range m.retired {
+	live := s.retired[:0]
+	for _, r := range s.retired {
 		select {
 		case <-r.Done():
 		default:
 			live = append(live, r)
 		}
 	}
-	m.retired = append(live, s)
+	s.retired = append(live, old)
 	return func() tea.Msg {
-		s.Close()
+		old.Close()
 		return nil
 	}
 }

@@ -57,9 +57,9 @@ func (p *pendingCall) Scroll(msg tea.KeyPressMsg, keys *keymap.KeyMap) bool {
 }
 
 // onConfirmExtraKey handles the dialog's keys other than its answers.
-func (m *Model) onConfirmExtraKey(msg tea.KeyPressMsg) tea.Cmd {
-	if m.pending != nil && m.pending.Scroll(msg, m.keys) {
-		m.layoutConfirm()
+func (s *serverState) onConfirmExtraKey(msg tea.KeyPressMsg) tea.Cmd {
+	if s.pending != nil && s.pending.Scroll(msg, s.keys) {
+		s.layoutConfirm()
 	}
 	return nil
 }
@@ -67,29 +67,29 @@ func (m *Model) onConfirmExtraKey(msg tea.KeyPressMsg) tea.Cmd {
 // layoutConfirm lays the dialog out for the body (frame.go): it draws the
 // arguments for its width once, says whether they scroll, and keeps them
 // scrolled within their room.
-func (m *Model) layoutConfirm() {
-	p := m.pending
+func (s *serverState) layoutConfirm() {
+	p := s.pending
 	if p == nil {
 		return
 	}
-	f := confirmLayout(p, m.confirmServer(), m.width, m.bodyHeight(), m.st, m.keys)
+	f := confirmLayout(p, s.confirmServer(), s.width, s.bodyHeight(), s.st, s.keys)
 	p.args, p.argsW = f.args, f.inner
 	p.argTop, p.scrolls = f.argTop, f.scrolls
 }
 
 // confirmServer is how the dialog names the server.
-func (m *Model) confirmServer() string {
-	server := m.serverLabel() + " (" + m.target.Via() + ")"
-	if m.target.Trust != policy.Trusted {
+func (s *serverState) confirmServer() string {
+	server := s.serverLabel() + " (" + s.target.Via() + ")"
+	if s.target.Trust != policy.Trusted {
 		server += ", untrusted"
 	}
 	return server
 }
 
 // renderConfirmBody is the dialog centred in the body, h lines high.
-func (m *Model) renderConfirmBody(h int) string {
-	dialog := renderConfirmIn(m.pending, m.confirmServer(), m.width, h, m.st, m.keys)
-	return lipgloss.Place(m.width, h, lipgloss.Center, lipgloss.Center, dialog)
+func (s *serverState) renderConfirmBody(h int) string {
+	dialog := renderConfirmIn(s.pending, s.confirmServer(), s.width, h, s.st, s.keys)
+	return lipgloss.Place(s.width, h, lipgloss.Center, lipgloss.Center, dialog)
 }
 
 // renderConfirm draws the dialog with room for all of it.

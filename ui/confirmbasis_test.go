@@ -52,11 +52,11 @@ func TestConfirmationShowsTheBasis(t *testing.T) {
 			s.Target.Trust, s.Target.Rules = tt.trust, tt.rules
 			m := New(context.Background(), Options{Target: &s.Target, NoColor: true, Now: func() time.Time { return fixedNow }})
 			m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
-			m.connReq = m.nextID()
-			m.Update(connectedMsg{id: m.connReq, session: s, listing: &client.Listing{Tools: s.Tools()}})
+			m.shown().connReq = m.nextID()
+			m.Update(connectedMsg{id: m.shown().connReq, session: s, listing: &client.Listing{Tools: s.Tools()}})
 			selectTool(t, m, tt.tool)
-			if send(m, "enter"); m.mode != modeConfirm {
-				t.Fatalf("enter on %s: mode %v, want the confirmation", tt.tool, m.mode)
+			if send(m, "enter"); m.shown().mode != modeConfirm {
+				t.Fatalf("enter on %s: mode %v, want the confirmation", tt.tool, m.shown().mode)
 			}
 			text := dialogText(m.render())
 			for _, w := range tt.want {

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"encoding/json"
+
 	"github.com/mcpsh/mcpsh/ui/layout"
 
 	"fmt"

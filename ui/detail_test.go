@@ -14,8 +14,8 @@ const detailW80 = 80 - 32 - 3
 func TestDetailAt80ColumnsWrapsAndSaysWhatIsIgnored(t *testing.T) {
 	m, _ := connected(t, true, 80, 24)
 	for _, name := range []string{"weather_forecast", "echo", "add_note", "search_notes"} {
-		tool, _ := m.session.Tool(name)
-		got := renderDetail(tool, m.decision(tool), m.findingsFor(tool), detailW80, m.st)
+		tool, _ := m.shown().session.Tool(name)
+		got := renderDetail(tool, m.shown().decision(tool), m.shown().findingsFor(tool), detailW80, m.st)
 		assertWidth(t, name, got, detailW80)
 		// Wrapped, not cut: the only ellipses are a server's own.
 		if strings.Contains(ansi.Strip(got), "…") {
@@ -23,8 +23,8 @@ func TestDetailAt80ColumnsWrapsAndSaysWhatIsIgnored(t *testing.T) {
 		}
 		golden(t, "detail/"+name+"-45", got)
 	}
-	weather, _ := m.session.Tool("weather_forecast")
-	got := strings.Join(strings.Fields(ansi.Strip(renderDetail(weather, m.decision(weather), nil, 120, m.st))), " ")
+	weather, _ := m.shown().session.Tool("weather_forecast")
+	got := strings.Join(strings.Fields(ansi.Strip(renderDetail(weather, m.shown().decision(weather), nil, 120, m.st))), " ")
 	for _, want := range []string{
 		"readOnly true true",
 		"destructive — ignored: read-only tool",
@@ -35,8 +35,8 @@ func TestDetailAt80ColumnsWrapsAndSaysWhatIsIgnored(t *testing.T) {
 			t.Errorf("the hints do not read %q:\n%s", want, got)
 		}
 	}
-	echo, _ := m.session.Tool("echo")
-	got = strings.Join(strings.Fields(ansi.Strip(renderDetail(echo, m.decision(echo), nil, 120, m.st))), " ")
+	echo, _ := m.shown().session.Tool("echo")
+	got = strings.Join(strings.Fields(ansi.Strip(renderDetail(echo, m.shown().decision(echo), nil, 120, m.st))), " ")
 	if !strings.Contains(got, "destructive — true (spec default)") {
 		t.Errorf("a hint left out does not say its value is the spec's default:\n%s", got)
 	}

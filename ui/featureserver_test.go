@@ -237,19 +237,19 @@ func connectedFeatures(t *testing.T, w, h int) (*Model, *featureServer) {
 	m := New(context.Background(), Options{Target: target, NoColor: true, Now: func() time.Time { return fixedNow },
 		Client: client.Options{ProtocolVersion: featureProtocol}})
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
-	m.connReq = m.nextID()
+	m.shown().connReq = m.nextID()
 	opts := m.opts.Client
-	m.Update(connectCmd(context.Background(), m.connReq, *target, &opts, make(chan struct{}))())
+	m.Update(connectCmd(context.Background(), m.shown().connReq, *target, &opts, make(chan struct{}))())
 	t.Cleanup(func() {
-		if m.session != nil {
-			m.session.Close()
+		if m.shown().session != nil {
+			m.shown().session.Close()
 		}
 	})
-	if m.mode != modeBrowse {
-		t.Fatalf("mode %v after connecting: %v", m.mode, m.connErr)
+	if m.shown().mode != modeBrowse {
+		t.Fatalf("mode %v after connecting: %v", m.shown().mode, m.shown().connErr)
 	}
 	ctx := context.Background()
-	m.Update(listResourcesCmd(ctx, m.resources.req, m.session)())
-	m.Update(listPromptsCmd(ctx, m.prompts.req, m.session)())
+	m.Update(listResourcesCmd(ctx, m.shown().resources.req, m.shown().session)())
+	m.Update(listPromptsCmd(ctx, m.shown().prompts.req, m.shown().session)())
 	return m, f
 }

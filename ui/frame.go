@@ -17,7 +17,7 @@ import (
 // prepareFrame lays out what the next View draws. A server brought on
 // screen, or a mode or overlay opened, is laid out by the Update that did it.
 func (m *Model) prepareFrame() {
-	if m.dialog != nil {
+	if m.shown().dialog != nil {
 		return // the dialogs lay themselves out (setSize)
 	}
 	switch m.overlay {
@@ -28,50 +28,41 @@ func (m *Model) prepareFrame() {
 	default:
 		return // the panes lay themselves out
 	}
-	switch m.mode {
-	case modeBrowse:
-		m.layoutBrowse()
-	case modeConfirm:
-		m.layoutConfirm()
-	case modeArgs:
-		if m.strForm != nil {
-			m.strForm.Layout()
-		}
-	}
+	m.shown().prepareFrame()
 }
 
 // layoutBrowse scrolls the list of the view on screen to its cursor; in the
 // tools view it also draws the selected tool's detail, and keeps the detail
 // scrolled within it.
-func (m *Model) layoutBrowse() {
-	h := m.browseHeight()
-	switch m.view {
+func (s *serverState) layoutBrowse() {
+	h := s.browseHeight()
+	switch s.view {
 	case viewResources:
-		m.resources.list.Layout(h)
+		s.resources.list.Layout(h)
 	case viewPrompts:
-		m.prompts.list.Layout(h)
+		s.prompts.list.Layout(h)
 	default:
-		m.list.Layout(m.listWidth(), m.toolListHeight(h))
-		dw := m.detailWidth()
+		s.list.Layout(s.listWidth(), s.toolListHeight(h))
+		dw := s.detailWidth()
 		if dw == 0 {
 			return
 		}
-		t := m.list.Selected()
-		k := m.detailKey(t, dw)
-		if !m.detail.key.equal(k) || m.detail.lines == nil {
-			m.detail = detailCache{key: k, lines: strings.Split(renderDetail(t, k.d, m.findingsFor(t), dw, m.st), "\n")}
+		t := s.list.Selected()
+		k := s.detailKey(t, dw)
+		if !s.detail.key.equal(k) || s.detail.lines == nil {
+			s.detail = detailCache{key: k, lines: strings.Split(renderDetail(t, k.d, s.findingsFor(t), dw, s.st), "\n")}
 		}
-		m.detailTop = min(m.detailTop, max(len(m.detail.lines)-h, 0))
+		s.detailTop = min(s.detailTop, max(len(s.detail.lines)-h, 0))
 	}
 }
 
 // browseHeight is the room under the bar of views.
-func (m *Model) browseHeight() int { return max(m.bodyHeight()-1, 1) }
+func (s *serverState) browseHeight() int { return max(s.bodyHeight()-1, 1) }
 
 // toolListHeight is the tool list's rows in a view h lines high: the
 // filter, when there is one, takes a line.
-func (m *Model) toolListHeight(h int) int {
-	if m.filtering || m.filterIn.Value() != "" {
+func (s *serverState) toolListHeight(h int) int {
+	if s.filtering || s.filterIn.Value() != "" {
 		h--
 	}
 	return h
@@ -96,17 +87,17 @@ func (k detailKey) equal(o detailKey) bool {
 	return k.tool == o.tool && k.d.Equal(o.d) && k.gen == o.gen && k.width == o.width && k.theme == o.theme
 }
 
-func (m *Model) detailKey(t *client.Tool, width int) detailKey {
-	return detailKey{tool: t, d: m.decision(t), gen: m.listGen, width: width, theme: m.st.Generation()}
+func (s *serverState) detailKey(t *client.Tool, width int) detailKey {
+	return detailKey{tool: t, d: s.decision(t), gen: s.listGen, width: width, theme: s.st.Generation()}
 }
 
 // toolDetail is t's detail for width cells: the lines Update drew, or, when
 // they were drawn for something else, drawn now and not kept.
-func (m *Model) toolDetail(t *client.Tool, width int) []string {
-	k := m.detailKey(t, width)
-	if m.detail.key.equal(k) && m.detail.lines != nil {
-		return m.detail.lines
+func (s *serverState) toolDetail(t *client.Tool, width int) []string {
+	k := s.detailKey(t, width)
+	if s.detail.key.equal(k) && s.detail.lines != nil {
+		return s.detail.lines
 	}
-	f, _ := m.findings(t)
-	return strings.Split(renderDetail(t, k.d, f, width, m.st), "\n")
+	f, _ := s.findings(t)
+	return strings.Split(renderDetail(t, k.d, f, width, s.st), "\n")
 }

@@ -52,11 +52,11 @@ func (h *helpOverlay) Update(msg tea.Msg, keys *keymap.KeyMap) {
 // layoutHelp draws the overlay's lines when they were drawn for another
 // width, theme or mode, and sizes it for the body (frame.go).
 func (m *Model) layoutHelp() {
-	m.helpView.layout(m.helpKey(), m.helpSections, m.st, m.bodyHeight())
+	m.helpView.layout(m.helpKey(), m.helpSections, m.st, m.shown().bodyHeight())
 }
 
 func (m *Model) helpKey() helpKey {
-	return helpKey{width: max(m.width, 1), theme: m.st.Generation(), here: m.mode}
+	return helpKey{width: max(m.width, 1), theme: m.st.Generation(), here: m.shown().mode}
 }
 
 func (h *helpOverlay) layout(k helpKey, sections func() []helpSection, st *style.Styles, height int) {
@@ -163,7 +163,7 @@ func (m *Model) helpSections() []helpSection {
 	}
 	here := map[mode]string{modeBrowse: "Tool list", modeForm: "Argument editor", modeConfirm: "Confirmation",
 		modeRunning: "Call in flight", modeResult: "Result", modeArgs: "Template and prompt arguments",
-		modeResource: "Resource viewer", modeConnectFailed: "Connecting"}[m.mode]
+		modeResource: "Resource viewer", modeConnectFailed: "Connecting"}[m.shown().mode]
 	for i, s := range sections {
 		if s.title == here {
 			s.title += " (here)"

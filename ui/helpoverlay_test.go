@@ -50,7 +50,7 @@ func TestHelpOverlayListsEveryKeyByView(t *testing.T) {
 		t.Errorf("g: top %d", h.body.Top())
 	}
 	// The section for where the user is comes first.
-	m.mode = modeResult
+	m.shown().mode = modeResult
 	if first := m.helpSections()[0].title; first != "Result (here)" {
 		t.Errorf("in the result view help starts with %q", first)
 	}

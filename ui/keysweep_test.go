@@ -56,7 +56,7 @@ var serverStates = []struct {
 	}},
 	{"logging in", func(*testing.T) Choice { d, _ := gated(); return demoChoice("it", d, policy.Trusted) }, func(t *testing.T, d *driver, s *serverState) {
 		s.connErr = &client.LoginRequiredError{Server: "it", Hint: "mcpsh login -s it"}
-		d.run(d.m.within(s, d.m.login))
+		d.run(s.login())
 		if s.mode != modeLogin {
 			t.Fatalf("the login did not start: mode %v", s.mode)
 		}
@@ -79,7 +79,7 @@ var serverStates = []struct {
 		d.keys("/")
 		d.typeText("slow count")
 		d.keys("enter", "enter")
-		if d.m.mode == modeForm {
+		if d.m.shown().mode == modeForm {
 			d.keys("ctrl+r")
 		}
 		if s.running == nil {
@@ -161,7 +161,7 @@ func pressSafely(t *testing.T, d *driver, state, k string) {
 // saneAfter checks what must hold whatever was pressed.
 func saneAfter(t *testing.T, m *Model, what string) {
 	t.Helper()
-	if m.cur < 0 || m.cur >= len(m.servers) || m.serverState != m.servers[m.cur] {
+	if m.cur < 0 || m.cur >= len(m.servers) || m.shown() != m.servers[m.cur] {
 		t.Fatalf("%s: the server on screen is not the one current (%d)", what, m.cur)
 	}
 	for _, s := range m.servers {

@@ -16,22 +16,22 @@ import (
 func demoList(t *testing.T, w, h int) *Model {
 	t.Helper()
 	m, _ := connected(t, true, w, h)
-	m.session.Target.Rules = []policy.Rule{{Pattern: "delete_*", Action: policy.Deny}}
-	echo, _ := m.session.Tool("echo")
-	m.allowed["echo"] = echo.Hints
-	m.list.SetJudge(m)
+	m.shown().session.Target.Rules = []policy.Rule{{Pattern: "delete_*", Action: policy.Deny}}
+	echo, _ := m.shown().session.Tool("echo")
+	m.shown().allowed["echo"] = echo.Hints
+	m.shown().list.SetJudge(m.shown())
 	return m
 }
 
 // listShows is what the list pane reads at width and height, trailing
 // spaces trimmed.
 func listShows(m *Model, width, height int) string {
-	return paneText(m.list.View(m.st, width, height))
+	return paneText(m.shown().list.View(m.st, width, height))
 }
 
 func TestListFilterIsTermsAndWords(t *testing.T) {
 	m := demoList(t, 80, 24)
-	l := &m.list
+	l := &m.shown().list
 	for _, c := range []struct{ filter, want string }{
 		{"is:write", "add_note,flaky_sync,send_message,tag_note,toggle_extras"},
 		{"is:write note", "add_note,tag_note,flaky_sync"},
@@ -61,15 +61,15 @@ func TestListFilterIsTermsAndWords(t *testing.T) {
 // and an untrusted server's tools by the worst case.
 func TestListDeniedFollowsRulesOnHints(t *testing.T) {
 	m, _ := connected(t, true, 80, 24)
-	m.session.Target.Rules = []policy.Rule{{Pattern: "is:destructive !delete_note", Action: policy.Deny}, {Pattern: "is:open-world is:write", Action: policy.Deny}}
-	m.list.SetJudge(m)
-	l := &m.list
+	m.shown().session.Target.Rules = []policy.Rule{{Pattern: "is:destructive !delete_note", Action: policy.Deny}, {Pattern: "is:open-world is:write", Action: policy.Deny}}
+	m.shown().list.SetJudge(m.shown())
+	l := &m.shown().list
 	l.SetFilter("is:denied")
 	if got, want := strings.Join(names(l), ","), "send_message,archive_notes,echo,pop_note"; got != want {
 		t.Errorf("is:denied: %s, want %s", got, want)
 	}
-	m.session.Target.Trust = policy.Untrusted
-	m.list.SetJudge(m)
+	m.shown().session.Target.Trust = policy.Untrusted
+	m.shown().list.SetJudge(m.shown())
 	l.SetFilter("is:denied is:read-only")
 	if got, want := strings.Join(names(l), ","), "get_note,list_notes,render_chart,search_notes,slow_count,weather_forecast"; got != want {
 		t.Errorf("untrusted: is:denied is:read-only: %s, want %s (a read-only claim does not escape is:destructive)", got, want)
@@ -95,7 +95,7 @@ func TestFilterWordsArePolicys(t *testing.T) {
 
 func TestListFilterHidesEmptyGroupsAndRanks(t *testing.T) {
 	m := demoList(t, 80, 24)
-	l := &m.list
+	l := &m.shown().list
 	l.SetFilter("note")
 	view := listShows(m, 32, 22)
 	for _, want := range []string{"Read-only (4)", "Write (3)", "Destructive (3)"} {
@@ -131,7 +131,7 @@ func TestListFilterHidesEmptyGroupsAndRanks(t *testing.T) {
 
 func TestListMarksAllowedAndDenied(t *testing.T) {
 	m := demoList(t, 80, 24)
-	l := &m.list
+	l := &m.shown().list
 	l.SetFilter("is:destructive")
 	view := listShows(m, 40, 10)
 	if !strings.Contains(view, "echo") || !strings.Contains(view, markAllowed) || !strings.Contains(view, markDenied) {
@@ -148,8 +148,8 @@ func TestListMarksAllowedAndDenied(t *testing.T) {
 		t.Errorf("the legend does not explain the marks on screen:\n%s", view)
 	}
 	// The detail says why a denied tool cannot be called.
-	del, _ := m.session.Tool("delete_note")
-	if d := ansi.Strip(renderDetail(del, m.decision(del), nil, 60, m.st)); !strings.Contains(d, `refused: denied by rule "delete_*"`) {
+	del, _ := m.shown().session.Tool("delete_note")
+	if d := ansi.Strip(renderDetail(del, m.shown().decision(del), nil, 60, m.st)); !strings.Contains(d, `refused: denied by rule "delete_*"`) {
 		t.Errorf("the detail does not name the rule:\n%s", d)
 	}
 }
@@ -195,10 +195,10 @@ func TestListCutsTitlesNotNames(t *testing.T) {
 func TestListGoldens(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {160, 48}} {
 		m := demoList(t, size[0], size[1])
-		w, h := m.list.PaneWidth(size[0]), size[1]-4
+		w, h := m.shown().list.PaneWidth(size[0]), size[1]-4
 		name := itoa(size[0]) + "x" + itoa(size[1])
-		golden(t, "list/demo-"+name, m.list.View(m.st, w, h))
-		m.list.SetFilter("is:dest note")
-		golden(t, "list/filter-is-dest-note-"+name, m.list.View(m.st, w, h))
+		golden(t, "list/demo-"+name, m.shown().list.View(m.st, w, h))
+		m.shown().list.SetFilter("is:dest note")
+		golden(t, "list/filter-is-dest-note-"+name, m.shown().list.View(m.st, w, h))
 	}
 }

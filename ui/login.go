@@ -20,91 +20,91 @@ import (
 // waits for the browser to come back, and gives up on esc.
 
 // canLogin reports whether the failure screen can offer a login.
-func (m *Model) canLogin() bool {
+func (s *serverState) canLogin() bool {
 	var lre *client.LoginRequiredError
-	return m.opts.Login != nil && m.startProblem() == "" && errors.As(m.connErr, &lre)
+	return s.opts.Login != nil && s.startProblem() == "" && errors.As(s.connErr, &lre)
 }
 
 // login connects again with an Auth that can log in.
-func (m *Model) login() tea.Cmd {
-	if p := m.startProblem(); p != "" {
-		m.status = p
+func (s *serverState) login() tea.Cmd {
+	if p := s.startProblem(); p != "" {
+		s.status = p
 		return nil
 	}
-	au := m.opts.Login(*m.target)
+	au := s.opts.Login(*s.target)
 	if au == nil {
-		m.status = "mcpsh cannot log in to this server here"
+		s.status = "mcpsh cannot log in to this server here"
 		return nil
 	}
-	au.Notify = m.inbox.notifier(m.serverState)
-	m.preLogin, m.auth = m.auth, au
-	m.notices = nil
-	cmd := m.connectWith(m.loginTimeout(au))
-	m.mode = modeLogin
+	au.Notify = s.inbox.notifier(s)
+	s.preLogin, s.auth = s.auth, au
+	s.notices = nil
+	cmd := s.connectWith(s.loginTimeout(au))
+	s.mode = modeLogin
 	return cmd
 }
 
 // loginTimeout bounds connecting with a login: the browser's wait on top of
 // the usual connect timeout.
-func (m *Model) loginTimeout(au *client.Auth) time.Duration {
+func (s *serverState) loginTimeout(au *client.Auth) time.Duration {
 	wait := client.DefaultLoginWait
 	if au.Login != nil && au.Login.Wait > 0 {
 		wait = au.Login.Wait
 	}
-	return m.connectTimeout() + wait
+	return s.connectTimeout() + wait
 }
 
 // loginFailed puts back the Auth from before the login: trying again ("r")
 // must not start a browser login behind the connecting screen.
-func (m *Model) loginFailed() {
-	m.auth, m.preLogin = m.preLogin, nil
+func (s *serverState) loginFailed() {
+	s.auth, s.preLogin = s.preLogin, nil
 }
 
 // cancelLogin gives up waiting for the browser: the connect command ends
 // with the cancellation, and the failure screen comes back.
-func (m *Model) cancelLogin() {
-	if m.connecting != nil {
-		m.connecting.cancel()
+func (s *serverState) cancelLogin() {
+	if s.connecting != nil {
+		s.connecting.cancel()
 	}
-	m.notices = append(m.notices, "giving up…")
+	s.notices = append(s.notices, "giving up…")
 }
 
 // onNotice keeps what the OAuth flow says: on the login screen while it
 // runs, and in the server pane always.
-func (m *Model) onNotice(text string) tea.Cmd {
-	if m.mode == modeLogin {
-		m.notices = append(m.notices, text)
+func (s *serverState) onNotice(text string) tea.Cmd {
+	if s.mode == modeLogin {
+		s.notices = append(s.notices, text)
 	}
-	m.serverPane.Append(client.Event{Kind: "auth", Time: m.now(), Text: text})
+	s.serverPane.Append(client.Event{Kind: "auth", Time: s.now(), Text: text})
 	return nil
 }
 
-func (m *Model) renderLogin() string {
-	w := &layout.Lines{Width: max(m.width, 1)}
+func (s *serverState) renderLogin() string {
+	w := &layout.Lines{Width: max(s.width, 1)}
 	w.Blank()
-	w.Add(fmt.Sprintf("  %s logging in to %s…", m.spinner.View(), termtext.Line(m.target.Label())))
+	w.Add(fmt.Sprintf("  %s logging in to %s…", s.spinner.View(), termtext.Line(s.target.Label())))
 	w.Blank()
-	if len(m.notices) == 0 {
-		w.Wrap("asking the server how to log in", m.st.Muted)
+	if len(s.notices) == 0 {
+		w.Wrap("asking the server how to log in", s.st.Muted)
 	}
-	for _, n := range m.notices {
+	for _, n := range s.notices {
 		for _, l := range strings.Split(termtext.Sanitize(n), "\n") {
 			// URLs are long: broken at the width, not at spaces, so a copy
 			// from the terminal keeps every character.
-			for _, sub := range layout.Wrap(l, m.width) {
-				w.Add(m.st.Row.Render(sub))
+			for _, sub := range layout.Wrap(l, s.width) {
+				w.Add(s.st.Row.Render(sub))
 			}
 		}
 	}
 	w.Blank()
-	w.Add(keyHint(m.st, m.keys.Close.Help().Key, "cancel the login"))
+	w.Add(keyHint(s.st, s.keys.Close.Help().Key, "cancel the login"))
 	return strings.Join(w.Out, "\n")
 }
 
 // loginHint is the failure screen's offer, when there is one.
-func (m *Model) loginHint() string {
-	if !m.canLogin() {
+func (s *serverState) loginHint() string {
+	if !s.canLogin() {
 		return ""
 	}
-	return keyHint(m.st, m.keys.Login.Help().Key, "log in: opens your browser, and shows the address to open if none does")
+	return keyHint(s.st, s.keys.Login.Help().Key, "log in: opens your browser, and shows the address to open if none does")
 }

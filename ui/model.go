@@ -11,7 +11,6 @@ package ui
 
 import (
 	"context"
-	"os"
 	"time"
 
 	"charm.land/bubbles/v2/help"
@@ -19,7 +18,6 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/theme"
-	"github.com/mcpsh/mcpsh/policy"
 	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/panes"
 	"github.com/mcpsh/mcpsh/ui/style"
@@ -54,64 +52,35 @@ const (
 	overlayServers // the workspace's servers, to pick one by name (serverpick.go)
 )
 
-// Model is the root of the TUI: the workspace of servers, what is shared by
-// all of them (the screen, the keys, the session log, the inbox of the
-// servers' requests) and the overlay on screen. Everything that belongs to one
-// server lives in its serverState (workspace.go); the one on screen is
-// embedded, so the handlers read and write it as m.session, m.list, m.mode…
-// Switching servers swaps which one is embedded, and a message for a server
-// that is not on screen is handled with that server embedded for the time it
-// takes (Model.within): the root routes, the servers hold the state.
+// Model is the root of the TUI: a router. It holds the screen (through the
+// shared common), the workspace of servers and which one is on screen, the
+// overlay, and the picker; each server's model (serverState, server.go) owns
+// everything of that server and handles its own messages and keys. The root
+// hands a server's answers to that server (they come back wrapped:
+// route.go), keys to the overlay or to the server on screen, and
+// draws the server's body inside its own frame.
 type Model struct {
-	ctx  context.Context
-	opts Options
-	st   *style.Styles
-	keys *keymap.KeyMap
-	now  func() time.Time
-	// width is the body's width: the terminal's, less the server sidebar when
-	// there is one (screenW is the terminal's); height is the terminal's.
-	width   int
-	height  int
-	screenW int
+	*common
 
 	overlay overlay
-	reqSeq  int
 
-	// The workspace: every server, the one on screen (embedded), and the
-	// server to go back to once the requests of another one that took the
-	// screen are answered.
-	*serverState
+	// The workspace: every server, the one on screen, and the server to go
+	// back to once the requests of another one that took the screen are
+	// answered.
 	servers   []*serverState
 	cur       int
 	askReturn *serverState
 	pick      serverPick
 
-	// A server's requests for the user arrive through the inbox, whichever
-	// server asks (asks.go); each server queues its own.
-	inbox *inbox
-	// retired are sessions being closed in a command (replaced by R, or
-	// superseded); Close waits for them so no server outlives mcpsh.
-	retired []*client.Session
-	// viewElicit and viewSample: the view answers the servers' requests
-	// (Options.Client did not bring its own answerers).
-	viewElicit, viewSample bool
-
-	// logOutcomes are every server's calls, for the session log's pane.
-	logOutcomes []*client.Outcome
-	logPane     *panes.Log
-	helpView    helpOverlay
-	// detail is the tools view's detail, drawn by Update (frame.go).
-	detail  detailCache
-	help    help.Model
-	spinner spinner.Model
-	bar     progress.Model
+	helpView helpOverlay
+	help     help.Model
 }
 
 // New builds the model. ctx bounds every server exchange it starts.
 func New(ctx context.Context, opts Options) *Model {
 	st := style.NewStyles(theme.Dark(), opts.NoColor)
 	keys := keymap.Default()
-	m := &Model{
+	c := &common{
 		ctx:     ctx,
 		opts:    opts,
 		st:      st,
@@ -122,28 +91,30 @@ func New(ctx context.Context, opts Options) *Model {
 		screenW: 80,
 
 		logPane: panes.NewLog(st, keys),
-		help:    help.New(),
 		spinner: spinner.New(spinner.WithSpinner(spinner.Dot)),
 		bar:     progress.New(progress.WithoutPercentage(), progress.WithColors(st.ProgressFull, st.ProgressEmpty)),
 	}
-	if m.now == nil {
-		m.now = time.Now
+	m := &Model{common: c, help: help.New()}
+	c.auditShown = func() bool { return m.overlay == overlayAudit }
+	if c.now == nil {
+		c.now = time.Now
 	}
-	m.inbox = newInbox(ctx.Done())
+	c.inbox = newInbox(ctx.Done())
 	// The client's callbacks for a server's requests hand them to the view,
 	// which asks the user; a caller may answer them itself instead. Each
 	// server's session gets callbacks that name it (connectWith).
-	m.viewElicit, m.viewSample = m.opts.Client.Elicit == nil, m.opts.Client.Sample == nil
-	if m.opts.Client.Elicit == nil {
-		m.opts.Client.Elicit, m.opts.Client.ElicitURL = m.inbox.elicit, true
+	c.viewElicit, c.viewSample = c.opts.Client.Elicit == nil, c.opts.Client.Sample == nil
+	if c.opts.Client.Elicit == nil {
+		c.opts.Client.Elicit, c.opts.Client.ElicitURL = c.inbox.elicit, true
 	}
-	if m.opts.Client.Sample == nil {
-		m.opts.Client.Sample = m.inbox.sample
+	if c.opts.Client.Sample == nil {
+		c.opts.Client.Sample = c.inbox.sample
 	}
-	for _, spec := range m.serverSpecs() {
-		m.servers = append(m.servers, m.newServerState(spec))
+	specs := m.serverSpecs()
+	c.servers = len(specs)
+	for _, spec := range specs {
+		m.servers = append(m.servers, newServerState(c, spec))
 	}
-	m.serverState = m.servers[0]
 	m.help.Styles.ShortKey, m.help.Styles.ShortDesc = st.Key, st.KeyDesc
 	m.help.Styles.FullKey, m.help.Styles.FullDesc = st.Key, st.KeyDesc
 	m.help.Styles.ShortSeparator, m.help.Styles.FullSeparator, m.help.Styles.Ellipsis = st.Muted, st.Muted, st.Muted
@@ -157,16 +128,11 @@ func New(ctx context.Context, opts Options) *Model {
 	return m
 }
 
-// openBrowser opens a URL the user chose to open.
-func (m *Model) openBrowser(ctx context.Context, url string) error {
-	if m.opts.OpenBrowser != nil {
-		return m.opts.OpenBrowser(ctx, url)
-	}
-	return client.OpenBrowser(os.LookupEnv)(ctx, url)
-}
+// shown is the server on screen.
+func (m *Model) shown() *serverState { return m.servers[m.cur] }
 
 // Session is the session of the server on screen, for the caller to close.
-func (m *Model) Session() *client.Session { return m.session }
+func (m *Model) Session() *client.Session { return m.shown().session }
 
 // Sessions are every server's sessions that are open.
 func (m *Model) Sessions() []*client.Session {
@@ -177,41 +143,4 @@ func (m *Model) Sessions() []*client.Session {
 		}
 	}
 	return out
-}
-
-func (m *Model) nextID() int {
-	m.reqSeq++
-	return m.reqSeq
-}
-
-// newCall is a call with the run's flags and limits, as the user asked for it.
-func (m *Model) newCall(t *client.Tool, args map[string]any) *client.Call {
-	return &client.Call{
-		Tool: t, Args: args, Mode: policy.Interactive,
-		Preapproved: m.opts.Yes, OnlyReadOnly: m.opts.ReadOnly, SessionAllowed: m.sessionAllowed(t),
-		Timeout: m.opts.Timeout, MaxDuration: m.opts.MaxDuration, Attempts: m.opts.Attempts, RetryMax: m.opts.RetryMax,
-	}
-}
-
-// sessionAllowed reports whether the user allowed t for the session, as it is
-// declared now. It is the server's own: the list of a server off screen asks it too.
-func (s *serverState) sessionAllowed(t *client.Tool) bool {
-	h, ok := s.allowed[t.Name]
-	return ok && h == t.Hints
-}
-
-// decision is what mcpsh would do with a call to t now; pure, no I/O.
-func (m *Model) decision(t *client.Tool) policy.Decision {
-	if m.session == nil || t == nil {
-		return policy.Decision{}
-	}
-	return m.session.Decide(m.newCall(t, nil))
-}
-
-// setTools takes a new listing: the list keeps its selection, and the audit
-// starts over for the new tools.
-func (m *Model) setTools(tools []*client.Tool) {
-	m.list.SetTools(tools)
-	m.listGen++
-	m.resetAudit(tools)
 }

@@ -24,16 +24,16 @@ func connected(t *testing.T, noColor bool, w, h int) (*Model, *demo.Server) {
 	target := &client.Target{Name: "demo", Kind: client.KindInProcess, InProcess: d.MCP(), Trust: policy.Trusted}
 	m := New(context.Background(), Options{Target: target, NoColor: noColor, Now: func() time.Time { return fixedNow }, LogPath: "/state/mcpsh/sessions/s.jsonl"})
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
-	m.connReq = m.nextID()
-	msg := connectCmd(context.Background(), m.connReq, *target, &client.Options{}, make(chan struct{}))()
+	m.shown().connReq = m.nextID()
+	msg := connectCmd(context.Background(), m.shown().connReq, *target, &client.Options{}, make(chan struct{}))()
 	m.Update(msg)
 	t.Cleanup(func() {
-		if m.session != nil {
-			m.session.Close()
+		if m.shown().session != nil {
+			m.shown().session.Close()
 		}
 	})
-	if m.mode != modeBrowse {
-		t.Fatalf("mode %v after connecting: %v", m.mode, m.connErr)
+	if m.shown().mode != modeBrowse {
+		t.Fatalf("mode %v after connecting: %v", m.shown().mode, m.shown().connErr)
 	}
 	return m, d
 }
@@ -79,15 +79,15 @@ func TestEveryScreenFitsAndFollowsResizes(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {120, 40}, {64, 20}, {50, 16}, {200, 60}} {
 		m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 		for _, name := range order {
-			m.mode, m.overlay, m.filtering, m.form, m.pending = modeBrowse, overlayNone, false, nil, nil
-			m.filterIn.SetValue("")
-			m.list.SetFilter("")
+			m.shown().mode, m.overlay, m.shown().filtering, m.shown().form, m.shown().pending = modeBrowse, overlayNone, false, nil, nil
+			m.shown().filterIn.SetValue("")
+			m.shown().list.SetFilter("")
 			screens[name]()
 			checkScreen(t, name+" at "+itoa(size[0])+"x"+itoa(size[1]), m.render(), size[0], size[1])
 		}
 	}
-	if m.mode != modeConfirm {
-		t.Errorf("the confirm screen was not reached: mode %v", m.mode)
+	if m.shown().mode != modeConfirm {
+		t.Errorf("the confirm screen was not reached: mode %v", m.shown().mode)
 	}
 }
 
@@ -96,33 +96,33 @@ func TestTheConfirmDialogOnlyAnswersYNA(t *testing.T) {
 	send(m, "/")
 	send(m, strings.Split("delete", "")...)
 	send(m, "enter", "enter", "2", "ctrl+r")
-	if m.mode != modeConfirm {
-		t.Fatalf("mode %v, want the dialog", m.mode)
+	if m.shown().mode != modeConfirm {
+		t.Fatalf("mode %v, want the dialog", m.shown().mode)
 	}
 	for _, k := range []string{"enter", "space", "x", "1", "tab", "q"} {
-		if cmd := send(m, k); cmd != nil || m.mode != modeConfirm || m.running != nil {
-			t.Fatalf("%q in the dialog did something (mode %v)", k, m.mode)
+		if cmd := send(m, k); cmd != nil || m.shown().mode != modeConfirm || m.shown().running != nil {
+			t.Fatalf("%q in the dialog did something (mode %v)", k, m.shown().mode)
 		}
 	}
 	if d.Executions("delete_note") != 0 {
 		t.Fatal("sent before an answer")
 	}
 	cmd := send(m, "y")
-	if cmd == nil || m.mode != modeRunning || !m.running.call.Approved {
-		t.Fatalf("y: mode %v", m.mode)
+	if cmd == nil || m.shown().mode != modeRunning || !m.shown().running.call.Approved {
+		t.Fatalf("y: mode %v", m.shown().mode)
 	}
 }
 
 func TestLateAnswersAreDropped(t *testing.T) {
 	m, _ := connected(t, true, 80, 24)
-	before := len(m.list.tools)
-	m.listReq = 7
+	before := len(m.shown().list.tools)
+	m.shown().listReq = 7
 	m.Update(listedMsg{id: 6, listing: &client.Listing{}})
-	if len(m.list.tools) != before {
+	if len(m.shown().list.tools) != before {
 		t.Fatal("an overtaken tools/list answer replaced the list")
 	}
 	m.Update(callDoneMsg{id: 99, outcome: &client.Outcome{Tool: "ghost"}})
-	if len(m.outcomes) != 0 || m.mode != modeBrowse {
+	if len(m.shown().outcomes) != 0 || m.shown().mode != modeBrowse {
 		t.Fatal("an answer to no call in flight was taken")
 	}
 	m.Update(progressMsg{id: 99})
@@ -153,22 +153,22 @@ func TestMainScreenGolden(t *testing.T) {
 func TestDetailGoldens(t *testing.T) {
 	m, _ := connected(t, true, 80, 24)
 	for _, name := range []string{"archive_notes", "echo", "search_notes", "weather_forecast"} {
-		tool, _ := m.session.Tool(name)
-		golden(t, "detail/"+name+"-60", renderDetail(tool, m.decision(tool), m.findingsFor(tool), 60, m.st))
+		tool, _ := m.shown().session.Tool(name)
+		golden(t, "detail/"+name+"-60", renderDetail(tool, m.shown().decision(tool), m.shown().findingsFor(tool), 60, m.st))
 	}
 }
 
 func TestConfirmGolden(t *testing.T) {
 	m, _ := connected(t, true, 80, 24)
-	tool, _ := m.session.Tool("pop_note")
-	c := m.newCall(tool, map[string]any{})
-	golden(t, "confirm/pop_note-80", renderConfirm(&pendingCall{call: c, decision: m.session.Decide(c)}, "mcpsh-demo (in-process)", 80, m.st, m.keys))
+	tool, _ := m.shown().session.Tool("pop_note")
+	c := m.shown().newCall(tool, map[string]any{})
+	golden(t, "confirm/pop_note-80", renderConfirm(&pendingCall{call: c, decision: m.shown().session.Decide(c)}, "mcpsh-demo (in-process)", 80, m.st, m.keys))
 }
 
 func TestRunningGolden(t *testing.T) {
 	m, _ := connected(t, true, 80, 24)
-	tool, _ := m.session.Tool("slow_count")
-	r := &runningCall{call: m.newCall(tool, map[string]any{"n": 10}), started: fixedNow.Add(-2500 * time.Millisecond),
+	tool, _ := m.shown().session.Tool("slow_count")
+	r := &runningCall{call: m.shown().newCall(tool, map[string]any{"n": 10}), started: fixedNow.Add(-2500 * time.Millisecond),
 		progress: &client.Progress{Progress: 4, Total: 10, Message: "counted to 4"},
 		retry:    &client.RetryNotice{Attempt: 1, Of: 4, Failure: policy.ServerError, Error: "server error: busy", Wait: 2 * time.Second}, retryAt: fixedNow.Add(-800 * time.Millisecond)}
 	golden(t, "running/slow_count-80", renderRunning(r, "⣾", fixedNow, m.bar, 80, m.st, m.keys))
@@ -186,7 +186,7 @@ func TestAuditOverlay(t *testing.T) {
 	// The audit runs in a command; run it as Bubble Tea would.
 	var done auditDoneMsg
 	for _, c := range cmd().(tea.BatchMsg) {
-		if msg, ok := c().(auditDoneMsg); ok {
+		if msg, ok := unwrap(c()).(auditDoneMsg); ok {
 			done = msg
 		}
 	}
@@ -196,7 +196,7 @@ func TestAuditOverlay(t *testing.T) {
 	stale := done
 	stale.gen--
 	m.Update(stale)
-	if m.auditPane.Report() != nil {
+	if m.shown().auditPane.Report() != nil {
 		t.Fatal("an audit of an older listing was shown")
 	}
 	m.Update(done)

@@ -24,28 +24,28 @@ type promptsState struct {
 	list    itemList
 }
 
-func (m *Model) listPrompts() tea.Cmd {
-	if m.session == nil || !m.offers(viewPrompts) {
+func (s *serverState) listPrompts() tea.Cmd {
+	if s.session == nil || !s.offers(viewPrompts) {
 		return nil
 	}
-	m.prompts.req = m.nextID()
-	return listPromptsCmd(m.ctx, m.prompts.req, m.session)
+	s.prompts.req = s.nextID()
+	return s.cmd(listPromptsCmd(s.ctx, s.prompts.req, s.session))
 }
 
-func (m *Model) onPromptsListed(msg promptsListedMsg) tea.Cmd {
-	p := &m.prompts
+func (s *serverState) onPromptsListed(msg promptsListedMsg) tea.Cmd {
+	p := &s.prompts
 	if msg.id != p.req {
 		return nil
 	}
-	if msg.err != nil && !m.partial(msg.err, msg.listing != nil) {
+	if msg.err != nil && !s.partial(msg.err, msg.listing != nil) {
 		p.err = termtext.Line(msg.err.Error())
 		if p.listing != nil {
-			m.status = "listing the prompts again failed: " + p.err
+			s.status = "listing the prompts again failed: " + p.err
 		}
 		return nil
 	}
 	p.err, p.listing, p.stopped = "", msg.listing, msg.err != nil
-	m.warnAll(msg.listing.Warnings)
+	s.warnAll(msg.listing.Warnings)
 	rows := []listItem{{heading: fmt.Sprintf("Prompts (%d%s)", len(msg.listing.Prompts), stoppedMark(p.stopped))}}
 	for i, pr := range msg.listing.Prompts {
 		rows = append(rows, listItem{key: pr.Name, title: pr.DisplayName(), name: pr.Name, kind: itemPrompt, index: i})
@@ -54,28 +54,28 @@ func (m *Model) onPromptsListed(msg promptsListedMsg) tea.Cmd {
 	return nil
 }
 
-func (m *Model) selectedPrompt() *client.Prompt {
-	it, ok := m.prompts.list.Selected()
-	if l := m.prompts.listing; ok && l != nil && it.index < len(l.Prompts) {
+func (s *serverState) selectedPrompt() *client.Prompt {
+	it, ok := s.prompts.list.Selected()
+	if l := s.prompts.listing; ok && l != nil && it.index < len(l.Prompts) {
 		return l.Prompts[it.index]
 	}
 	return nil
 }
 
-func (m *Model) onPromptsKey(msg tea.KeyPressMsg) tea.Cmd {
-	if moveList(&m.prompts.list, m.keys, msg, m.bodyHeight()-3) {
+func (s *serverState) onPromptsKey(msg tea.KeyPressMsg) tea.Cmd {
+	if moveList(&s.prompts.list, s.keys, msg, s.bodyHeight()-3) {
 		return nil
 	}
-	if key.Matches(msg, m.keys.Call) {
-		if p := m.selectedPrompt(); p != nil {
-			return m.openPrompt(p, nil)
+	if key.Matches(msg, s.keys.Call) {
+		if p := s.selectedPrompt(); p != nil {
+			return s.openPrompt(p, nil)
 		}
 	}
 	return nil
 }
 
 // openPrompt opens the form for a prompt's arguments.
-func (m *Model) openPrompt(p *client.Prompt, values map[string]string) tea.Cmd {
+func (s *serverState) openPrompt(p *client.Prompt, values map[string]string) tea.Cmd {
 	specs := make([]form.StringSpec, len(p.Arguments))
 	for i, a := range p.Arguments {
 		desc := a.Description
@@ -84,67 +84,67 @@ func (m *Model) openPrompt(p *client.Prompt, values map[string]string) tea.Cmd {
 		}
 		specs[i] = form.StringSpec{Name: a.Name, Title: a.Title, Desc: desc, Required: a.Required}
 	}
-	f := form.NewStringForm(specs, client.CompletionRef{Prompt: p.Name}, m.server.Capabilities.Completions, m.st, m.keys)
+	f := form.NewStringForm(specs, client.CompletionRef{Prompt: p.Name}, s.server.Capabilities.Completions, s.st, s.keys)
 	f.Prompt = p
-	return m.openStringForm(f, values)
+	return s.openStringForm(f, values)
 }
 
 // getPrompt sends prompts/get with the form's values.
-func (m *Model) getPrompt(f *form.StringForm) tea.Cmd {
-	id := m.nextID()
-	m.promptOut = newPromptView(f, id, m.st, m.keys)
-	m.mode = modePrompt
-	m.layout()
-	return tea.Batch(getPromptCmd(m.ctx, id, m.session, f.Prompt, f.Values()), m.spinner.Tick)
+func (s *serverState) getPrompt(f *form.StringForm) tea.Cmd {
+	id := s.nextID()
+	s.promptOut = newPromptView(f, id, s.st, s.keys)
+	s.mode = modePrompt
+	s.layout()
+	return tea.Batch(s.cmd(getPromptCmd(s.ctx, id, s.session, f.Prompt, f.Values())), s.spinner.Tick)
 }
 
-func (m *Model) onPromptGot(msg promptGotMsg) tea.Cmd {
-	v := m.promptOut
+func (s *serverState) onPromptGot(msg promptGotMsg) tea.Cmd {
+	v := s.promptOut
 	if v == nil || v.id != msg.id {
 		return nil
 	}
 	var ae *client.ArgError
-	if errors.As(msg.err, &ae) && m.strForm != nil {
+	if errors.As(msg.err, &ae) && s.strForm != nil {
 		// The client refused the arguments: nothing was sent. Back to the form.
-		m.mode, m.promptOut = modeArgs, nil
-		m.strForm.SetErr(termtext.Line(msg.err.Error()))
+		s.mode, s.promptOut = modeArgs, nil
+		s.strForm.SetErr(termtext.Line(msg.err.Error()))
 		return nil
 	}
 	v.SetResult(msg.result, msg.err)
 	return nil
 }
 
-func (m *Model) onPromptViewKey(msg tea.KeyPressMsg) tea.Cmd {
+func (s *serverState) onPromptViewKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
-	case key.Matches(msg, m.keys.Close):
-		m.mode, m.promptOut, m.strForm = modeBrowse, nil, nil
+	case key.Matches(msg, s.keys.Close):
+		s.mode, s.promptOut, s.strForm = modeBrowse, nil, nil
 		return nil
-	case key.Matches(msg, m.keys.Edit):
-		f := m.promptOut.form
-		m.promptOut = nil
-		return m.openPrompt(f.Prompt, f.Values())
+	case key.Matches(msg, s.keys.Edit):
+		f := s.promptOut.form
+		s.promptOut = nil
+		return s.openPrompt(f.Prompt, f.Values())
 	}
-	return m.promptOut.Update(msg)
+	return s.promptOut.Update(msg)
 }
 
-func (m *Model) renderPrompts(h int) string {
-	p := &m.prompts
+func (s *serverState) renderPrompts(h int) string {
+	p := &s.prompts
 	switch {
-	case !m.offers(viewPrompts):
-		return strings.Join(m.notOffered("prompts", "prompts"), "\n")
+	case !s.offers(viewPrompts):
+		return strings.Join(s.notOffered("prompts", "prompts"), "\n")
 	case p.listing == nil && p.err != "":
-		return strings.Join(m.problem("listing the prompts failed", p.err), "\n")
+		return strings.Join(s.problem("listing the prompts failed", p.err), "\n")
 	case p.listing == nil:
-		return "\n  " + m.st.Muted.Render("listing the prompts…")
+		return "\n  " + s.st.Muted.Render("listing the prompts…")
 	case len(p.listing.Prompts) == 0:
-		return m.noneCame(p.stopped, "prompts")
+		return s.noneCame(p.stopped, "prompts")
 	}
-	left := strings.Split(p.list.View(m.st, m.listWidth(), h), "\n")
+	left := strings.Split(p.list.View(s.st, s.listWidth(), h), "\n")
 	var detail []string
-	if pr := m.selectedPrompt(); pr != nil {
-		detail = promptDetail(pr, m.detailWidth(), m.st)
+	if pr := s.selectedPrompt(); pr != nil {
+		detail = promptDetail(pr, s.detailWidth(), s.st)
 	}
-	return m.renderSplit(left, detail, h)
+	return s.renderSplit(left, detail, h)
 }
 
 func promptDetail(p *client.Prompt, width int, st *style.Styles) []string {

@@ -31,8 +31,8 @@ func TestViewIsPure(t *testing.T) {
 	for _, c := range pureScreens() {
 		t.Run(c.name, func(t *testing.T) {
 			m := c.open(t)
-			if m.mode != c.mode || m.overlay != c.overlay || (m.dialog != nil) != c.dialog {
-				t.Fatalf("the screen was not reached: mode %v, overlay %v, dialog %v", m.mode, m.overlay, m.dialog != nil)
+			if m.shown().mode != c.mode || m.overlay != c.overlay || (m.shown().dialog != nil) != c.dialog {
+				t.Fatalf("the screen was not reached: mode %v, overlay %v, dialog %v", m.shown().mode, m.overlay, m.shown().dialog != nil)
 			}
 			before := stateOf(m)
 			first := m.render()
@@ -80,8 +80,8 @@ func pureScreens() []pureScreen {
 			target := &client.Target{Name: "demo", Kind: client.KindInProcess, InProcess: demo.New().MCP(), Trust: policy.Trusted}
 			m := New(context.Background(), Options{Target: target, NoColor: true, Now: func() time.Time { return fixedNow }})
 			m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
-			m.connReq = m.nextID()
-			m.Update(connectedMsg{id: m.connReq, err: errors.New("the server went away")})
+			m.shown().connReq = m.nextID()
+			m.Update(connectedMsg{id: m.shown().connReq, err: errors.New("the server went away")})
 			return m
 		}},
 		// The cursor far down the list, the detail scrolled past its end.
@@ -104,8 +104,8 @@ func pureScreens() []pureScreen {
 		{"running", modeRunning, overlayNone, false, func(t *testing.T) *Model { return demoAt(t, "/", "l", "i", "s", "t", "enter", "enter", "ctrl+r") }},
 		{"result", modeResult, overlayNone, false, func(t *testing.T) *Model {
 			m := demoAt(t)
-			m.result.SetOutcome(&client.Outcome{Tool: "echo", Status: client.StatusOK, Result: &client.Result{Content: []client.Block{{Type: "text", Text: strings.Repeat("a line of the result\n", 80)}}}})
-			m.mode = modeResult
+			m.shown().result.SetOutcome(&client.Outcome{Tool: "echo", Status: client.StatusOK, Result: &client.Result{Content: []client.Block{{Type: "text", Text: strings.Repeat("a line of the result\n", 80)}}}})
+			m.shown().mode = modeResult
 			send(m, "G")
 			m.Update(tea.WindowSizeMsg{Width: 100, Height: 50})
 			return m
@@ -117,7 +117,7 @@ func pureScreens() []pureScreen {
 			for i := range 40 {
 				outs = append(outs, &client.Outcome{Tool: fmt.Sprintf("tool_%d", i), Status: client.StatusFailed, Error: "it broke", Time: fixedNow})
 			}
-			m.logOutcomes = outs
+			m.calls = outs
 			m.logPane.SetEntries("/state/s.jsonl", outs)
 			send(m, "L", "k", "k", "/", "t")
 			return m
@@ -134,7 +134,7 @@ func pureScreens() []pureScreen {
 		{"server", modeBrowse, overlayServer, false, func(t *testing.T) *Model {
 			m := demoAt(t)
 			for i := range 100 {
-				m.serverPane.Append(client.Event{Kind: client.EventStderr, Time: fixedNow, Text: fmt.Sprintf("line %d", i)})
+				m.shown().serverPane.Append(client.Event{Kind: client.EventStderr, Time: fixedNow, Text: fmt.Sprintf("line %d", i)})
 			}
 			send(m, "S", "k", "k", "k")
 			m.Update(tea.WindowSizeMsg{Width: 100, Height: 60})
@@ -178,7 +178,7 @@ func pureScreens() []pureScreen {
 		{"args", modeArgs, overlayNone, false, func(t *testing.T) *Model { return features(t, "p", "enter", "A") }},
 		{"resource", modeResource, overlayNone, false, func(t *testing.T) *Model {
 			m := features(t, "r")
-			selectItem(t, &m.resources.list, "r info://readme.md")
+			selectItem(t, &m.shown().resources.list, "r info://readme.md")
 			read(t, m)
 			send(m, "G")
 			m.Update(tea.WindowSizeMsg{Width: 100, Height: 70})
@@ -186,12 +186,12 @@ func pureScreens() []pureScreen {
 		}},
 		{"prompt", modePrompt, overlayNone, false, func(t *testing.T) *Model {
 			m := features(t, "p", "enter", "A", "ctrl+r")
-			m.Update(getPromptCmd(context.Background(), m.promptOut.id, m.session, m.strForm.Prompt, m.strForm.Values())())
+			m.Update(getPromptCmd(context.Background(), m.shown().promptOut.id, m.shown().session, m.shown().strForm.Prompt, m.shown().strForm.Values())())
 			return m
 		}},
 		{"login", modeLogin, overlayNone, false, func(t *testing.T) *Model {
 			m := demoAt(t)
-			m.mode = modeLogin
+			m.shown().mode = modeLogin
 			m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 			return m
 		}},

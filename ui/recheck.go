@@ -11,27 +11,27 @@ import (
 // decided on the old declaration: it is decided again on the new one, and
 // when the server changed the tool's hints the user is told and asked again.
 // Nothing is sent here.
-func (m *Model) recheckOpenCall() {
+func (s *serverState) recheckOpenCall() {
 	switch {
-	case m.mode == modeForm && m.form != nil:
-		name := m.form.Tool().Name
-		cur, ok := m.session.Tool(name)
+	case s.mode == modeForm && s.form != nil:
+		name := s.form.Tool().Name
+		cur, ok := s.session.Tool(name)
 		if !ok {
-			m.mode, m.form = modeBrowse, nil
-			m.status = termtext.Line(name) + " is no longer listed by the server: the form was closed, nothing was sent"
+			s.mode, s.form = modeBrowse, nil
+			s.status = termtext.Line(name) + " is no longer listed by the server: the form was closed, nothing was sent"
 			return
 		}
-		if ch := client.HintChange(m.form.Tool(), cur); ch != "" {
-			m.formChange = ch
-			m.status = "the server changed " + termtext.Line(name) + "'s hints: " + termtext.Line(ch) + "; you will be asked before it runs"
+		if ch := client.HintChange(s.form.Tool(), cur); ch != "" {
+			s.formChange = ch
+			s.status = "the server changed " + termtext.Line(name) + "'s hints: " + termtext.Line(ch) + "; you will be asked before it runs"
 		}
-	case m.mode == modeConfirm && m.pending != nil:
-		p := m.pending
+	case s.mode == modeConfirm && s.pending != nil:
+		p := s.pending
 		name := p.call.Tool.Name
-		cur, ok := m.session.Tool(name)
+		cur, ok := s.session.Tool(name)
 		if !ok {
-			m.pending, m.mode = nil, modeForm
-			m.status = termtext.Line(name) + " is no longer listed by the server: nothing was sent"
+			s.pending, s.mode = nil, modeForm
+			s.status = termtext.Line(name) + " is no longer listed by the server: nothing was sent"
 			return
 		}
 		if cur == p.call.Tool {
@@ -43,11 +43,11 @@ func (m *Model) recheckOpenCall() {
 			p.call.Approved = false
 		}
 		p.call.Tool = cur
-		p.call.SessionAllowed = m.sessionAllowed(cur)
-		p.decision = m.session.Decide(p.call)
+		p.call.SessionAllowed = s.sessionAllowed(cur)
+		p.decision = s.session.Decide(p.call)
 		if p.decision.Verdict == policy.Refuse {
-			m.pending, m.mode = nil, modeForm
-			m.status = "the server changed " + termtext.Line(name) + ": " + termtext.Line(p.decision.Reason) + "; nothing was sent"
+			s.pending, s.mode = nil, modeForm
+			s.status = "the server changed " + termtext.Line(name) + ": " + termtext.Line(p.decision.Reason) + "; nothing was sent"
 		}
 	}
 }

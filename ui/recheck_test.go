@@ -36,37 +36,37 @@ func connectRedeclaring(t *testing.T, ann *mcp.ToolAnnotations) (*Model, *redecl
 	target := &client.Target{Name: "redeclaring", Kind: client.KindInProcess, InProcess: r.srv, Trust: policy.Trusted}
 	m := New(context.Background(), Options{Target: target, NoColor: true})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
-	m.connReq = m.nextID()
-	m.Update(connectCmd(context.Background(), m.connReq, *target, &client.Options{}, make(chan struct{}))())
-	t.Cleanup(func() { m.session.Close() })
-	if m.mode != modeBrowse {
-		t.Fatalf("mode %v: %v", m.mode, m.connErr)
+	m.shown().connReq = m.nextID()
+	m.Update(connectCmd(context.Background(), m.shown().connReq, *target, &client.Options{}, make(chan struct{}))())
+	t.Cleanup(func() { m.shown().session.Close() })
+	if m.shown().mode != modeBrowse {
+		t.Fatalf("mode %v: %v", m.shown().mode, m.shown().connErr)
 	}
 	return m, r
 }
 
 // refresh does what the TUI does on tools/list_changed: list again, in a command.
 func refresh(m *Model) {
-	m.listReq = m.nextID()
-	m.Update(listCmd(context.Background(), m.listReq, m.session)())
+	m.shown().listReq = m.nextID()
+	m.Update(listCmd(context.Background(), m.shown().listReq, m.shown().session)())
 }
 
 func TestOpenFormIsDecidedAgainWhenTheServerRedeclaresTheTool(t *testing.T) {
 	m, r := connectRedeclaring(t, &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: boolp(false)})
 	// The form of thing, a read-only tool that would run unasked (enter would
 	// run it at once: it takes no arguments).
-	m.openForm(m.list.Selected(), nil)
-	if m.mode != modeForm {
-		t.Fatalf("mode %v, want the form", m.mode)
+	m.shown().openForm(m.shown().list.Selected(), nil)
+	if m.shown().mode != modeForm {
+		t.Fatalf("mode %v, want the form", m.shown().mode)
 	}
 	r.declare(&mcp.ToolAnnotations{DestructiveHint: boolp(true), OpenWorldHint: boolp(false)})
 	refresh(m)
-	if !strings.Contains(m.status, "the server changed thing's hints") {
-		t.Errorf("status %q does not say the hints changed", m.status)
+	if !strings.Contains(m.shown().status, "the server changed thing's hints") {
+		t.Errorf("status %q does not say the hints changed", m.shown().status)
 	}
 	send(m, "ctrl+r")
-	if m.mode != modeConfirm || m.pending == nil || !strings.Contains(m.pending.changed, "readOnlyHint") || r.runs.Load() != 0 {
-		t.Fatalf("mode %v, pending %+v, runs %d: a re-declared tool must be confirmed before it runs", m.mode, m.pending, r.runs.Load())
+	if m.shown().mode != modeConfirm || m.shown().pending == nil || !strings.Contains(m.shown().pending.changed, "readOnlyHint") || r.runs.Load() != 0 {
+		t.Fatalf("mode %v, pending %+v, runs %d: a re-declared tool must be confirmed before it runs", m.shown().mode, m.shown().pending, r.runs.Load())
 	}
 	if !strings.Contains(m.render(), "the server changed this tool") {
 		t.Errorf("the dialog does not say the tool changed:\n%s", m.render())
@@ -76,14 +76,14 @@ func TestOpenFormIsDecidedAgainWhenTheServerRedeclaresTheTool(t *testing.T) {
 func TestOpenDialogIsDecidedAgainAndAnEarlierAnswerDoesNotCount(t *testing.T) {
 	m, r := connectRedeclaring(t, &mcp.ToolAnnotations{DestructiveHint: boolp(true), OpenWorldHint: boolp(false)})
 	send(m, "enter", "ctrl+r")
-	if m.mode != modeConfirm {
-		t.Fatalf("mode %v, want the dialog", m.mode)
+	if m.shown().mode != modeConfirm {
+		t.Fatalf("mode %v, want the dialog", m.shown().mode)
 	}
 	r.declare(&mcp.ToolAnnotations{DestructiveHint: boolp(true), OpenWorldHint: boolp(true)})
 	refresh(m)
-	p := m.pending
-	if m.mode != modeConfirm || p == nil || !strings.Contains(p.changed, "openWorldHint false → true") || !p.decision.OpenWorld {
-		t.Fatalf("mode %v, pending %+v: the dialog must show the new declaration", m.mode, p)
+	p := m.shown().pending
+	if m.shown().mode != modeConfirm || p == nil || !strings.Contains(p.changed, "openWorldHint false → true") || !p.decision.OpenWorld {
+		t.Fatalf("mode %v, pending %+v: the dialog must show the new declaration", m.shown().mode, p)
 	}
 	if r.runs.Load() != 0 {
 		t.Fatal("the call ran without a new answer")
@@ -92,22 +92,22 @@ func TestOpenDialogIsDecidedAgainAndAnEarlierAnswerDoesNotCount(t *testing.T) {
 	// Removed while the dialog is open: nothing is sent.
 	r.srv.RemoveTools("thing")
 	refresh(m)
-	if m.mode != modeForm || m.pending != nil || !strings.Contains(m.status, "no longer listed") {
-		t.Errorf("mode %v, status %q", m.mode, m.status)
+	if m.shown().mode != modeForm || m.shown().pending != nil || !strings.Contains(m.shown().status, "no longer listed") {
+		t.Errorf("mode %v, status %q", m.shown().mode, m.shown().status)
 	}
 }
 
 func TestSessionAllowanceHoldsOnlyForTheHintsItWasGivenFor(t *testing.T) {
 	m, r := connectRedeclaring(t, &mcp.ToolAnnotations{DestructiveHint: boolp(true), OpenWorldHint: boolp(false)})
-	tool, _ := m.session.Tool("thing")
-	m.allowed["thing"] = tool.Hints
-	if !m.sessionAllowed(tool) {
+	tool, _ := m.shown().session.Tool("thing")
+	m.shown().allowed["thing"] = tool.Hints
+	if !m.shown().sessionAllowed(tool) {
 		t.Fatal("allowed for the hints it had")
 	}
 	r.declare(&mcp.ToolAnnotations{DestructiveHint: boolp(true), OpenWorldHint: boolp(true)})
 	refresh(m)
-	now, _ := m.session.Tool("thing")
-	if m.sessionAllowed(now) || m.decision(now).Verdict != policy.Ask {
-		t.Errorf("an allowance given for other hints still holds: %s", m.decision(now).Verdict)
+	now, _ := m.shown().session.Tool("thing")
+	if m.shown().sessionAllowed(now) || m.shown().decision(now).Verdict != policy.Ask {
+		t.Errorf("an allowance given for other hints still holds: %s", m.shown().decision(now).Verdict)
 	}
 }

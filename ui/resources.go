@@ -33,28 +33,28 @@ const (
 )
 
 // listResources asks for the listing, when the server offers resources.
-func (m *Model) listResources() tea.Cmd {
-	if m.session == nil || !m.offers(viewResources) {
+func (s *serverState) listResources() tea.Cmd {
+	if s.session == nil || !s.offers(viewResources) {
 		return nil
 	}
-	m.resources.req = m.nextID()
-	return listResourcesCmd(m.ctx, m.resources.req, m.session)
+	s.resources.req = s.nextID()
+	return s.cmd(listResourcesCmd(s.ctx, s.resources.req, s.session))
 }
 
-func (m *Model) onResourcesListed(msg resourcesListedMsg) tea.Cmd {
-	r := &m.resources
+func (s *serverState) onResourcesListed(msg resourcesListedMsg) tea.Cmd {
+	r := &s.resources
 	if msg.id != r.req {
 		return nil
 	}
-	if msg.err != nil && !m.partial(msg.err, msg.listing != nil) {
+	if msg.err != nil && !s.partial(msg.err, msg.listing != nil) {
 		r.err = termtext.Line(msg.err.Error())
 		if r.listing != nil {
-			m.status = "listing the resources again failed: " + r.err
+			s.status = "listing the resources again failed: " + r.err
 		}
 		return nil
 	}
 	r.err, r.listing, r.stopped = "", msg.listing, msg.err != nil
-	m.warnAll(msg.listing.Warnings)
+	s.warnAll(msg.listing.Warnings)
 	var rows []listItem
 	rows = append(rows, listItem{heading: fmt.Sprintf("Resources (%d%s)", len(msg.listing.Resources), stoppedMark(r.stopped))})
 	for i, res := range msg.listing.Resources {
@@ -74,14 +74,14 @@ func (m *Model) onResourcesListed(msg resourcesListedMsg) tea.Cmd {
 // and kept what came before (got): that much is shown, as the commands
 // print it, and the error is said as a notice, in the status line and the
 // server pane.
-func (m *Model) partial(err error, got bool) bool {
+func (s *serverState) partial(err error, got bool) bool {
 	var le *client.ListLimitError
 	if !got || !errors.As(err, &le) || !le.Partial {
 		return false
 	}
 	text := termtext.Line(err.Error())
-	m.status = text
-	m.serverPane.Append(client.Event{Kind: client.EventWarning, Time: m.now(), Text: text})
+	s.status = text
+	s.serverPane.Append(client.Event{Kind: client.EventWarning, Time: s.now(), Text: text})
 	return true
 }
 
@@ -95,24 +95,24 @@ func stoppedMark(stopped bool) string {
 
 // noneCame is what an empty list says: that the server lists none, or that
 // its listing stopped before any came.
-func (m *Model) noneCame(stopped bool, what string) string {
+func (s *serverState) noneCame(stopped bool, what string) string {
 	if stopped {
-		return "\n  " + m.st.Warning.Render("the listing stopped at mcpsh's limit before any "+what+" came: S says why")
+		return "\n  " + s.st.Warning.Render("the listing stopped at mcpsh's limit before any "+what+" came: S says why")
 	}
-	return "\n  " + m.st.Muted.Render("the server lists no "+what)
+	return "\n  " + s.st.Muted.Render("the server lists no "+what)
 }
 
 // warnAll puts the client's warnings about a listing in the server pane.
-func (m *Model) warnAll(warnings []string) {
+func (s *serverState) warnAll(warnings []string) {
 	for _, w := range warnings {
-		m.serverPane.Append(client.Event{Kind: client.EventWarning, Time: m.now(), Text: w})
+		s.serverPane.Append(client.Event{Kind: client.EventWarning, Time: s.now(), Text: w})
 	}
 }
 
 // selectedResource is the resource or template under the cursor.
-func (m *Model) selectedResource() (*client.Resource, *client.ResourceTemplate) {
-	it, ok := m.resources.list.Selected()
-	l := m.resources.listing
+func (s *serverState) selectedResource() (*client.Resource, *client.ResourceTemplate) {
+	it, ok := s.resources.list.Selected()
+	l := s.resources.listing
 	if !ok || l == nil {
 		return nil, nil
 	}
@@ -125,16 +125,16 @@ func (m *Model) selectedResource() (*client.Resource, *client.ResourceTemplate) 
 	return nil, nil
 }
 
-func (m *Model) onResourcesKey(msg tea.KeyPressMsg) tea.Cmd {
-	if moveList(&m.resources.list, m.keys, msg, m.bodyHeight()-3) {
+func (s *serverState) onResourcesKey(msg tea.KeyPressMsg) tea.Cmd {
+	if moveList(&s.resources.list, s.keys, msg, s.bodyHeight()-3) {
 		return nil
 	}
-	if key.Matches(msg, m.keys.Call) {
-		switch res, tmpl := m.selectedResource(); {
+	if key.Matches(msg, s.keys.Call) {
+		switch res, tmpl := s.selectedResource(); {
 		case res != nil:
-			return m.readResource(res.DisplayName(), res.URI, res.MIMEType, nil)
+			return s.readResource(res.DisplayName(), res.URI, res.MIMEType, nil)
 		case tmpl != nil:
-			return m.openTemplate(tmpl, nil)
+			return s.openTemplate(tmpl, nil)
 		}
 	}
 	return nil
@@ -149,35 +149,35 @@ func moveList(l *itemList, k *keymap.KeyMap, msg tea.KeyPressMsg, page int) bool
 	return ok
 }
 
-func (m *Model) renderResources(h int) string {
-	r := &m.resources
+func (s *serverState) renderResources(h int) string {
+	r := &s.resources
 	switch {
-	case !m.offers(viewResources):
-		return strings.Join(m.notOffered("resources", "resources"), "\n")
+	case !s.offers(viewResources):
+		return strings.Join(s.notOffered("resources", "resources"), "\n")
 	case r.listing == nil && r.err != "":
-		return strings.Join(m.problem("listing the resources failed", r.err), "\n")
+		return strings.Join(s.problem("listing the resources failed", r.err), "\n")
 	case r.listing == nil:
-		return "\n  " + m.st.Muted.Render("listing the resources…")
+		return "\n  " + s.st.Muted.Render("listing the resources…")
 	case len(r.listing.Resources)+len(r.listing.Templates) == 0:
-		return m.noneCame(r.stopped, "resources")
+		return s.noneCame(r.stopped, "resources")
 	}
-	left := strings.Split(r.list.View(m.st, m.listWidth(), h), "\n")
+	left := strings.Split(r.list.View(s.st, s.listWidth(), h), "\n")
 	var detail []string
-	switch res, tmpl := m.selectedResource(); {
+	switch res, tmpl := s.selectedResource(); {
 	case res != nil:
-		detail = resourceDetail(res, m.subscribed[res.URI], m.detailWidth(), m.st)
+		detail = resourceDetail(res, s.subscribed[res.URI], s.detailWidth(), s.st)
 	case tmpl != nil:
-		detail = templateDetail(tmpl, m.detailWidth(), m.st)
+		detail = templateDetail(tmpl, s.detailWidth(), s.st)
 	}
-	return m.renderSplit(left, detail, h)
+	return s.renderSplit(left, detail, h)
 }
 
 // problem is a failure drawn in a view: what failed, then why, wrapped.
-func (m *Model) problem(what, why string) []string {
-	w := &layout.Lines{Width: max(m.width, 1)}
+func (s *serverState) problem(what, why string) []string {
+	w := &layout.Lines{Width: max(s.width, 1)}
 	w.Blank()
-	w.Add(m.st.Error.Render(what))
-	w.Wrap(why, m.st.Row)
+	w.Add(s.st.Error.Render(what))
+	w.Wrap(why, s.st.Row)
 	return w.Out
 }
 

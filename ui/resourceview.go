@@ -161,123 +161,129 @@ func isMarkdown(mt, uri string) bool {
 
 // readResource reads uri into the viewer; form is the template form it was
 // expanded from, if any.
-func (m *Model) readResource(title, uri, mimeType string, form *form.StringForm) tea.Cmd {
-	id := m.nextID()
-	m.reader = newResourceView(title, uri, mimeType, form, id, m.st, m.keys)
-	m.saving = nil
-	m.mode = modeResource
-	m.layout()
-	return tea.Batch(readResourceCmd(m.ctx, id, m.session, uri), m.spinner.Tick)
+func (s *serverState) readResource(title, uri, mimeType string, form *form.StringForm) tea.Cmd {
+	id := s.nextID()
+	s.reader = newResourceView(title, uri, mimeType, form, id, s.st, s.keys)
+	s.saving = nil
+	s.mode = modeResource
+	s.layout()
+	return tea.Batch(s.cmd(readResourceCmd(s.ctx, id, s.session, uri)), s.spinner.Tick)
 }
 
-func (m *Model) onResourceRead(msg resourceReadMsg) {
-	if v := m.reader; v != nil && v.id == msg.id {
+func (s *serverState) onResourceRead(msg resourceReadMsg) {
+	if v := s.reader; v != nil && v.id == msg.id {
 		v.SetContents(msg.contents, msg.err)
 	}
 }
 
 // onResourceUpdated reads the resource in view again when the server says it
 // changed and the user follows it.
-func (m *Model) onResourceUpdated(uri string) tea.Cmd {
-	v := m.reader
-	if v == nil || m.mode != modeResource || v.uri != uri || !m.subscribed[uri] {
+func (s *serverState) onResourceUpdated(uri string) tea.Cmd {
+	v := s.reader
+	if v == nil || s.mode != modeResource || v.uri != uri || !s.subscribed[uri] {
 		return nil
 	}
-	v.id = m.nextID()
+	v.id = s.nextID()
 	v.rereads++
-	m.status = "the server updated " + termtext.Line(uri) + ": read again"
-	return readResourceCmd(m.ctx, v.id, m.session, uri)
+	s.status = "the server updated " + termtext.Line(uri) + ": read again"
+	return s.cmd(readResourceCmd(s.ctx, v.id, s.session, uri))
 }
 
-func (m *Model) onResourceKey(msg tea.KeyPressMsg) tea.Cmd {
-	if m.saving != nil {
-		return m.onSaveKey(msg)
+func (s *serverState) onResourceKey(msg tea.KeyPressMsg) tea.Cmd {
+	if s.saving != nil {
+		return s.onSaveKey(msg)
 	}
-	v, k := m.reader, m.keys
+	v, k := s.reader, s.keys
 	switch {
 	case key.Matches(msg, k.Close):
-		m.mode, m.reader = modeBrowse, nil
+		s.mode, s.reader = modeBrowse, nil
 		if v.form != nil {
-			m.strForm = nil
+			s.strForm = nil
 		}
 		return nil
 	case key.Matches(msg, k.Edit) && v.form != nil:
-		m.reader = nil
-		return m.openStringForm(v.form, nil)
+		s.reader = nil
+		return s.openStringForm(v.form, nil)
 	case key.Matches(msg, k.Save):
 		c, ok := v.saveable()
 		if !v.done || !ok {
-			m.status = "nothing to save"
+			s.status = "nothing to save"
 			return nil
 		}
-		return m.openSave(c, v.uri, v.mime)
+		return s.openSave(c, v.uri, v.mime)
 	case key.Matches(msg, k.Subscribe):
-		return m.toggleSubscription(v.uri)
+		return s.toggleSubscription(v.uri)
 	}
 	return v.Update(msg)
 }
 
 // toggleSubscription asks the server to tell mcpsh when uri changes, or to
 // stop telling it.
-func (m *Model) toggleSubscription(uri string) tea.Cmd {
-	if !m.server.Capabilities.ResourcesSubscribe {
-		m.status = m.serverLabel() + " does not offer resource subscriptions"
+func (s *serverState) toggleSubscription(uri string) tea.Cmd {
+	if !s.server.Capabilities.ResourcesSubscribe {
+		s.status = s.serverLabel() + " does not offer resource subscriptions"
 		return nil
 	}
-	return subscribeCmd(m.ctx, m.nextID(), m.session, uri, !m.subscribed[uri])
+	return s.cmd(subscribeCmd(s.ctx, s.nextID(), s.session, uri, !s.subscribed[uri]))
 }
 
 // resubscribe asks a new session for the updates the old one was sending.
-func (m *Model) resubscribe() tea.Cmd {
+func (s *serverState) resubscribe() tea.Cmd {
 	var cmds []tea.Cmd
-	for uri := range m.subscribed {
-		cmds = append(cmds, subscribeCmd(m.ctx, m.nextID(), m.session, uri, true))
+	for uri := range s.subscribed {
+		cmds = append(cmds, s.cmd(subscribeCmd(s.ctx, s.nextID(), s.session, uri, true)))
 	}
 	return tea.Batch(cmds...)
 }
 
-func (m *Model) onSubscribed(msg subscribedMsg) {
+func (s *serverState) onSubscribed(msg subscribedMsg) {
 	if msg.err != nil {
-		if msg.on && m.subscribed[msg.uri] {
+		if msg.on && s.subscribed[msg.uri] {
 			// Subscribing again after a reconnect failed: no longer following.
-			delete(m.subscribed, msg.uri)
-			if v := m.reader; v != nil && v.uri == msg.uri {
+			delete(s.subscribed, msg.uri)
+			if v := s.reader; v != nil && v.uri == msg.uri {
 				v.following = false
 				v.render()
 			}
 		}
-		m.status = termtext.Line(msg.err.Error())
+		s.status = termtext.Line(msg.err.Error())
 		return
 	}
-	if v := m.reader; v != nil && v.uri == msg.uri {
+	if v := s.reader; v != nil && v.uri == msg.uri {
 		v.following = msg.on
 		v.render()
 	}
 	if msg.on {
-		m.subscribed[msg.uri] = true
-		m.status = "following " + termtext.Line(msg.uri) + ": it is read again when the server says it changed"
+		s.subscribed[msg.uri] = true
+		s.status = "following " + termtext.Line(msg.uri) + ": it is read again when the server says it changed"
 		return
 	}
-	delete(m.subscribed, msg.uri)
-	m.status = "no longer following " + termtext.Line(msg.uri)
+	delete(s.subscribed, msg.uri)
+	s.status = "no longer following " + termtext.Line(msg.uri)
 }
 
 // resourceBindings are the viewer's keys that work now.
-func (m *Model) resourceBindings() []key.Binding {
-	k := m.keys
+func (s *serverState) resourceBindings() []key.Binding {
+	k := s.keys
+	if sp := s.saving; sp != nil {
+		if sp.exists != "" {
+			return []key.Binding{k.Overwrite, k.KeepFile}
+		}
+		return []key.Binding{k.SaveHere, k.Close}
+	}
 	b := []key.Binding{k.ScrollUp, k.ScrollDown, k.Close}
-	if m.reader != nil {
-		if _, ok := m.reader.saveable(); ok {
+	if s.reader != nil {
+		if _, ok := s.reader.saveable(); ok {
 			b = append(b, k.Save)
 		}
-		if m.server.Capabilities.ResourcesSubscribe {
-			s := k.Subscribe
-			if m.subscribed[m.reader.uri] {
-				s.SetHelp(s.Help().Key, "stop following")
+		if s.server.Capabilities.ResourcesSubscribe {
+			sub := k.Subscribe
+			if s.subscribed[s.reader.uri] {
+				sub.SetHelp(sub.Help().Key, "stop following")
 			}
-			b = append(b, s)
+			b = append(b, sub)
 		}
-		if m.reader.form != nil {
+		if s.reader.form != nil {
 			e := k.Edit
 			e.SetHelp(e.Help().Key, "edit and read again")
 			b = append(b, e)

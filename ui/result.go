@@ -221,10 +221,12 @@ type resultView struct {
 	// writes below zero (see savePrompt.nextID).
 	saveBlock int
 	saveSeq   int
+	// answer routes its writes' answers back to the server that shows it.
+	answer func(tea.Cmd) tea.Cmd
 }
 
-func newResultView(st *style.Styles, keys *keymap.KeyMap) *resultView {
-	return &resultView{st: st, keys: keys}
+func newResultView(st *style.Styles, keys *keymap.KeyMap, answer func(tea.Cmd) tea.Cmd) *resultView {
+	return &resultView{st: st, keys: keys, answer: answer}
 }
 
 // SetSize sets the view's size in cells.

@@ -159,7 +159,7 @@ func TestResultHugeIsCapped(t *testing.T) {
 			}
 			assertWidth(t, name, got, 80)
 
-			v := newResultView(monoStyles, keymap.Default())
+			v := newResultView(monoStyles, keymap.Default(), unrouted)
 			v.SetSize(80, 20)
 			v.SetOutcome(o)
 			v.Update(tea.KeyPressMsg{Code: tea.KeyEnd})
@@ -200,7 +200,7 @@ func TestResultNilAndEmpty(t *testing.T) {
 			assertWidth(t, "empty", got, max(1, w))
 		}
 	}
-	v := newResultView(monoStyles, keymap.Default())
+	v := newResultView(monoStyles, keymap.Default(), unrouted)
 	if v.View() != "" {
 		t.Error("an unsized view draws something")
 	}
@@ -214,7 +214,7 @@ func TestResultNilAndEmpty(t *testing.T) {
 
 func TestResultViewScrolls(t *testing.T) {
 	keys := keymap.Default()
-	v := newResultView(monoStyles, keys)
+	v := newResultView(monoStyles, keys, unrouted)
 	v.SetSize(60, 6)
 	v.SetOutcome(okOutcome())
 	first := func() string { return strings.SplitN(ansi.Strip(v.View()), "\n", 2)[0] }

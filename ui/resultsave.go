@@ -136,7 +136,7 @@ func (r *resultView) saveTarget(blocks []int, n int) tea.Cmd {
 		}
 	}
 	var focus tea.Cmd
-	r.save, focus = newSavePrompt(r.st, name, data, what, r.width, r.nextSaveID)
+	r.save, focus = newSavePrompt(r.st, name, data, what, r.width, r.nextSaveID, r.answer)
 	r.saveBlock = n
 	r.fitViewport()
 	return focus

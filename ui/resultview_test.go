@@ -18,8 +18,8 @@ import (
 func showResult(t *testing.T, o *client.Outcome) *Model {
 	t.Helper()
 	m, _ := connected(t, true, 80, 24)
-	m.result.SetOutcome(o)
-	m.mode = modeResult
+	m.shown().result.SetOutcome(o)
+	m.shown().mode = modeResult
 	return m
 }
 
@@ -51,12 +51,12 @@ func TestResultRawJSONIsWhatJSONPrints(t *testing.T) {
 	m := showResult(t, o)
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 200})
 	m.Update(keyOf("v"))
-	if !m.result.raw {
+	if !m.shown().result.raw {
 		t.Fatal("v did not switch to the raw JSON")
 	}
 	b, _ := json.MarshalIndent(o, "", "  ")
 	want := string(termtext.EscapeJSON(b))
-	view := paneText(m.result.View())
+	view := paneText(m.shown().result.View())
 	for _, line := range strings.Split(want, "\n") {
 		if len(line) < 70 && !strings.Contains(view, line+"\n") {
 			t.Errorf("the raw view lacks the line %q of --json's output", line)
@@ -66,9 +66,9 @@ func TestResultRawJSONIsWhatJSONPrints(t *testing.T) {
 		t.Error("the raw view adds what --json does not print")
 	}
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
-	golden(t, "result/raw-80x24", m.result.View())
+	golden(t, "result/raw-80x24", m.shown().result.View())
 	m.Update(keyOf("v"))
-	if m.result.raw || !strings.Contains(ansi.Strip(m.result.View()), "Sunny in Lisbon") {
+	if m.shown().result.raw || !strings.Contains(ansi.Strip(m.shown().result.View()), "Sunny in Lisbon") {
 		t.Error("a second v did not go back")
 	}
 }
@@ -99,12 +99,12 @@ func TestResultCopiesWhatItShows(t *testing.T) {
 	if strings.ContainsRune(got, 0x1b) {
 		t.Error("the copy carries the server's escape sequence")
 	}
-	if !strings.Contains(ansi.Strip(m.result.View()), "copied") {
+	if !strings.Contains(ansi.Strip(m.shown().result.View()), "copied") {
 		t.Error("the view does not say it copied")
 	}
 	m.Update(keyOf("v"))
 	_, cmd = m.Update(keyOf("c"))
-	if raw := clipboardText(t, cmd); raw != m.result.rawText() || !strings.HasPrefix(raw, "{\n  \"time\"") {
+	if raw := clipboardText(t, cmd); raw != m.shown().result.rawText() || !strings.HasPrefix(raw, "{\n  \"time\"") {
 		t.Errorf("in the raw view c copied %q…", raw[:min(len(raw), 40)])
 	}
 }
@@ -117,7 +117,7 @@ func TestResultSavesImagesAndBlobs(t *testing.T) {
 	dir := t.TempDir()
 
 	m.Update(keyOf("w"))
-	r := m.result
+	r := m.shown().result
 	if !r.Typing() || r.save.in.Value() != "get_forecast-1.png" {
 		t.Fatalf("w: prompt %v, name %q", r.save != nil, r.save.in.Value())
 	}
@@ -163,7 +163,7 @@ func TestResultSavesImagesAndBlobs(t *testing.T) {
 		t.Errorf("y did not replace the file: %+v", r.save)
 	}
 	// A result with nothing to save says so.
-	m.result.SetOutcome(toolErrorOutcome())
+	m.shown().result.SetOutcome(toolErrorOutcome())
 	m.Update(keyOf("w"))
 	if r.Typing() || !strings.Contains(ansi.Strip(r.View()), "nothing to save") {
 		t.Errorf("w on a text result:\n%s", ansi.Strip(r.View()))

@@ -4,8 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/mcpsh/mcpsh/ui/layout"
 	"time"
+
+	"github.com/mcpsh/mcpsh/ui/layout"
 
 	"charm.land/bubbles/v2/progress"
 	"github.com/mcpsh/mcpsh/client"

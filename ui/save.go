@@ -31,9 +31,11 @@ type savePrompt struct {
 	// sequence, the result view's from its own, below zero, so that an
 	// answer always finds the prompt that asked.
 	nextID func() int
+	// answer routes the write's answer back to the server that asked.
+	answer func(tea.Cmd) tea.Cmd
 }
 
-func newSavePrompt(st *style.Styles, name string, data []byte, what string, width int, nextID func() int) (*savePrompt, tea.Cmd) {
+func newSavePrompt(st *style.Styles, name string, data []byte, what string, width int, nextID func() int, answer func(tea.Cmd) tea.Cmd) (*savePrompt, tea.Cmd) {
 	in := textinput.New()
 	in.Prompt = "save to: "
 	in.SetStyles(st.TextInput())
@@ -41,10 +43,10 @@ func newSavePrompt(st *style.Styles, name string, data []byte, what string, widt
 	in.CursorEnd()
 	in.SetWidth(max(width-len(in.Prompt)-2, 8))
 	focus := in.Focus()
-	return &savePrompt{in: in, data: data, what: what, nextID: nextID}, focus
+	return &savePrompt{in: in, data: data, what: what, nextID: nextID, answer: answer}, focus
 }
 
-func (m *Model) openSave(c client.ResourceContent, uri, listedType string) tea.Cmd {
+func (s *serverState) openSave(c client.ResourceContent, uri, listedType string) tea.Cmd {
 	mt := c.MIMEType
 	if mt == "" {
 		mt = listedType
@@ -54,14 +56,14 @@ func (m *Model) openSave(c client.ResourceContent, uri, listedType string) tea.C
 		data = []byte(c.Text)
 	}
 	var focus tea.Cmd
-	m.saving, focus = newSavePrompt(m.st, defaultFileName(resultOr(c.URI, uri), mt, c.IsBlob), data, uri, m.width, m.nextID)
+	s.saving, focus = newSavePrompt(s.st, defaultFileName(resultOr(c.URI, uri), mt, c.IsBlob), data, uri, s.width, s.nextID, s.cmd)
 	return focus
 }
 
-func (m *Model) onSaveKey(msg tea.KeyPressMsg) tea.Cmd {
-	cmd, closed := m.saving.key(msg, m.keys)
+func (s *serverState) onSaveKey(msg tea.KeyPressMsg) tea.Cmd {
+	cmd, closed := s.saving.key(msg, s.keys)
 	if closed {
-		m.saving = nil
+		s.saving = nil
 	}
 	return cmd
 }
@@ -72,7 +74,7 @@ func (s *savePrompt) key(msg tea.KeyPressMsg, k *keymap.KeyMap) (cmd tea.Cmd, cl
 		switch {
 		case key.Matches(msg, k.Overwrite):
 			s.id, s.exists = s.nextID(), ""
-			return saveCmd(s.id, s.in.Value(), s.data, true), false
+			return s.answer(saveCmd(s.id, s.in.Value(), s.data, true)), false
 		case key.Matches(msg, k.KeepFile):
 			s.exists = "" // back to the name, to choose another
 		}
@@ -86,23 +88,23 @@ func (s *savePrompt) key(msg tea.KeyPressMsg, k *keymap.KeyMap) (cmd tea.Cmd, cl
 			return nil, false
 		}
 		s.id = s.nextID()
-		return saveCmd(s.id, s.in.Value(), s.data, false), false
+		return s.answer(saveCmd(s.id, s.in.Value(), s.data, false)), false
 	}
 	s.in, cmd = s.in.Update(msg)
 	return cmd, false
 }
 
 // onSaved takes the answer to a write, for whichever prompt asked for it.
-func (m *Model) onSaved(msg savedMsg) {
-	if s := m.saving; s != nil && s.id == msg.id {
-		status, done := s.saved(msg)
+func (s *serverState) onSaved(msg savedMsg) {
+	if sp := s.saving; sp != nil && sp.id == msg.id {
+		status, done := sp.saved(msg)
 		if done {
-			m.saving = nil
+			s.saving = nil
 		}
-		m.status = status
+		s.status = status
 		return
 	}
-	m.result.onSaved(msg)
+	s.result.onSaved(msg)
 }
 
 // saved takes the answer to this prompt's write: a status line for the user,
@@ -120,7 +122,7 @@ func (s *savePrompt) saved(msg savedMsg) (status string, done bool) {
 }
 
 // saveLines are the prompt's lines, under the viewer.
-func (m *Model) saveLines() []string { return m.saving.lines(m.st, m.keys, m.width) }
+func (s *serverState) saveLines() []string { return s.saving.lines(s.st, s.keys, s.width) }
 
 func (s *savePrompt) lines(st *style.Styles, k *keymap.KeyMap, width int) []string {
 	w := &layout.Lines{Width: max(width, 1)}

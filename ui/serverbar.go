@@ -34,7 +34,8 @@ func (m *Model) resize(w, h int) {
 	if m.sidebarShown() {
 		m.width = max(w-sidebarW-sidebarGap, 1)
 	}
-	m.layout()
+	m.shown().layout()
+	m.layoutShared()
 }
 
 // serverPhase is what a server is doing, for the bar.

@@ -75,7 +75,7 @@ func (m *Model) onPickKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		m.overlay = overlayNone
 		m.pick.in.Blur()
-		m.askReturn = nil
+		m.setAskReturn(nil)
 		return m.switchTo(matches[m.pick.cursor])
 	}
 	before := m.pick.in.Value()

@@ -38,7 +38,7 @@ func TestAServerThatMayNotStartIsNeverStarted(t *testing.T) {
 
 	for _, name := range []string{"needs-var", "project-held"} {
 		s := server(t, m, name)
-		for s != m.serverState {
+		for s != m.shown() {
 			d.keys("]")
 		}
 		for _, k := range []string{"r", "R", "l", "enter", "r", "esc", "esc", "r"} {
@@ -51,8 +51,8 @@ func TestAServerThatMayNotStartIsNeverStarted(t *testing.T) {
 			}
 		}
 		d.keys("r")
-		if !strings.Contains(m.status, "cannot be used as configured") {
-			t.Errorf("%s: r says %q, not why it cannot start", name, m.status)
+		if !strings.Contains(m.shown().status, "cannot be used as configured") {
+			t.Errorf("%s: r says %q, not why it cannot start", name, m.shown().status)
 		}
 		if strings.Contains(screen(m), "r try again") {
 			t.Errorf("%s: the footer offers r:\n%s", name, screen(m))
@@ -63,7 +63,7 @@ func TestAServerThatMayNotStartIsNeverStarted(t *testing.T) {
 	}
 
 	// R starts good again, and the fixture notes it: the note is there to see.
-	for m.serverState != g {
+	for m.shown() != g {
 		d.keys("]")
 	}
 	d.keys("R")

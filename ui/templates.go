@@ -72,27 +72,27 @@ func expandTemplate(tmpl string, values map[string]string) (string, error) {
 
 // openTemplate opens the form for a template's variables, filled with
 // values when given (editing a read again).
-func (m *Model) openTemplate(t *client.ResourceTemplate, values map[string]string) tea.Cmd {
+func (s *serverState) openTemplate(t *client.ResourceTemplate, values map[string]string) tea.Cmd {
 	vars, err := templateVars(t.URITemplate)
 	if err != nil {
-		m.status = "mcpsh cannot read the template " + termtext.Line(t.URITemplate) + ": " + termtext.Line(err.Error())
+		s.status = "mcpsh cannot read the template " + termtext.Line(t.URITemplate) + ": " + termtext.Line(err.Error())
 		return nil
 	}
 	specs := make([]form.StringSpec, len(vars))
 	for i, v := range vars {
 		specs[i] = form.StringSpec{Name: v.name, Required: v.required}
 	}
-	f := form.NewStringForm(specs, client.CompletionRef{URITemplate: t.URITemplate}, m.server.Capabilities.Completions, m.st, m.keys)
+	f := form.NewStringForm(specs, client.CompletionRef{URITemplate: t.URITemplate}, s.server.Capabilities.Completions, s.st, s.keys)
 	f.Template = t
-	return m.openStringForm(f, values)
+	return s.openStringForm(f, values)
 }
 
 // readTemplate expands the form's template and reads the resource.
-func (m *Model) readTemplate(f *form.StringForm) tea.Cmd {
+func (s *serverState) readTemplate(f *form.StringForm) tea.Cmd {
 	uri, err := expandTemplate(f.Template.URITemplate, f.Values())
 	if err != nil {
 		f.SetErr("the template does not expand: " + termtext.Line(err.Error()))
 		return nil
 	}
-	return m.readResource(f.Template.DisplayName(), uri, f.Template.MIMEType, f)
+	return s.readResource(f.Template.DisplayName(), uri, f.Template.MIMEType, f)
 }

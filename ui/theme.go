@@ -39,5 +39,5 @@ func (m *Model) setBackground(dark bool) tea.Cmd {
 	m.bar = progress.New(progress.WithoutPercentage(), progress.WithColors(st.ProgressFull, st.ProgressEmpty))
 	m.pick.in.SetStyles(st.TextInput())
 	m.logPane.Restyle()
-	return m.auditRerender() // the audit's lines were drawn ahead, off the loop
+	return m.shown().auditRerender() // the audit's lines were drawn ahead, off the loop
 }

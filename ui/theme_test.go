@@ -66,7 +66,7 @@ func TestThemesAreReadable(t *testing.T) {
 func TestTheBackgroundPicksTheTheme(t *testing.T) {
 	m, _ := connected(t, false, 80, 24)
 	st := m.st
-	m.result.SetOutcome(okOutcome())
+	m.shown().result.SetOutcome(okOutcome())
 	m.setBackground(false)
 	if m.st != st || m.st.Row.GetForeground() != theme.Light().Text {
 		t.Fatalf("a light background did not switch the shared styles to the light theme")
@@ -74,7 +74,7 @@ func TestTheBackgroundPicksTheTheme(t *testing.T) {
 	if screen := m.render(); !strings.Contains(screen, "38;5;235") {
 		t.Error("the screen is not drawn in the light theme's text colour")
 	}
-	if !strings.Contains(m.result.View(), "38;5;235") {
+	if !strings.Contains(m.shown().result.View(), "38;5;235") {
 		t.Error("the result, drawn before the switch, was not drawn again")
 	}
 	m.setBackground(true)
@@ -108,11 +108,11 @@ func TestThemeSwapDuringTheAudit(t *testing.T) {
 	d.keys("A")                                                             // the audit starts, on a command's goroutine
 	d.update(tea.BackgroundColorMsg{Color: color.RGBA{250, 250, 250, 255}}) // while it runs
 	d.until("the audit in the light theme", func() bool {
-		p := m.auditPane
-		return p.Report() != nil && !p.Stale() && m.audit.renderReq == 0
+		p := m.shown().auditPane
+		return p.Report() != nil && !p.Stale() && m.shown().audit.renderReq == 0
 	})
-	want := panes.RenderAudit(m.auditPane.Report(), m.auditPane.Width(), m.st)
-	if !reflect.DeepEqual(m.auditPane.Rendered().Lines, want.Lines) {
+	want := panes.RenderAudit(m.shown().auditPane.Report(), m.shown().auditPane.Width(), m.st)
+	if !reflect.DeepEqual(m.shown().auditPane.Rendered().Lines, want.Lines) {
 		t.Fatal("the audit pane kept lines drawn in the old theme")
 	}
 }

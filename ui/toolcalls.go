@@ -2,8 +2,9 @@ package ui
 
 import (
 	"fmt"
-	"github.com/mcpsh/mcpsh/ui/layout"
 	"slices"
+
+	"github.com/mcpsh/mcpsh/ui/layout"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -19,46 +20,46 @@ import (
 // asks and a denied one is refused.
 
 // callWithExample runs t with its nth input example (1-based).
-func (m *Model) callWithExample(t *client.Tool, n int) tea.Cmd {
+func (s *serverState) callWithExample(t *client.Tool, n int) tea.Cmd {
 	if n < 1 || n > len(t.Examples) {
-		m.status = fmt.Sprintf("%s has %d input example%s", termtext.Line(t.Name), len(t.Examples), layout.Plural(len(t.Examples)))
+		s.status = fmt.Sprintf("%s has %d input example%s", termtext.Line(t.Name), len(t.Examples), layout.Plural(len(t.Examples)))
 		return nil
 	}
-	m.openForm(t, nil)
-	m.form.FillExample(n)
-	return m.runForm()
+	s.openForm(t, nil)
+	s.form.FillExample(n)
+	return s.runForm()
 }
 
 // callTool is enter on a tool: a tool that takes no arguments runs at once;
 // any other opens its form.
-func (m *Model) callTool(t *client.Tool) tea.Cmd {
-	m.openForm(t, nil)
-	if !m.form.NothingToFill() {
+func (s *serverState) callTool(t *client.Tool) tea.Cmd {
+	s.openForm(t, nil)
+	if !s.form.NothingToFill() {
 		return nil
 	}
-	return m.runForm()
+	return s.runForm()
 }
 
 // onListExtraKey handles the tool list's keys beyond moving and calling:
 // u takes back an allowance given with a in the confirmation dialog.
-func (m *Model) onListExtraKey(msg tea.KeyPressMsg) tea.Cmd {
-	if key.Matches(msg, m.keys.Unallow) {
-		if t := m.list.Selected(); t != nil {
-			m.unallow(t)
+func (s *serverState) onListExtraKey(msg tea.KeyPressMsg) tea.Cmd {
+	if key.Matches(msg, s.keys.Unallow) {
+		if t := s.list.Selected(); t != nil {
+			s.unallow(t)
 		}
 	}
 	return nil
 }
 
-func (m *Model) unallow(t *client.Tool) {
+func (s *serverState) unallow(t *client.Tool) {
 	name := termtext.Line(t.Name)
-	if _, ok := m.allowed[t.Name]; !ok {
-		m.status = name + " is not allowed for this session"
+	if _, ok := s.allowed[t.Name]; !ok {
+		s.status = name + " is not allowed for this session"
 		return
 	}
-	delete(m.allowed, t.Name)
-	m.list.Refilter()
-	m.status = name + " is no longer allowed: it asks again before it runs"
+	delete(s.allowed, t.Name)
+	s.list.Refilter()
+	s.status = name + " is no longer allowed: it asks again before it runs"
 }
 
 // denyRule is the deny rule that blocks t, "" when none: policy decides on

@@ -107,12 +107,12 @@ func TestListKeepsTheCursorOnScreen(t *testing.T) {
 func TestEventsReachTheServerPaneAndRefreshTheList(t *testing.T) {
 	m, _ := connected(t, true, 80, 24)
 	m.Update(eventMsg{client.Event{Kind: client.EventStderr, Time: fixedNow, Text: "hello from stderr"}})
-	if m.serverPane.Len() == 0 {
+	if m.shown().serverPane.Len() == 0 {
 		t.Fatal("stderr did not reach the server pane")
 	}
-	before := m.listReq
+	before := m.shown().listReq
 	_, cmd := m.Update(eventMsg{client.Event{Kind: client.EventToolsChanged, Time: fixedNow}})
-	if cmd == nil || m.listReq == before {
+	if cmd == nil || m.shown().listReq == before {
 		t.Fatal("tools_changed did not ask for the list again")
 	}
 }
@@ -121,15 +121,15 @@ func TestQIsTypedInATextField(t *testing.T) {
 	m, _ := connected(t, true, 80, 24)
 	send(m, "/", "a", "d", "d", "enter", "enter") // add_note's form, focus on title
 	cmd := send(m, "q")
-	if m.mode != modeForm || isQuit(cmd) {
+	if m.shown().mode != modeForm || isQuit(cmd) {
 		t.Fatal("q in a text field quit")
 	}
-	if args, ok := m.form.Args(); args["title"] != "q" {
-		t.Errorf("title %v, want q (ok %v, %v)\n%s", args["title"], ok, m.form.Err(), m.form.View())
+	if args, ok := m.shown().form.Args(); args["title"] != "q" {
+		t.Errorf("title %v, want q (ok %v, %v)\n%s", args["title"], ok, m.shown().form.Err(), m.shown().form.View())
 	}
 	send(m, "esc")
-	if m.mode != modeBrowse {
-		t.Fatalf("esc: mode %v", m.mode)
+	if m.shown().mode != modeBrowse {
+		t.Fatalf("esc: mode %v", m.shown().mode)
 	}
 	if !isQuit(send(m, "q")) {
 		t.Error("q in the list did not quit")

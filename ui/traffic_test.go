@@ -31,7 +31,7 @@ func TestTrafficPane(t *testing.T) {
 	a, b := m.servers[0], m.servers[1]
 	d.until("both servers", func() bool { return ready(a) && ready(b) })
 	d.callTool("list notes")
-	d.until("the call's result", func() bool { return m.mode == modeResult })
+	d.until("the call's result", func() bool { return m.shown().mode == modeResult })
 	d.keys("T")
 	if m.overlay != overlayTraffic {
 		t.Fatal("T did not open the traffic pane")
@@ -80,8 +80,8 @@ func TestTrafficPane(t *testing.T) {
 	}
 	// ] shows beta's traffic, which has no call.
 	d.keys("]")
-	if m.serverState != b || m.overlay != overlayTraffic || !strings.Contains(screen(m), "Traffic  beta") {
-		t.Fatalf("]: on %s, overlay %v", m.name(), m.overlay)
+	if m.shown() != b || m.overlay != overlayTraffic || !strings.Contains(screen(m), "Traffic  beta") {
+		t.Fatalf("]: on %s, overlay %v", m.shown().name(), m.overlay)
 	}
 	d.keys("[")
 
@@ -106,8 +106,8 @@ func TestTrafficPane(t *testing.T) {
 	if text := reflect.ValueOf(msg).String(); !strings.Contains(text, `"jsonrpc": "2.0"`) || !strings.Contains(text, "\n  ") {
 		t.Fatalf("copied %q", text)
 	}
-	if !strings.Contains(m.status, "copied") {
-		t.Errorf("status %q", m.status)
+	if !strings.Contains(m.shown().status, "copied") {
+		t.Errorf("status %q", m.shown().status)
 	}
 	d.keys("esc")
 	if a.traffic.Opened() {

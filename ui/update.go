@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
@@ -13,307 +12,231 @@ import (
 	"github.com/mcpsh/mcpsh/ui/panes"
 )
 
-// Update handles one message. It does no I/O: anything that talks to a
-// server is returned as a command. The root handles the screen, the keys and
-// the inbox; an answer for a server goes to that server (workspaceroute.go),
-// and anything else to the one on screen. It ends by laying out the next
-// frame (frame.go), so View only reads.
-func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	cmd := m.route(msg)
-	if follow := m.followAsks(); follow != nil {
-		cmd = tea.Batch(cmd, follow)
-	}
-	m.prepareFrame()
-	return m, cmd
-}
-
-func (m *Model) route(msg tea.Msg) tea.Cmd {
-	switch msg := msg.(type) {
-	case serverMsg:
-		return m.within(msg.srv, func() tea.Cmd { return m.update(msg.msg) })
-	case tea.WindowSizeMsg:
-		m.resize(msg.Width, msg.Height)
-		return m.tagged(m.serverState, m.auditResized())
-	case tea.KeyPressMsg:
-		// A key that switches servers returns commands already routed.
-		s := m.serverState
-		cmd := m.onKey(msg)
-		return m.tagged(s, cmd)
-	case tea.BackgroundColorMsg:
-		return m.tagged(m.serverState, m.setBackground(msg.IsDark()))
-	case spinner.TickMsg:
-		if !m.spinning() {
-			return nil
-		}
-		var cmd tea.Cmd
-		m.spinner, cmd = m.spinner.Update(msg)
-		return cmd
-	case askMsg:
-		// Each request names its server; one that does not is the screen's.
-		return tea.Batch(waitInbox(m.inbox), m.within(msg.ask.srv, func() tea.Cmd { return m.onAsk(msg.ask) }))
-	case noticeMsg:
-		return tea.Batch(waitInbox(m.inbox), m.within(msg.srv, func() tea.Cmd { return m.onNotice(msg.text) }))
-	}
-	s := m.serverState
-	cmd := m.update(msg)
-	return m.tagged(s, cmd)
-}
-
-// update handles a message for the server embedded now.
-func (m *Model) update(msg tea.Msg) tea.Cmd {
+// update handles a message for the server: an answer to one of its
+// commands, or what the root forwards to the server on screen.
+func (s *serverState) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case connectedMsg:
-		return m.onConnected(msg)
+		return s.onConnected(msg)
 	case listedMsg:
-		if msg.id != m.listReq {
+		if msg.id != s.listReq {
 			return nil // a refresh that a newer one overtook
 		}
 		if msg.err != nil {
-			m.status = "refreshing the tool list failed: " + termtext.Line(msg.err.Error())
+			s.status = "refreshing the tool list failed: " + termtext.Line(msg.err.Error())
 			return nil
 		}
-		m.setTools(msg.listing.Tools)
-		m.status = fmt.Sprintf("the server's tools changed: %d tools now", len(msg.listing.Tools))
-		m.recheckOpenCall()
+		s.setTools(msg.listing.Tools)
+		s.status = fmt.Sprintf("the server's tools changed: %d tools now", len(msg.listing.Tools))
+		s.recheckOpenCall()
 		return nil
 	case sessionEventMsg:
-		if m.session == nil || msg.from != m.session {
+		if s.session == nil || msg.from != s.session {
 			return nil // an event of a session replaced since: read no further
 		}
-		return m.onEvent(msg.event)
+		return s.onEvent(msg.event)
 	case eventMsg:
-		return m.onEvent(msg.event)
+		return s.onEvent(msg.event)
 	case panes.TrafficMsg:
-		m.traffic.Add(msg.Entries, msg.Dropped)
-		return m.traffic.Wait()
+		s.traffic.Add(msg.Entries, msg.Dropped)
+		return s.cmd(s.traffic.Wait())
 	case logLevelSetMsg:
 		return nil
 	case progressMsg:
-		if r := m.running; r != nil && r.run.id == msg.id {
+		if r := s.running; r != nil && r.run.id == msg.id {
 			p := msg.progress
 			r.progress = &p
-			return waitCallUpdate(r.run)
+			return s.cmd(waitCallUpdate(r.run))
 		}
 		return nil
 	case retryMsg:
-		if r := m.running; r != nil && r.run.id == msg.id {
+		if r := s.running; r != nil && r.run.id == msg.id {
 			n := msg.notice
-			r.retry, r.retryAt = &n, m.now()
-			return waitCallUpdate(r.run)
+			r.retry, r.retryAt = &n, s.now()
+			return s.cmd(waitCallUpdate(r.run))
 		}
 		return nil
 	case callDoneMsg:
-		return m.onCallDone(msg)
+		return s.onCallDone(msg)
 	case auditDoneMsg:
-		return m.onAuditDone(msg)
+		return s.onAuditDone(msg)
 	case resourcesListedMsg:
-		return m.onResourcesListed(msg)
+		return s.onResourcesListed(msg)
 	case promptsListedMsg:
-		return m.onPromptsListed(msg)
+		return s.onPromptsListed(msg)
 	case resourceReadMsg:
-		m.onResourceRead(msg)
+		s.onResourceRead(msg)
 		return nil
 	case subscribedMsg:
-		m.onSubscribed(msg)
+		s.onSubscribed(msg)
 		return nil
 	case promptGotMsg:
-		return m.onPromptGot(msg)
+		return s.onPromptGot(msg)
 	case completeDueMsg:
-		return m.onCompleteDue(msg)
+		return s.onCompleteDue(msg)
 	case completedMsg:
-		m.onCompleted(msg)
+		s.onCompleted(msg)
 		return nil
 	case savedMsg:
-		m.onSaved(msg)
+		s.onSaved(msg)
 		return nil
 	case openedMsg:
-		if d, ok := m.dialog.(*urlDialog); ok {
+		if d, ok := s.dialog.(*urlDialog); ok {
 			d.opened(msg)
 		}
 		return nil
 	case askGoneMsg:
-		return m.onAskGone(msg.id)
+		return s.onAskGone(msg.id)
 	}
-	return m.forwardToFocus(msg)
+	return s.forwardToFocus(msg)
 }
 
-// busy reports whether something on screen waits with a spinner.
-func (m *Model) busy() bool {
-	switch m.mode {
-	case modeRunning, modeConnecting, modeLogin:
-		return true
-	case modeResource:
-		return m.reader != nil && !m.reader.done
-	case modePrompt:
-		return m.promptOut != nil && !m.promptOut.done
-	}
-	return m.auditing()
-}
-
-// forwardToFocus gives other messages (cursor blinks and the like) to the
-// component that has focus.
-func (m *Model) forwardToFocus(msg tea.Msg) tea.Cmd {
+// forwardToFocus gives other messages to the server's component that has
+// focus.
+func (s *serverState) forwardToFocus(msg tea.Msg) tea.Cmd {
 	switch {
-	case m.dialog != nil:
-		return m.dialog.update(msg)
-	case m.overlay == overlayServers:
+	case s.dialog != nil:
+		return s.dialog.update(msg)
+	case s.filtering:
 		var cmd tea.Cmd
-		m.pick.in, cmd = m.pick.in.Update(msg)
+		s.filterIn, cmd = s.filterIn.Update(msg)
 		return cmd
-	case m.overlay == overlayTraffic && m.traffic.Filtering():
-		return m.traffic.Forward(msg)
-	case m.filtering:
+	case s.mode == modeForm && s.form != nil:
+		return s.form.Update(msg)
+	case s.mode == modeArgs && s.strForm != nil:
+		return s.strForm.Forward(msg)
+	case s.mode == modeResource && s.saving != nil:
 		var cmd tea.Cmd
-		m.filterIn, cmd = m.filterIn.Update(msg)
-		return cmd
-	case m.mode == modeForm && m.form != nil:
-		return m.form.Update(msg)
-	case m.mode == modeArgs && m.strForm != nil:
-		return m.strForm.Forward(msg)
-	case m.mode == modeResource && m.saving != nil:
-		var cmd tea.Cmd
-		m.saving.in, cmd = m.saving.in.Update(msg)
+		s.saving.in, cmd = s.saving.in.Update(msg)
 		return cmd
 	}
 	return nil
 }
 
-func (m *Model) onConnected(msg connectedMsg) tea.Cmd {
-	if msg.id != m.connReq {
+func (s *serverState) onConnected(msg connectedMsg) tea.Cmd {
+	if msg.id != s.connReq {
 		if msg.session != nil {
-			return m.closeSessionCmd(msg.session) // superseded: nobody will use it
+			return s.closeSessionCmd(msg.session) // superseded: nobody will use it
 		}
 		return nil
 	}
-	if m.connecting != nil {
-		m.connecting.cancel() // releases the deadline's timer; the command is done
-		m.connecting = nil
+	if s.connecting != nil {
+		s.connecting.cancel() // releases the deadline's timer; the command is done
+		s.connecting = nil
 	}
 	if msg.err != nil {
-		if m.mode == modeLogin {
-			m.loginFailed()
+		if s.mode == modeLogin {
+			s.loginFailed()
 		}
-		m.mode, m.connErr = modeConnectFailed, msg.err
+		s.mode, s.connErr = modeConnectFailed, msg.err
 		return nil
 	}
-	m.preLogin = nil
-	m.session, m.server = msg.session, msg.session.Server()
-	m.setTools(msg.listing.Tools)
+	s.preLogin = nil
+	s.session, s.server = msg.session, msg.session.Server()
+	s.setTools(msg.listing.Tools)
 	for _, w := range msg.listing.Warnings {
-		m.serverPane.Append(client.Event{Kind: client.EventLog, Time: m.now(), Level: "warning", Logger: "mcpsh", Text: w})
+		s.serverPane.Append(client.Event{Kind: client.EventLog, Time: s.now(), Level: "warning", Logger: "mcpsh", Text: w})
 	}
-	m.serverPane.SetInstructions(m.server.Instructions)
-	m.mode, m.view = modeBrowse, viewTools
-	m.resources, m.prompts = resourcesState{}, promptsState{}
-	clear(m.subscribed)
-	m.layout()
-	cmds := []tea.Cmd{waitEvent(m.session), m.listResources(), m.listPrompts()}
-	if m.server.Logging {
-		cmds = append(cmds, setLogLevelCmd(m.ctx, m.session))
+	s.serverPane.SetInstructions(s.server.Instructions)
+	s.mode, s.view = modeBrowse, viewTools
+	s.resources, s.prompts = resourcesState{}, promptsState{}
+	clear(s.subscribed)
+	s.layout()
+	cmds := []tea.Cmd{s.cmd(waitEvent(s.session)), s.listResources(), s.listPrompts()}
+	if s.server.Logging {
+		cmds = append(cmds, s.cmd(setLogLevelCmd(s.ctx, s.session)))
 	}
 	return tea.Batch(cmds...)
 }
 
-func (m *Model) onEvent(e client.Event) tea.Cmd {
-	m.serverPane.Append(e)
-	next := waitEvent(m.session)
+func (s *serverState) onEvent(e client.Event) tea.Cmd {
+	s.serverPane.Append(e)
+	next := s.cmd(waitEvent(s.session))
 	switch e.Kind {
 	case client.EventToolsChanged:
-		m.listReq = m.nextID()
-		return tea.Batch(next, listCmd(m.ctx, m.listReq, m.session))
+		s.listReq = s.nextID()
+		return tea.Batch(next, s.cmd(listCmd(s.ctx, s.listReq, s.session)))
 	case client.EventReconnected:
 		// The client listed the tools again before it said so; the rest is
 		// listed here, and the subscriptions, which ended with the old
 		// session, are made again.
-		m.setTools(m.session.Tools())
-		m.status = termtext.Line(e.Text)
-		m.recheckOpenCall()
-		return tea.Batch(next, m.listResources(), m.listPrompts(), m.resubscribe())
+		s.setTools(s.session.Tools())
+		s.status = termtext.Line(e.Text)
+		s.recheckOpenCall()
+		return tea.Batch(next, s.listResources(), s.listPrompts(), s.resubscribe())
 	case client.EventResourcesChanged:
-		return tea.Batch(next, m.listResources())
+		return tea.Batch(next, s.listResources())
 	case client.EventPromptsChanged:
-		return tea.Batch(next, m.listPrompts())
+		return tea.Batch(next, s.listPrompts())
 	case client.EventResourceUpdated:
-		return tea.Batch(next, m.onResourceUpdated(e.Text))
+		return tea.Batch(next, s.onResourceUpdated(e.Text))
 	}
 	return next
 }
 
-func (m *Model) onCallDone(msg callDoneMsg) tea.Cmd {
-	r := m.running
+func (s *serverState) onCallDone(msg callDoneMsg) tea.Cmd {
+	r := s.running
 	if r == nil || r.run.id != msg.id {
 		return nil
 	}
-	m.running = nil
+	s.running = nil
 	r.cancel()
 	if msg.err != nil {
 		// Arguments the form let through but the client refused: nothing was sent.
-		m.mode, m.status = modeForm, termtext.Line(msg.err.Error())
+		s.mode, s.status = modeForm, termtext.Line(msg.err.Error())
 		return nil
 	}
 	o := msg.outcome
-	m.outcomes = append(m.outcomes, o)
-	m.logOutcomes = append(m.logOutcomes, o)
-	m.logPane.SetEntries(m.opts.LogPath, m.logOutcomes)
+	s.outcomes = append(s.outcomes, o)
+	s.record(o)
 	if r.call.Declined {
-		m.mode, m.status = modeForm, "cancelled: nothing was sent"
+		s.mode, s.status = modeForm, "cancelled: nothing was sent"
 		return nil
 	}
-	m.result.SetOutcome(o)
-	m.mode = modeResult
+	s.result.SetOutcome(o)
+	s.mode = modeResult
 	return nil
 }
 
 // startCall hands the call to Session.Do in a command; progress and retries
 // come back through the call's channel.
-func (m *Model) startCall(c *client.Call) tea.Cmd {
-	ctx, cancel := context.WithCancel(m.ctx)
-	r := newCallRun(m.nextID())
-	m.running = &runningCall{run: r, call: c, cancel: cancel, started: m.now()}
-	m.pending = nil
-	m.lastTool, m.lastArgs = c.Tool.Name, c.Args
-	m.mode = modeRunning
-	return tea.Batch(doCallCmd(ctx, m.session, c, r), waitCallUpdate(r), m.spinner.Tick)
+func (s *serverState) startCall(c *client.Call) tea.Cmd {
+	ctx, cancel := context.WithCancel(s.ctx)
+	r := newCallRun(s.nextID())
+	s.running = &runningCall{run: r, call: c, cancel: cancel, started: s.now()}
+	s.pending = nil
+	s.lastTool, s.lastArgs = c.Tool.Name, c.Args
+	s.mode = modeRunning
+	return tea.Batch(s.cmd(doCallCmd(ctx, s.session, c, r)), s.cmd(waitCallUpdate(r)), s.spinner.Tick)
 }
 
 // runForm validates the form and either runs the call, asks first, or runs it
 // into a refusal (which Session.Do records without sending anything).
-func (m *Model) runForm() tea.Cmd {
-	args, ok := m.form.Args()
+func (s *serverState) runForm() tea.Cmd {
+	args, ok := s.form.Args()
 	if !ok {
 		return nil
 	}
-	t, ok := m.session.Tool(m.form.Tool().Name)
+	t, ok := s.session.Tool(s.form.Tool().Name)
 	if !ok {
-		m.status = termtext.Line(m.form.Tool().Name) + " is no longer listed by the server: nothing was sent"
+		s.status = termtext.Line(s.form.Tool().Name) + " is no longer listed by the server: nothing was sent"
 		return nil
 	}
-	c := m.newCall(t, args)
-	d := m.session.Decide(c)
-	if d.Verdict == policy.Ask || (d.Verdict == policy.Run && m.formChange != "") {
-		m.pending = &pendingCall{call: c, decision: d, changed: m.formChange}
-		m.mode = modeConfirm
+	c := s.newCall(t, args)
+	d := s.session.Decide(c)
+	if d.Verdict == policy.Ask || (d.Verdict == policy.Run && s.formChange != "") {
+		s.pending = &pendingCall{call: c, decision: d, changed: s.formChange}
+		s.mode = modeConfirm
 		return nil
 	}
-	return m.startCall(c)
+	return s.startCall(c)
 }
 
-func (m *Model) openForm(t *client.Tool, args map[string]any) {
-	m.form, m.formChange = form.NewArgForm(t, m.st, m.keys), ""
+func (s *serverState) openForm(t *client.Tool, args map[string]any) {
+	s.form, s.formChange = form.NewArgForm(t, s.st, s.keys), ""
 	if args != nil {
-		m.form.SetArgs(args)
+		s.form.SetArgs(args)
 	}
-	m.mode = modeForm
-	m.layout()
-}
-
-// quit ends the view; Run then cancels every server's call in flight and
-// closes the sessions.
-func (m *Model) quit() tea.Cmd {
-	for _, s := range m.servers {
-		if s.running != nil {
-			s.running.cancel()
-		}
-	}
-	return tea.Quit
+	s.mode = modeForm
+	s.layout()
 }

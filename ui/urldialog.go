@@ -25,8 +25,10 @@ type urlDialog struct {
 	ask  *serverAsk
 	open func(context.Context, string) error
 	ids  func() int // the model's request IDs
-	st   *style.Styles
-	keys *keymap.KeyMap
+	// answer routes the browser's answer back to the server that asked.
+	answer func(tea.Cmd) tea.Cmd
+	st     *style.Styles
+	keys   *keymap.KeyMap
 
 	openID int    // the open request in flight
 	notice string // what came of the last o
@@ -34,8 +36,8 @@ type urlDialog struct {
 	width, height int
 }
 
-func newURLDialog(a *serverAsk, open func(context.Context, string) error, ids func() int, st *style.Styles, keys *keymap.KeyMap) *urlDialog {
-	return &urlDialog{ask: a, open: open, ids: ids, st: st, keys: keys}
+func newURLDialog(a *serverAsk, open func(context.Context, string) error, ids func() int, answer func(tea.Cmd) tea.Cmd, st *style.Styles, keys *keymap.KeyMap) *urlDialog {
+	return &urlDialog{ask: a, open: open, ids: ids, answer: answer, st: st, keys: keys}
 }
 
 func (d *urlDialog) key(msg tea.KeyPressMsg) (*askReply, tea.Cmd) {
@@ -48,7 +50,7 @@ func (d *urlDialog) key(msg tea.KeyPressMsg) (*askReply, tea.Cmd) {
 			return nil, nil
 		}
 		d.openID, d.notice = d.ids(), "opening the browser…"
-		return nil, openURLCmd(d.ask.ctx, d.openID, d.open, r.URL)
+		return nil, d.answer(openURLCmd(d.ask.ctx, d.openID, d.open, r.URL))
 	case key.Matches(msg, k.Accept):
 		return &askReply{elicit: &client.ElicitResponse{Action: client.ElicitAccept}}, nil
 	case key.Matches(msg, k.Decline):

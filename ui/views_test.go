@@ -44,8 +44,8 @@ func TestViewsSwitch(t *testing.T) {
 	m, _ := connectedFeatures(t, 80, 24)
 	mustShow(t, m, "MCP 2025-11-25", " Tools 4 ", " Resources 5 ", " Prompts 1 ")
 	send(m, "r")
-	if m.view != viewResources {
-		t.Fatalf("r: view %v", m.view)
+	if m.shown().view != viewResources {
+		t.Fatalf("r: view %v", m.shown().view)
 	}
 	mustShow(t, m, "Resources (4)", "Templates (1)", "Read me", "notes://{folder}/{name}")
 	golden(t, "screen/resources-80x24", m.render())
@@ -55,8 +55,8 @@ func TestViewsSwitch(t *testing.T) {
 	send(m, "t")
 	mustShow(t, m, "Read-only (3)", "Ask for a form")
 	send(m, "tab", "tab")
-	if m.view != viewPrompts {
-		t.Fatalf("tab tab: view %v, want prompts", m.view)
+	if m.shown().view != viewPrompts {
+		t.Fatalf("tab tab: view %v, want prompts", m.shown().view)
 	}
 }
 
@@ -68,8 +68,8 @@ func TestViewsTheServerDoesNotOffer(t *testing.T) {
 	send(m, "enter", "j", "k")
 	send(m, "p")
 	mustShow(t, m, "does not offer prompts")
-	if m.mode != modeBrowse {
-		t.Fatalf("mode %v", m.mode)
+	if m.shown().mode != modeBrowse {
+		t.Fatalf("mode %v", m.shown().mode)
 	}
 }
 
@@ -77,29 +77,29 @@ func TestViewsTheServerDoesNotOffer(t *testing.T) {
 func read(t *testing.T, m *Model) {
 	t.Helper()
 	send(m, "enter")
-	if m.mode != modeResource || m.reader == nil {
-		t.Fatalf("enter: mode %v", m.mode)
+	if m.shown().mode != modeResource || m.shown().reader == nil {
+		t.Fatalf("enter: mode %v", m.shown().mode)
 	}
-	m.Update(readResourceCmd(context.Background(), m.reader.id, m.session, m.reader.uri)())
+	m.Update(readResourceCmd(context.Background(), m.shown().reader.id, m.shown().session, m.shown().reader.uri)())
 }
 
 func TestReadResources(t *testing.T) {
 	m, f := connectedFeatures(t, 80, 24)
 	send(m, "r")
-	selectItem(t, &m.resources.list, "r info://readme.md")
+	selectItem(t, &m.shown().resources.list, "r info://readme.md")
 	send(m, "enter")
 	mustShow(t, m, "reading info://readme.md")
-	m.Update(readResourceCmd(context.Background(), m.reader.id, m.session, m.reader.uri)())
+	m.Update(readResourceCmd(context.Background(), m.shown().reader.id, m.shown().session, m.shown().reader.uri)())
 	mustShow(t, m, "Feature server", "A test server for mcpsh, with code and a link (https://example.com).", "• one", "• two")
 	golden(t, "resource/readme-80x24", m.render())
 
 	send(m, "esc")
-	selectItem(t, &m.resources.list, "r info://config.json")
+	selectItem(t, &m.shown().resources.list, "r info://config.json")
 	read(t, m)
 	mustShow(t, m, `"folders": [`, `    "home",`)
 
 	send(m, "esc")
-	selectItem(t, &m.resources.list, "r info://pixel.png")
+	selectItem(t, &m.shown().resources.list, "r info://pixel.png")
 	read(t, m)
 	mustShow(t, m, "[image/png, 33 B]  w saves it to a file")
 	golden(t, "resource/pixel-80x24", m.render())
@@ -111,16 +111,16 @@ func TestReadResources(t *testing.T) {
 func TestSaveABlob(t *testing.T) {
 	m, _ := connectedFeatures(t, 80, 24)
 	send(m, "r")
-	selectItem(t, &m.resources.list, "r info://pixel.png")
+	selectItem(t, &m.shown().resources.list, "r info://pixel.png")
 	read(t, m)
 	send(m, "w")
-	if m.saving == nil || m.saving.in.Value() != "pixel.png" {
-		t.Fatalf("w: the default name is not pixel.png: %+v", m.saving)
+	if m.shown().saving == nil || m.shown().saving.in.Value() != "pixel.png" {
+		t.Fatalf("w: the default name is not pixel.png: %+v", m.shown().saving)
 	}
 	golden(t, "resource/save-80x24", m.render())
 	dir := t.TempDir()
 	path := filepath.Join(dir, "pixel.png")
-	m.saving.in.SetValue(path)
+	m.shown().saving.in.SetValue(path)
 	save := func(keys ...string) {
 		t.Helper()
 		cmd := send(m, keys...)
@@ -139,12 +139,12 @@ func TestSaveABlob(t *testing.T) {
 		t.Fatal(err)
 	}
 	send(m, "w")
-	m.saving.in.SetValue(path)
+	m.shown().saving.in.SetValue(path)
 	save("enter")
 	mustShow(t, m, "exists", "y replace it")
 	golden(t, "resource/save-exists-80x24", strings.ReplaceAll(m.render(), dir, "/tmp/d"))
 	for _, k := range []string{"enter", "space", "x"} {
-		if cmd := send(m, k); cmd != nil || m.saving.exists == "" {
+		if cmd := send(m, k); cmd != nil || m.shown().saving.exists == "" {
 			t.Fatalf("%q answered the question", k)
 		}
 	}
@@ -152,7 +152,7 @@ func TestSaveABlob(t *testing.T) {
 		t.Fatal("the file was replaced before y")
 	}
 	send(m, "n")
-	if m.saving == nil || m.saving.exists != "" {
+	if m.shown().saving == nil || m.shown().saving.exists != "" {
 		t.Fatal("n: not back to the name")
 	}
 	save("enter")
@@ -180,13 +180,13 @@ func TestDefaultFileNames(t *testing.T) {
 func TestFollowAResource(t *testing.T) {
 	m, f := connectedFeatures(t, 80, 24)
 	send(m, "r")
-	selectItem(t, &m.resources.list, "r mem://counter")
+	selectItem(t, &m.shown().resources.list, "r mem://counter")
 	read(t, m)
 	mustShow(t, m, "count: 0")
 	cmd := send(m, "s")
 	m.Update(cmd())
-	if !m.subscribed["mem://counter"] {
-		t.Fatalf("s: not following (%s)", m.status)
+	if !m.shown().subscribed["mem://counter"] {
+		t.Fatalf("s: not following (%s)", m.shown().status)
 	}
 	if _, _, _, _, _, subs := f.snapshot(); !slices.Equal(subs, []string{"mem://counter"}) {
 		t.Fatalf("the server got subscriptions %v", subs)
@@ -196,22 +196,22 @@ func TestFollowAResource(t *testing.T) {
 	f.mu.Lock()
 	f.counter = 5
 	f.mu.Unlock()
-	reread := m.onResourceUpdated("mem://counter")
+	reread := m.shown().onResourceUpdated("mem://counter")
 	if reread == nil {
 		t.Fatal("an update of the resource in view was not read")
 	}
 	m.Update(reread())
 	mustShow(t, m, "count: 5", "read again 1 time")
-	if m.onResourceUpdated("mem://other") != nil {
+	if m.shown().onResourceUpdated("mem://other") != nil {
 		t.Error("an update of another resource was read")
 	}
 	// A new session (a reconnect) is asked for the same updates.
-	m.Update(m.resubscribe()())
-	if _, _, _, _, _, subs := f.snapshot(); len(subs) != 2 || !m.subscribed["mem://counter"] {
+	m.Update(m.shown().resubscribe()())
+	if _, _, _, _, _, subs := f.snapshot(); len(subs) != 2 || !m.shown().subscribed["mem://counter"] {
 		t.Errorf("after a reconnect the server got subscriptions %v", subs)
 	}
 	send(m, "esc")
-	if m.onResourceUpdated("mem://counter") != nil {
+	if m.shown().onResourceUpdated("mem://counter") != nil {
 		t.Error("a resource out of view was read")
 	}
 }
@@ -219,14 +219,14 @@ func TestFollowAResource(t *testing.T) {
 func TestTemplateWithCompletion(t *testing.T) {
 	m, f := connectedFeatures(t, 80, 24)
 	send(m, "r")
-	selectItem(t, &m.resources.list, "t notes://{folder}/{name}")
+	selectItem(t, &m.shown().resources.list, "t notes://{folder}/{name}")
 	send(m, "enter")
-	if m.mode != modeArgs || m.strForm == nil || m.strForm.Len() != 2 {
-		t.Fatalf("enter on a template: mode %v", m.mode)
+	if m.shown().mode != modeArgs || m.shown().strForm == nil || m.shown().strForm.Len() != 2 {
+		t.Fatalf("enter on a template: mode %v", m.shown().mode)
 	}
 	complete := func() {
 		t.Helper()
-		cmd := m.onCompleteDue(completeDueMsg{id: m.strForm.Want})
+		cmd := m.shown().onCompleteDue(completeDueMsg{id: m.shown().strForm.Want})
 		if cmd == nil {
 			t.Fatal("no completion request")
 		}
@@ -236,35 +236,35 @@ func TestTemplateWithCompletion(t *testing.T) {
 	mustShow(t, m, "folder*", "home", "work", "the server suggests values as you type")
 	golden(t, "args/template-80x24", m.render())
 
-	old := m.strForm.Want
+	old := m.shown().strForm.Want
 	send(m, "w")
-	if m.strForm.Want == old || m.onCompleteDue(completeDueMsg{id: old}) != nil {
+	if m.shown().strForm.Want == old || m.shown().onCompleteDue(completeDueMsg{id: old}) != nil {
 		t.Fatal("a completion overtaken by typing was still sent")
 	}
 	complete()
-	if !slices.Equal(m.strForm.Suggestions(), []string{"work"}) {
-		t.Fatalf("suggestions %v", m.strForm.Suggestions())
+	if !slices.Equal(m.shown().strForm.Suggestions(), []string{"work"}) {
+		t.Fatalf("suggestions %v", m.shown().strForm.Suggestions())
 	}
 	send(m, "down", "enter")
-	if v := m.strForm.Values()["folder"]; v != "work" {
+	if v := m.shown().strForm.Values()["folder"]; v != "work" {
 		t.Fatalf("picked %q", v)
 	}
 	send(m, "tab")
 	complete()
-	if !slices.Equal(m.strForm.Suggestions(), []string{"ideas", "todo"}) {
-		t.Fatalf("name suggestions %v", m.strForm.Suggestions())
+	if !slices.Equal(m.shown().strForm.Suggestions(), []string{"ideas", "todo"}) {
+		t.Fatalf("name suggestions %v", m.shown().strForm.Suggestions())
 	}
 	send(m, "down", "enter")
 	// A late answer for an older request changes nothing.
 	m.Update(completedMsg{id: old, completion: &client.Completion{Values: []string{"stale"}}})
-	if slices.Contains(m.strForm.Suggestions(), "stale") {
+	if slices.Contains(m.shown().strForm.Suggestions(), "stale") {
 		t.Fatal("a late completion was shown")
 	}
 	cmd := send(m, "ctrl+r")
-	if m.mode != modeResource || m.reader.uri != "notes://work/ideas" || cmd == nil {
-		t.Fatalf("ctrl+r: mode %v", m.mode)
+	if m.shown().mode != modeResource || m.shown().reader.uri != "notes://work/ideas" || cmd == nil {
+		t.Fatalf("ctrl+r: mode %v", m.shown().mode)
 	}
-	m.Update(readResourceCmd(context.Background(), m.reader.id, m.session, m.reader.uri)())
+	m.Update(readResourceCmd(context.Background(), m.shown().reader.id, m.shown().session, m.shown().reader.uri)())
 	mustShow(t, m, "Subscriptions everywhere.")
 	_, _, _, completes, _, _ := f.snapshot()
 	want := []string{"folder=", "folder=w", "name= folder:work"}
@@ -273,8 +273,8 @@ func TestTemplateWithCompletion(t *testing.T) {
 	}
 	// e edits the template's values again.
 	send(m, "e")
-	if m.mode != modeArgs || m.strForm.Values()["name"] != "ideas" {
-		t.Fatalf("e: mode %v", m.mode)
+	if m.shown().mode != modeArgs || m.shown().strForm.Values()["name"] != "ideas" {
+		t.Fatalf("e: mode %v", m.shown().mode)
 	}
 }
 
@@ -299,64 +299,64 @@ func TestTemplateVars(t *testing.T) {
 func TestPromptFormAndMessages(t *testing.T) {
 	m, f := connectedFeatures(t, 80, 24)
 	send(m, "p", "enter")
-	if m.mode != modeArgs || m.strForm.Prompt == nil {
-		t.Fatalf("enter on a prompt: mode %v", m.mode)
+	if m.shown().mode != modeArgs || m.shown().strForm.Prompt == nil {
+		t.Fatalf("enter on a prompt: mode %v", m.shown().mode)
 	}
-	if cmd := send(m, "ctrl+r"); m.mode != modeArgs || !strings.Contains(screen(m), "✗ required") {
-		t.Fatalf("ctrl+r without the required name: mode %v, cmd %v\n%s", m.mode, cmd != nil, screen(m))
+	if cmd := send(m, "ctrl+r"); m.shown().mode != modeArgs || !strings.Contains(screen(m), "✗ required") {
+		t.Fatalf("ctrl+r without the required name: mode %v, cmd %v\n%s", m.shown().mode, cmd != nil, screen(m))
 	}
 	send(m, "A")
-	m.Update(m.onCompleteDue(completeDueMsg{id: m.strForm.Want})())
-	if !slices.Equal(m.strForm.Suggestions(), []string{"Ada", "Alan"}) {
-		t.Fatalf("suggestions %v", m.strForm.Suggestions())
+	m.Update(m.shown().onCompleteDue(completeDueMsg{id: m.shown().strForm.Want})())
+	if !slices.Equal(m.shown().strForm.Suggestions(), []string{"Ada", "Alan"}) {
+		t.Fatalf("suggestions %v", m.shown().strForm.Suggestions())
 	}
 	golden(t, "args/prompt-80x24", m.render())
 	send(m, "down", "enter", "ctrl+r")
-	if m.mode != modePrompt {
-		t.Fatalf("ctrl+r: mode %v", m.mode)
+	if m.shown().mode != modePrompt {
+		t.Fatalf("ctrl+r: mode %v", m.shown().mode)
 	}
 	mustShow(t, m, "getting greet")
-	m.Update(getPromptCmd(context.Background(), m.promptOut.id, m.session, m.strForm.Prompt, m.strForm.Values())())
+	m.Update(getPromptCmd(context.Background(), m.shown().promptOut.id, m.shown().session, m.shown().strForm.Prompt, m.shown().strForm.Values())())
 	mustShow(t, m, "2 messages", "user", "Please greet Ada in a casual way.", "assistant", "[image image/png, 33 B]")
 	golden(t, "prompt/greet-80x24", m.render())
 	if _, _, _, completes, _, _ := f.snapshot(); !slices.Equal(completes, []string{"name=A"}) {
 		t.Errorf("completions asked: %q", completes)
 	}
 	send(m, "e")
-	if m.mode != modeArgs || m.strForm.Values()["name"] != "Ada" {
-		t.Fatalf("e: mode %v", m.mode)
+	if m.shown().mode != modeArgs || m.shown().strForm.Values()["name"] != "Ada" {
+		t.Fatalf("e: mode %v", m.shown().mode)
 	}
 	send(m, "esc")
-	if m.mode != modeBrowse || m.view != viewPrompts {
-		t.Fatalf("esc: mode %v view %v", m.mode, m.view)
+	if m.shown().mode != modeBrowse || m.shown().view != viewPrompts {
+		t.Fatalf("esc: mode %v view %v", m.shown().mode, m.shown().view)
 	}
 }
 
 func TestListsRefreshKeepingTheSelection(t *testing.T) {
 	m, _ := connectedFeatures(t, 80, 24)
 	send(m, "r")
-	selectItem(t, &m.resources.list, "r mem://counter")
+	selectItem(t, &m.shown().resources.list, "r mem://counter")
 	_, cmd := m.Update(eventMsg{client.Event{Kind: client.EventResourcesChanged}})
 	if cmd == nil {
 		t.Fatal("resources/list_changed asked for nothing")
 	}
-	req := m.resources.req
+	req := m.shown().resources.req
 	l := &client.ResourceListing{Resources: []*client.Resource{
 		{URI: "a://first", Name: "first"}, {URI: "info://readme.md", Name: "readme"}, {URI: "mem://counter", Name: "counter"}}}
 	m.Update(resourcesListedMsg{id: req - 1, listing: &client.ResourceListing{}})
-	if len(m.resources.listing.Resources) != 4 {
+	if len(m.shown().resources.listing.Resources) != 4 {
 		t.Fatal("an overtaken listing was taken")
 	}
 	m.Update(resourcesListedMsg{id: req, listing: l})
-	if res, _ := m.selectedResource(); res == nil || res.URI != "mem://counter" {
+	if res, _ := m.shown().selectedResource(); res == nil || res.URI != "mem://counter" {
 		t.Fatalf("the selection moved to %v", res)
 	}
 	mustShow(t, m, "Resources (3)", "first")
 
 	send(m, "p")
 	m.Update(eventMsg{client.Event{Kind: client.EventPromptsChanged}})
-	m.Update(promptsListedMsg{id: m.prompts.req, listing: &client.PromptListing{Prompts: []*client.Prompt{{Name: "bonus"}, {Name: "greet"}}}})
-	if p := m.selectedPrompt(); p == nil || p.Name != "greet" {
+	m.Update(promptsListedMsg{id: m.shown().prompts.req, listing: &client.PromptListing{Prompts: []*client.Prompt{{Name: "bonus"}, {Name: "greet"}}}})
+	if p := m.shown().selectedPrompt(); p == nil || p.Name != "greet" {
 		t.Fatalf("the prompt selection moved to %v", p)
 	}
 }
@@ -390,31 +390,31 @@ func TestNewScreensFit(t *testing.T) {
 		m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 		at := " at " + itoa(w) + "x" + itoa(h)
 		back := func() {
-			m.dialog, m.asks, m.overlay, m.saving = nil, nil, overlayNone, nil
-			m.mode, m.reader, m.strForm, m.promptOut = modeBrowse, nil, nil, nil
-			m.layout()
+			m.shown().dialog, m.shown().asks, m.overlay, m.shown().saving = nil, nil, overlayNone, nil
+			m.shown().mode, m.shown().reader, m.shown().strForm, m.shown().promptOut = modeBrowse, nil, nil, nil
+			m.shown().layout()
 		}
 		back()
 		send(m, "r")
 		checkNewScreen(t, "resources"+at, m.render(), w, h)
-		selectItem(t, &m.resources.list, "r info://readme.md")
+		selectItem(t, &m.shown().resources.list, "r info://readme.md")
 		read(t, m)
 		checkNewScreen(t, "markdown"+at, m.render(), w, h)
 		back()
-		selectItem(t, &m.resources.list, "r info://pixel.png")
+		selectItem(t, &m.shown().resources.list, "r info://pixel.png")
 		read(t, m)
 		send(m, "w")
 		checkNewScreen(t, "save"+at, m.render(), w, h)
 		back()
-		selectItem(t, &m.resources.list, "t notes://{folder}/{name}")
+		selectItem(t, &m.shown().resources.list, "t notes://{folder}/{name}")
 		send(m, "enter")
-		m.Update(m.onCompleteDue(completeDueMsg{id: m.strForm.Want})())
+		m.Update(m.shown().onCompleteDue(completeDueMsg{id: m.shown().strForm.Want})())
 		checkNewScreen(t, "template"+at, m.render(), w, h)
 		back()
 		send(m, "p")
 		checkNewScreen(t, "prompts"+at, m.render(), w, h)
 		send(m, "enter", "G", "r", "a", "ctrl+r")
-		m.Update(getPromptCmd(context.Background(), m.promptOut.id, m.session, m.strForm.Prompt, m.strForm.Values())())
+		m.Update(getPromptCmd(context.Background(), m.shown().promptOut.id, m.shown().session, m.shown().strForm.Prompt, m.shown().strForm.Values())())
 		checkNewScreen(t, "prompt messages"+at, m.render(), w, h)
 		back()
 		for name, a := range testAsks() {
@@ -430,9 +430,9 @@ func TestNarrowGoldens(t *testing.T) {
 	m, _ := connectedFeatures(t, 50, 16)
 	send(m, "r")
 	golden(t, "screen/resources-50x16", m.render())
-	selectItem(t, &m.resources.list, "t notes://{folder}/{name}")
+	selectItem(t, &m.shown().resources.list, "t notes://{folder}/{name}")
 	send(m, "enter")
-	m.Update(m.onCompleteDue(completeDueMsg{id: m.strForm.Want})())
+	m.Update(m.shown().onCompleteDue(completeDueMsg{id: m.shown().strForm.Want})())
 	golden(t, "args/template-50x16", m.render())
 	send(m, "esc", "esc")
 	m.Update(askMsg{ask: formAsk()})

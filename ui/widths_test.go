@@ -42,13 +42,13 @@ func TestSuspectWidthsStayInTheirPanes(t *testing.T) {
 			d.typeText(strings.Repeat("\u00ad", 3))
 			fits("filtering")
 			d.keys("esc", "home", "enter")
-			if m.mode != modeConfirm {
-				t.Fatalf("enter on a destructive tool: mode %v, want the confirmation", m.mode)
+			if m.shown().mode != modeConfirm {
+				t.Fatalf("enter on a destructive tool: mode %v, want the confirmation", m.shown().mode)
 			}
 			fits("the confirmation dialog")
-			events := m.serverPane.Len()
+			events := m.shown().serverPane.Len()
 			d.keys("y")
-			d.until("the call's result, stderr and log", func() bool { return m.mode == modeResult && m.serverPane.Len() >= events+2 })
+			d.until("the call's result, stderr and log", func() bool { return m.shown().mode == modeResult && m.shown().serverPane.Len() >= events+2 })
 			fits("the result")
 			d.keys("v")
 			fits("the result's raw JSON")
@@ -67,7 +67,7 @@ func TestSuspectWidthsStayInTheirPanes(t *testing.T) {
 			d.keys("esc", "esc", "W")
 			fits("the server picker")
 			d.keys("esc", "A")
-			d.until("the audit", func() bool { return !m.auditing() })
+			d.until("the audit", func() bool { return !m.shown().auditing() })
 			fits("the audit")
 		})
 	}

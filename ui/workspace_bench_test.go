@@ -103,7 +103,7 @@ func BenchmarkWorkspaceFilterKeystroke(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		if i%len(keys) == 0 {
-			m.filterIn.SetValue("")
+			m.shown().filterIn.SetValue("")
 		}
 		m.Update(keyOf(keys[i%len(keys)]))
 		_ = m.render()

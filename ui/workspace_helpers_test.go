@@ -50,7 +50,9 @@ func (d *driver) deliver(msg tea.Msg) {
 	if _, ok := msg.(spinner.TickMsg); ok {
 		return
 	}
-	if v := reflect.ValueOf(msg); v.Kind() == reflect.Slice && v.Type().Elem() == cmdType {
+	// Batches, and Bubble Tea's sequences (an unexported slice of commands),
+	// are run command by command, as Bubble Tea runs them.
+	if v := reflect.ValueOf(msg); v.Kind() == reflect.Slice && v.Type().Elem() == reflect.TypeFor[tea.Cmd]() {
 		for i := range v.Len() {
 			c, _ := v.Index(i).Interface().(tea.Cmd)
 			d.run(c)
@@ -166,9 +168,20 @@ func (d *driver) callTool(filter string) {
 	d.keys("/")
 	d.typeText(filter)
 	d.keys("enter", "enter")
-	if d.m.mode == modeForm {
+	if d.m.shown().mode == modeForm {
 		d.keys("ctrl+r")
 	}
+}
+
+// unrouted hands a command on as it is, for components tested alone.
+func unrouted(c tea.Cmd) tea.Cmd { return c }
+
+// unwrap is the answer a server's command carries.
+func unwrap(msg tea.Msg) tea.Msg {
+	if sm, ok := msg.(serverMsg); ok {
+		return sm.msg
+	}
+	return msg
 }
 
 func has(s string, subs ...string) string {

@@ -26,14 +26,14 @@ func TestSharedPanesKeepTheSizeOfTheServerOnScreen(t *testing.T) {
 	d.run(m.Init())
 	a, b := server(t, m, "alpha"), server(t, m, "beta")
 	d.until("alpha to be ready", func() bool { return ready(a) })
-	if m.serverState != a {
-		t.Fatalf("on %s, want alpha", m.name())
+	if m.shown() != a {
+		t.Fatalf("on %s, want alpha", m.shown().name())
 	}
-	want := m.bodyHeight()
+	want := m.shown().bodyHeight()
 	close(open)
 	d.until("beta to be ready", func() bool { return ready(b) })
-	if m.serverState != a {
-		t.Fatalf("beta's answer moved the screen to %s", m.name())
+	if m.shown() != a {
+		t.Fatalf("beta's answer moved the screen to %s", m.shown().name())
 	}
 	if m.logPane.Height() != want {
 		t.Fatalf("log pane is %d lines high after beta connected, alpha's body is %d", m.logPane.Height(), want)
@@ -45,8 +45,8 @@ func TestSharedPanesKeepTheSizeOfTheServerOnScreen(t *testing.T) {
 	}
 	// Switching to beta sizes the shared panes for beta's body.
 	d.keys("esc", "]")
-	if m.serverState != b || m.logPane.Height() != m.bodyHeight() {
-		t.Fatalf("on %s: log pane %d high, body %d", m.name(), m.logPane.Height(), m.bodyHeight())
+	if m.shown() != b || m.logPane.Height() != m.shown().bodyHeight() {
+		t.Fatalf("on %s: log pane %d high, body %d", m.shown().name(), m.logPane.Height(), m.shown().bodyHeight())
 	}
 }
 

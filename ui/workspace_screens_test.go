@@ -47,11 +47,11 @@ func someTraffic(m *Model) {
 		{Dir: "in", Kind: "error", Method: "tools/call", ID: "3", Size: 90, LatencyMS: 212},
 	} {
 		e.Time = at.Add(time.Duration(i) * 7 * time.Millisecond)
-		e.Server = m.name()
+		e.Server = m.shown().name()
 		e.Message = json.RawMessage(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":%q}`, i, e.Method))
 		es = append(es, panes.TrafficEntry{TraceEntry: e})
 	}
-	m.traffic.Add(es, 0)
+	m.shown().traffic.Add(es, 0)
 }
 
 func TestWorkspaceGoldens(t *testing.T) {
@@ -77,12 +77,12 @@ func TestWorkspaceScreensFit(t *testing.T) {
 		// message closed.
 		switch {
 		case m.overlay != overlayTraffic:
-		case m.traffic.Filtering():
+		case m.shown().traffic.Filtering():
 			send(m, "enter")
-		case m.traffic.Opened():
+		case m.shown().traffic.Opened():
 			send(m, "esc")
 		}
-		m.overlay, m.mode, m.filtering, m.form, m.pending = overlayNone, modeBrowse, false, nil, nil
+		m.overlay, m.shown().mode, m.shown().filtering, m.shown().form, m.shown().pending = overlayNone, modeBrowse, false, nil, nil
 		m.switchTo(0)
 		m.askReturn = nil
 	}
@@ -112,7 +112,7 @@ func TestWorkspaceScreensFit(t *testing.T) {
 			checkScreen(t, where, screen, size[0], size[1])
 			// The header keeps the server's name (the user's) and its tool count.
 			head := strings.SplitN(screen, "\n", 2)[0]
-			if m.session != nil && (!strings.Contains(head, " · "+m.name()) || !strings.Contains(head, "15 tools")) {
+			if m.shown().session != nil && (!strings.Contains(head, " · "+m.shown().name()) || !strings.Contains(head, "15 tools")) {
 				t.Errorf("%s: the header lost the name or the tool count: %q", where, head)
 			}
 		}
@@ -127,14 +127,14 @@ func TestWorkspaceAskScreensFit(t *testing.T) {
 		a := formAsk()
 		a.srv = m.servers[1]
 		m.Update(askMsg{ask: a})
-		if m.serverState != m.servers[1] || m.dialog == nil {
+		if m.shown() != m.servers[1] || m.shown().dialog == nil {
 			t.Fatalf("the ask did not bring shared on screen")
 		}
 		checkScreen(t, fmt.Sprintf("ask at %dx%d", size[0], size[1]), m.render(), size[0], size[1])
 		m.Update(askGoneMsg{id: a.id})
 		m.Update(serverMsg{srv: m.servers[1], msg: askGoneMsg{id: a.id}})
-		if m.serverState != m.servers[0] {
-			t.Fatalf("after the ask went: on %s", m.name())
+		if m.shown() != m.servers[0] {
+			t.Fatalf("after the ask went: on %s", m.shown().name())
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/demo"
@@ -39,7 +40,7 @@ func TestWorkspaceServersConnectInParallel(t *testing.T) {
 
 	// alpha is usable while slow connects.
 	d.callTool("list notes")
-	d.until("list_notes to run on alpha", func() bool { return alpha.Executions("list_notes") == 1 && m.mode == modeResult })
+	d.until("list_notes to run on alpha", func() bool { return alpha.Executions("list_notes") == 1 && m.shown().mode == modeResult })
 	if slow.Executions("list_notes") != 0 {
 		t.Fatal("the call reached the wrong server")
 	}
@@ -47,8 +48,8 @@ func TestWorkspaceServersConnectInParallel(t *testing.T) {
 	// slow answers at last, while alpha is on screen.
 	close(open)
 	d.until("slow to be ready", func() bool { return ready(s) })
-	if m.serverState != a || m.mode != modeResult {
-		t.Fatalf("slow's answer changed the screen: on %s, mode %v", m.name(), m.mode)
+	if m.shown() != a || m.shown().mode != modeResult {
+		t.Fatalf("slow's answer changed the screen: on %s, mode %v", m.shown().name(), m.shown().mode)
 	}
 
 	// The log pane names each call's server, though every call so far is alpha's.
@@ -66,18 +67,18 @@ func TestWorkspaceServersConnectInParallel(t *testing.T) {
 
 	// ] goes to slow, with its own tools and selection; [ comes back.
 	d.keys("]")
-	if m.serverState != s || m.mode != modeBrowse || !strings.Contains(screen(m), "mcpsh-demo 1.0.0") {
-		t.Fatalf("]: on %s, mode %v", m.name(), m.mode)
+	if m.shown() != s || m.shown().mode != modeBrowse || !strings.Contains(screen(m), "mcpsh-demo 1.0.0") {
+		t.Fatalf("]: on %s, mode %v", m.shown().name(), m.shown().mode)
 	}
 	d.keys("[")
-	if m.serverState != a || m.mode != modeResult {
-		t.Fatalf("[: on %s, mode %v: alpha's result should still be there", m.name(), m.mode)
+	if m.shown() != a || m.shown().mode != modeResult {
+		t.Fatalf("[: on %s, mode %v: alpha's result should still be there", m.shown().name(), m.shown().mode)
 	}
 
 	// The broken server shows why, and R tries again.
 	d.keys("]", "]")
-	if m.serverState != b || !strings.Contains(screen(m), "/nonexistent/mcp-server") {
-		t.Fatalf("on %s:\n%s", m.name(), screen(m))
+	if m.shown() != b || !strings.Contains(screen(m), "/nonexistent/mcp-server") {
+		t.Fatalf("on %s:\n%s", m.shown().name(), screen(m))
 	}
 	first := b.connReq
 	d.keys("R")
@@ -89,8 +90,8 @@ func TestWorkspaceServersConnectInParallel(t *testing.T) {
 	// R on a ready server starts a new session; the old one's events are
 	// not read further.
 	d.keys("[")
-	if m.serverState != s {
-		t.Fatalf("on %s, want slow", m.name())
+	if m.shown() != s {
+		t.Fatalf("on %s, want slow", m.shown().name())
 	}
 	old := s.session
 	d.keys("R")
@@ -100,11 +101,11 @@ func TestWorkspaceServersConnectInParallel(t *testing.T) {
 	}
 	// The misconfigured server says so, and R does not try.
 	d.keys("]", "]")
-	if m.name() != "misconfigured" || !strings.Contains(screen(m), "${TOKEN} is not set") {
-		t.Fatalf("on %s:\n%s", m.name(), screen(m))
+	if m.shown().name() != "misconfigured" || !strings.Contains(screen(m), "${TOKEN} is not set") {
+		t.Fatalf("on %s:\n%s", m.shown().name(), screen(m))
 	}
-	if cmd := send(m, "R"); cmd != nil || !strings.Contains(m.status, "cannot be used as configured") {
-		t.Fatalf("R on a misconfigured server: %q", m.status)
+	if cmd := send(m, "R"); cmd != nil || !strings.Contains(m.shown().status, "cannot be used as configured") {
+		t.Fatalf("R on a misconfigured server: %q", m.shown().status)
 	}
 }
 
@@ -118,28 +119,36 @@ func TestWorkspaceRoutesAnswersToTheirServer(t *testing.T) {
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	connectNow(t, m)
 	a, b := m.servers[0], m.servers[1]
-	// A command started for beta (its listing), answered while alpha is on screen.
-	var cmd tea.Cmd
-	m.within(b, func() tea.Cmd {
-		b.listReq = m.nextID()
-		cmd = m.tagged(b, listCmd(context.Background(), b.listReq, b.session))
-		return nil
-	})
-	msg := cmd()
+	// A command made by beta (its listing), answered while alpha is on screen.
+	b.listReq = m.nextID()
+	msg := b.cmd(listCmd(context.Background(), b.listReq, b.session))()
 	if sm, ok := msg.(serverMsg); !ok || sm.srv != b {
 		t.Fatalf("the answer is %T, not routed to beta", msg)
 	}
 	before := a.listGen
 	m.Update(msg)
-	if a.listGen != before || b.listGen != 2 || m.serverState != a {
+	if a.listGen != before || b.listGen != 2 || m.shown() != a {
 		t.Fatalf("listing went to the wrong server: alpha gen %d, beta gen %d", a.listGen, b.listGen)
 	}
 	if !strings.Contains(b.status, "tools changed") || a.status != "" {
 		t.Fatalf("statuses: alpha %q, beta %q", a.status, b.status)
 	}
-	// Bubble Tea's own messages are not wrapped.
-	if _, ok := tagMsg(b, tea.QuitMsg{}).(tea.QuitMsg); !ok {
-		t.Fatal("a quit was wrapped")
+	// In the batch beta's audit makes, the audit's answer is beta's and the
+	// spinner's tick, which is not the server's own, is the root's.
+	m.switchTo(1)
+	var routed, ticks int
+	for _, c := range m.shown().openAudit()().(tea.BatchMsg) {
+		switch msg := c().(type) {
+		case serverMsg:
+			if _, ok := msg.msg.(auditDoneMsg); ok && msg.srv == b {
+				routed++
+			}
+		case spinner.TickMsg:
+			ticks++
+		}
+	}
+	if routed != 1 || ticks != 1 {
+		t.Fatalf("beta's audit: %d answers routed to beta, %d ticks for the root", routed, ticks)
 	}
 }
 
@@ -160,7 +169,7 @@ func TestWorkspaceAskFromAServerInTheBackground(t *testing.T) {
 		r, _ := m.inbox.elicitFor(b)(context.Background(), &client.ElicitRequest{Server: "beta", Mode: "form", Message: "Tell us about you", Schema: json.RawMessage(featureForm)})
 		got <- r
 	}()
-	d.until("beta's dialog", func() bool { return m.serverState == b && m.dialog != nil })
+	d.until("beta's dialog", func() bool { return m.shown() == b && m.shown().dialog != nil })
 	if miss := has(screen(m), "beta asks for input", "instead of alpha", "untrusted server", "? 1 ask"); miss != "" {
 		t.Fatalf("the screen lacks %q:\n%s", miss, screen(m))
 	}
@@ -169,8 +178,8 @@ func TestWorkspaceAskFromAServerInTheBackground(t *testing.T) {
 	if r := <-got; r == nil || r.Action != client.ElicitDecline {
 		t.Fatalf("beta got %+v", r)
 	}
-	if m.serverState != a || m.dialog != nil {
-		t.Fatalf("after the answer: on %s", m.name())
+	if m.shown() != a || m.shown().dialog != nil {
+		t.Fatalf("after the answer: on %s", m.shown().name())
 	}
 }
 
@@ -183,14 +192,14 @@ func TestWorkspaceSwitchingKeepsEachServersState(t *testing.T) {
 	connectNow(t, m)
 	send(m, "/", "e", "c", "h", "o", "enter")
 	send(m, "]")
-	if m.filterIn.Value() != "" || m.list.Visible() != 15 {
-		t.Fatalf("beta has alpha's filter %q", m.filterIn.Value())
+	if m.shown().filterIn.Value() != "" || m.shown().list.Visible() != 15 {
+		t.Fatalf("beta has alpha's filter %q", m.shown().filterIn.Value())
 	}
 	send(m, "down", "down")
-	sel := m.list.Selected().Name
+	sel := m.shown().list.Selected().Name
 	send(m, "[")
-	if m.filterIn.Value() != "echo" || m.list.Selected().Name != "echo" {
-		t.Fatalf("alpha lost its filter or selection: %q %s", m.filterIn.Value(), m.list.Selected().Name)
+	if m.shown().filterIn.Value() != "echo" || m.shown().list.Selected().Name != "echo" {
+		t.Fatalf("alpha lost its filter or selection: %q %s", m.shown().filterIn.Value(), m.shown().list.Selected().Name)
 	}
 	// W picks by name.
 	send(m, "W")
@@ -200,7 +209,7 @@ func TestWorkspaceSwitchingKeepsEachServersState(t *testing.T) {
 	send(m, "b", "e")
 	checkScreen(t, "picker", m.render(), 100, 30)
 	send(m, "enter")
-	if m.name() != "beta" || m.overlay != overlayNone || m.list.Selected().Name != sel {
-		t.Fatalf("picked %s, overlay %v", m.name(), m.overlay)
+	if m.shown().name() != "beta" || m.overlay != overlayNone || m.shown().list.Selected().Name != sel {
+		t.Fatalf("picked %s, overlay %v", m.shown().name(), m.overlay)
 	}
 }
