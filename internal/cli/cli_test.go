@@ -8,9 +8,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/demo"
 	"github.com/mcpsh/mcpsh/internal/fixture"
 	"github.com/mcpsh/mcpsh/internal/iostreams"
+	"github.com/mcpsh/mcpsh/internal/sessionlog"
 	"github.com/mcpsh/mcpsh/internal/testenv"
 )
 
@@ -38,16 +40,15 @@ type env struct {
 	width int
 	stdin string
 	vars  map[string]string
+	// syncLog, when set, is called to sync the session log before a call.
+	syncLog func(*sessionlog.Writer, *client.Outcome) error
 }
 
 // run invokes mcpsh in-process with the given streams; the demo server it
 // starts is returned so tests can count executions on the server side.
+// Nothing it sets outlives the call, so tests that use it run in parallel.
 func run(t *testing.T, e env, args ...string) (result, *demo.Server) {
 	t.Helper()
-	var srv *demo.Server
-	old := newDemoServer
-	newDemoServer = func() *demo.Server { srv = demo.New(); return srv }
-	defer func() { newDemoServer = old }()
 	io, in, out, errOut := iostreams.Test()
 	in.WriteString(e.stdin)
 	if e.tty {
@@ -58,7 +59,16 @@ func run(t *testing.T, e env, args ...string) (result, *demo.Server) {
 		vars[k] = v
 	}
 	getenv := func(k string) (string, bool) { v, ok := vars[k]; return v, ok }
-	code := Main(context.Background(), args, io, getenv)
+	f := newFactory(io, getenv)
+	var srv *demo.Server
+	f.newDemo = func() *demo.Server { srv = demo.New(); return srv }
+	if cwd, ok := hostsCwd.Load(t); ok {
+		f.getwd = func() (string, error) { return cwd.(string), nil }
+	}
+	if e.syncLog != nil {
+		f.syncLog = e.syncLog
+	}
+	code := execute(context.Background(), f, args)
 	return result{code, out.String(), errOut.String()}, srv
 }
 

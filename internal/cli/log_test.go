@@ -246,16 +246,14 @@ func TestLogSyncsBeforeDangerousCalls(t *testing.T) {
 		written int // entries in the file when it synced
 	}
 	var syncs []sync
-	old := syncLog
-	syncLog = func(w *sessionlog.Writer, o *client.Outcome) error {
+	syncLog := func(w *sessionlog.Writer, o *client.Outcome) error {
 		es, _, _ := sessionlog.ReadFile(w.Path())
 		syncs = append(syncs, sync{o.Tool, len(es)})
 		return w.Sync()
 	}
-	defer func() { syncLog = old }()
 	p := filepath.Join(t.TempDir(), "s.jsonl")
 	script := "list_notes\nget_note id=1\nweather_forecast city=Oslo\nadd_note title=x\ndelete_note id=2\npop_note\n"
-	r, _ := run(t, env{stdin: script}, "run", "--demo", "--yes", "--log", p)
+	r, _ := run(t, env{stdin: script, syncLog: syncLog}, "run", "--demo", "--yes", "--log", p)
 	wantCode(t, r, ExitOK)
 	want := []sync{{"weather_forecast", 2}, {"delete_note", 4}, {"pop_note", 5}}
 	if fmt.Sprint(syncs) != fmt.Sprint(want) {

@@ -75,7 +75,7 @@ func (a *app) proxyServe(cmd *cobra.Command, args []string, f *proxyServeFlags) 
 	if err := a.openLog(); err != nil {
 		return err
 	}
-	t, err := a.resolveTarget(cmd, command)
+	t, err := a.resolveTarget(command)
 	if err != nil {
 		return err
 	}

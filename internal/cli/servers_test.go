@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/mcpsh/mcpsh/internal/testenv"
@@ -137,11 +138,14 @@ func installHosts(t *testing.T) *testenv.Hosts {
 		t.Fatal(err)
 	}
 	h := testenv.InstallHosts(t, exe)
-	old := getwd
-	getwd = func() (string, error) { return h.Cwd, nil }
-	t.Cleanup(func() { getwd = old })
+	hostsCwd.Store(t, h.Cwd)
+	t.Cleanup(func() { hostsCwd.Delete(t) })
 	return h
 }
+
+// hostsCwd is, per test that called installHosts, the folder run makes
+// mcpsh look for project files from.
+var hostsCwd sync.Map // *testing.T → string
 
 // discoveredJSON is the part of `servers --json` these tests read.
 type discoveredJSON struct {
