@@ -16,9 +16,14 @@ import (
 	"github.com/mcpsh/mcpsh/internal/testenv"
 )
 
+// serveDemoArg, as the test binary's first argument, makes it the demo
+// server, as MCPSH_TEST_SERVE_DEMO=1 does: a test that names the server after
+// -- needs no change to the process's environment, and runs in parallel.
+const serveDemoArg = "mcpsh-test-serve-demo"
+
 // The test binary doubles as `mcpsh serve-demo` for configured stdio servers.
 func TestMain(m *testing.M) {
-	if os.Getenv("MCPSH_TEST_SERVE_DEMO") == "1" {
+	if os.Getenv("MCPSH_TEST_SERVE_DEMO") == "1" || len(os.Args) > 1 && os.Args[1] == serveDemoArg {
 		if err := demo.ServeStdio(context.Background(), demo.New()); err != nil {
 			os.Exit(1)
 		}

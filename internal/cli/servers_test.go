@@ -31,6 +31,7 @@ func configWithDemo(t *testing.T) string {
 }
 
 func TestServers(t *testing.T) {
+	t.Parallel()
 	cfg := configWithDemo(t)
 	r, _ := run(t, env{}, "servers", "--config", cfg)
 	wantCode(t, r, ExitOK)
@@ -51,6 +52,7 @@ func TestServers(t *testing.T) {
 }
 
 func TestConfiguredServerRulesAndTrust(t *testing.T) {
+	t.Parallel()
 	cfg := configWithDemo(t)
 	// An allow rule runs a destructive tool in batch without --yes.
 	r, _ := run(t, env{}, "call", "--config", cfg, "-s", "notes", "delete_note", "id=1")
@@ -84,6 +86,7 @@ func TestConfiguredServerRulesAndTrust(t *testing.T) {
 }
 
 func TestTargetMistakes(t *testing.T) {
+	t.Parallel()
 	cfg := configWithDemo(t)
 	tests := []struct {
 		args []string
@@ -107,6 +110,7 @@ func TestTargetMistakes(t *testing.T) {
 }
 
 func TestUnreachableServerExitsOne(t *testing.T) {
+	t.Parallel()
 	r, _ := run(t, env{}, "tools", "--url", "http://127.0.0.1:9/mcp")
 	wantCode(t, r, ExitFailure)
 	contains(t, "stderr", r.errOut, "connecting to http://127.0.0.1:9/mcp")
@@ -115,14 +119,15 @@ func TestUnreachableServerExitsOne(t *testing.T) {
 }
 
 func TestStdioTargetAfterDash(t *testing.T) {
+	t.Parallel()
 	exe, _ := os.Executable()
-	t.Setenv("MCPSH_TEST_SERVE_DEMO", "1")
-	r, _ := run(t, env{}, "call", "get_note", "id=1", "--", exe)
+	r, _ := run(t, env{}, "call", "get_note", "id=1", "--", exe, serveDemoArg)
 	wantCode(t, r, ExitOK)
 	contains(t, "stdout", r.out, "Welcome to mcpsh")
 }
 
 func TestHelpTeachesExitCodes(t *testing.T) {
+	t.Parallel()
 	r, _ := run(t, env{}, "--help")
 	wantCode(t, r, ExitOK)
 	contains(t, "help", r.out, "Exit codes:", "130  interrupted", "--demo", "-- COMMAND ARGS")
@@ -156,6 +161,7 @@ type discoveredJSON struct {
 }
 
 func TestServersFromEveryHost(t *testing.T) {
+	t.Parallel()
 	h := installHosts(t)
 	r, _ := run(t, env{vars: h.Env()}, "servers", "--json")
 	wantCode(t, r, ExitOK)
@@ -235,6 +241,7 @@ func TestServersFromEveryHost(t *testing.T) {
 }
 
 func TestServerFromAnyHost(t *testing.T) {
+	t.Parallel()
 	h := installHosts(t)
 	// A project's server approved in Claude Code runs, and nothing is said.
 	r, _ := run(t, env{vars: h.Env()}, "tools", "-s", "api")
@@ -284,6 +291,7 @@ func TestServerFromAnyHost(t *testing.T) {
 // TestDiscoveredNamesAreSanitised: a cloned repository's .mcp.json names
 // servers and commands; none of its bytes reach the terminal raw.
 func TestDiscoveredNamesAreSanitised(t *testing.T) {
+	t.Parallel()
 	h := installHosts(t)
 	os.WriteFile(filepath.Join(h.Repo, ".mcp.json"), []byte(`{"mcpServers": {"evil\u001b]0;pwned\u0007": {"command": "x\u001b[2J", "args": ["\u202eabc"]}}}`), 0o644)
 	for _, tty := range []bool{false, true} {
