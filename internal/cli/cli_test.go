@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"github.com/mcpsh/mcpsh/internal/iostreams"
 	"github.com/mcpsh/mcpsh/internal/sessionlog"
 	"github.com/mcpsh/mcpsh/internal/testenv"
+	"github.com/spf13/pflag"
 )
 
 // serveDemoArg, as the test binary's first argument, makes it the demo
@@ -54,6 +56,18 @@ type env struct {
 // Nothing it sets outlives the call, so tests that use it run in parallel.
 func run(t *testing.T, e env, args ...string) (result, *demo.Server) {
 	t.Helper()
+	f, out, errOut := testFactory(t, e)
+	var srv *demo.Server
+	f.newDemo = func() *demo.Server { srv = demo.New(); return srv }
+	code := execute(context.Background(), f, args)
+	return result{code, out.String(), errOut.String()}, srv
+}
+
+// testFactory is the factory run gives mcpsh, for the tests that build one
+// command (newXCmd) or call its run function (xRun) with options of their
+// own: stdout and stderr are the buffers it returns.
+func testFactory(t *testing.T, e env) (*factory, *bytes.Buffer, *bytes.Buffer) {
+	t.Helper()
 	io, in, out, errOut := iostreams.Test()
 	in.WriteString(e.stdin)
 	if e.tty {
@@ -65,16 +79,17 @@ func run(t *testing.T, e env, args ...string) (result, *demo.Server) {
 	}
 	getenv := func(k string) (string, bool) { v, ok := vars[k]; return v, ok }
 	f := newFactory(io, getenv)
-	var srv *demo.Server
-	f.newDemo = func() *demo.Server { srv = demo.New(); return srv }
+	// The shared flags' defaults, as the root command would register them.
+	fs := pflag.NewFlagSet("mcpsh", pflag.ContinueOnError)
+	f.target.register(fs)
+	f.logs.register(fs)
 	if cwd, ok := hostsCwd.Load(t); ok {
 		f.getwd = func() (string, error) { return cwd.(string), nil }
 	}
 	if e.syncLog != nil {
 		f.syncLog = e.syncLog
 	}
-	code := execute(context.Background(), f, args)
-	return result{code, out.String(), errOut.String()}, srv
+	return f, out, errOut
 }
 
 func wantCode(t *testing.T, r result, code int) {
