@@ -64,26 +64,6 @@ func resultText(r *client.Result, tty bool) string {
 	return b.String()
 }
 
-// reportOutcome prints a call's result on stdout and its diagnostics on
-// stderr. Whatever of the server's reaches stderr is made safe, terminal or
-// not: stderr is where people look, and it is often a terminal when stdout is not.
-func (f *factory) reportOutcome(o *client.Outcome) {
-	p := f.palErr()
-	tool := termtext.Line(o.Tool)
-	switch o.Status {
-	case client.StatusOK:
-		fmt.Fprint(f.io.Out, resultText(o.Result, f.io.StdoutTTY))
-	case client.StatusToolError:
-		fmt.Fprint(f.io.ErrOut, resultText(o.Result, true))
-		fmt.Fprintf(f.io.ErrOut, "mcpsh: %s returned an error (isError)\n", tool)
-	case client.StatusRefused:
-		fmt.Fprintf(f.io.ErrOut, "mcpsh: %s\n%s", p.Bad(termtext.Sanitize(refusalText(o))), refusalBasis(o))
-	default:
-		fmt.Fprintf(f.io.ErrOut, "mcpsh: %s %s: %s\n", tool, o.Status, termtext.Sanitize(o.Error))
-	}
-	f.reportWarnings(o)
-}
-
 func (f *factory) reportWarnings(o *client.Outcome) {
 	tool := termtext.Line(o.Tool)
 	if o.HintsChanged != "" {
