@@ -85,6 +85,3 @@ func (f *factory) note(line string) {
 	}
 	fmt.Fprintln(f.io.ErrOut, line)
 }
-
-// app is the factory's old name, which the proxy's files still use.
-type app = factory

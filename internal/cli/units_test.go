@@ -224,3 +224,17 @@ func waitFor(t *testing.T, out *lockedBuffer, want string) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+func TestProxyParsesItsCommandLine(t *testing.T) {
+	t.Parallel()
+	o, err := parse(t, newProxyCmd, "--read-only", "--retries", "2", "--approval-timeout", "5m", "--", "srv", "-v")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !o.flags.calls.readOnly || o.flags.approvalTimeout != 5*time.Minute || o.limits != (callLimits{attempts: 2}) || strings.Join(o.command, " ") != "srv -v" {
+		t.Errorf("options %+v", o)
+	}
+	if o, err := parse(t, newProxyCmd, "github"); o != nil || err == nil || !strings.Contains(err.Error(), "mcpsh proxy takes no arguments but its target") {
+		t.Errorf("an argument: ran %v, error %v", o != nil, err)
+	}
+}
