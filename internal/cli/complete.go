@@ -18,7 +18,7 @@ type completeOptions struct {
 	ref     client.CompletionRef
 	arg     string
 	prefix  string
-	context map[string]string // --context, parsed
+	chosen  map[string]string // --context, parsed
 	command []string          // a stdio server's command, after --
 }
 
@@ -55,7 +55,7 @@ Prints one value per line; --json prints {"values": [...], "total": N, "hasMore"
 				}
 				ctxArgs[k] = v
 			}
-			opts.ref, opts.arg, opts.prefix, opts.context, opts.command = ref, rest[1], prefix, ctxArgs, command
+			opts.ref, opts.arg, opts.prefix, opts.chosen, opts.command = ref, rest[1], prefix, ctxArgs, command
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
@@ -75,7 +75,7 @@ func completeRun(ctx context.Context, opts *completeOptions) error {
 		return err
 	}
 	defer s.Close()
-	c, err := s.Complete(ctx, opts.ref, opts.arg, opts.prefix, opts.context)
+	c, err := s.Complete(ctx, opts.ref, opts.arg, opts.prefix, opts.chosen)
 	if err != nil {
 		return err
 	}
