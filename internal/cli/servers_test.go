@@ -54,35 +54,35 @@ func TestServers(t *testing.T) {
 func TestConfiguredServerRulesAndTrust(t *testing.T) {
 	t.Parallel()
 	cfg := configWithDemo(t)
-	// An allow rule runs a destructive tool in batch without --yes.
-	r, _ := run(t, env{}, "call", "--config", cfg, "-s", "notes", "delete_note", "id=1")
-	wantCode(t, r, ExitOK)
-	// Deny wins, even over --yes.
-	r, _ = run(t, env{}, "call", "--config", cfg, "-s", "notes", "pop_note", "--yes")
-	wantCode(t, r, ExitRefused)
-	contains(t, "stderr", r.errOut, `denied by rule "pop_*"`)
-	r, _ = run(t, env{}, "call", "--config", cfg, "-s", "careful", "list_notes")
-	wantCode(t, r, ExitRefused)
-	contains(t, "stderr", r.errOut, "untrusted")
-	r, _ = run(t, env{}, "call", "--config", cfg, "-s", "careful", "flaky_sync", "--yes")
-	wantCode(t, r, ExitFailure)
-	contains(t, "stderr", r.errOut, "not retried because the server is untrusted")
-	// The configured retries apply (flaky_sync fails on its first execution)
-	// unless --retries says otherwise.
-	r, _ = run(t, env{}, "call", "--config", cfg, "-s", "notes", "flaky_sync")
-	wantCode(t, r, ExitFailure)
-	contains(t, "stderr", r.errOut, "gave up after 1 attempt")
-	r, _ = run(t, env{}, "call", "--config", cfg, "-s", "notes", "flaky_sync", "--retries", "4")
-	wantCode(t, r, ExitOK)
-	// MCPSH_CONFIG finds the file too.
-	r, _ = run(t, env{vars: map[string]string{"MCPSH_CONFIG": cfg}}, "tools", "-s", "notes")
-	wantCode(t, r, ExitOK)
-	r, _ = run(t, env{}, "tools", "--config", cfg, "-s", "remote")
-	wantCode(t, r, ExitUsage)
-	contains(t, "stderr", r.errOut, "${TOKEN} is not set")
-	r, _ = run(t, env{}, "tools", "--config", cfg, "-s", "nope")
-	wantCode(t, r, ExitUsage)
-	contains(t, "stderr", r.errOut, `unknown server "nope"`)
+	for _, tt := range []struct {
+		name string
+		vars map[string]string
+		args []string
+		code int
+		errs []string // what stderr says
+	}{
+		// An allow rule runs a destructive tool in batch without --yes.
+		{"allow rule", nil, []string{"call", "--config", cfg, "-s", "notes", "delete_note", "id=1"}, ExitOK, nil},
+		// Deny wins, even over --yes.
+		{"deny wins", nil, []string{"call", "--config", cfg, "-s", "notes", "pop_note", "--yes"}, ExitRefused, []string{`denied by rule "pop_*"`}},
+		{"untrusted asks", nil, []string{"call", "--config", cfg, "-s", "careful", "list_notes"}, ExitRefused, []string{"untrusted"}},
+		{"untrusted not retried", nil, []string{"call", "--config", cfg, "-s", "careful", "flaky_sync", "--yes"}, ExitFailure, []string{"not retried because the server is untrusted"}},
+		// The configured retries apply (flaky_sync fails on its first execution)
+		// unless --retries says otherwise.
+		{"configured retries", nil, []string{"call", "--config", cfg, "-s", "notes", "flaky_sync"}, ExitFailure, []string{"gave up after 1 attempt"}},
+		{"--retries wins", nil, []string{"call", "--config", cfg, "-s", "notes", "flaky_sync", "--retries", "4"}, ExitOK, nil},
+		// MCPSH_CONFIG finds the file too.
+		{"MCPSH_CONFIG", map[string]string{"MCPSH_CONFIG": cfg}, []string{"tools", "-s", "notes"}, ExitOK, nil},
+		{"unset header variable", nil, []string{"tools", "--config", cfg, "-s", "remote"}, ExitUsage, []string{"${TOKEN} is not set"}},
+		{"unknown server", nil, []string{"tools", "--config", cfg, "-s", "nope"}, ExitUsage, []string{`unknown server "nope"`}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			r, _ := run(t, env{vars: tt.vars}, tt.args...)
+			wantCode(t, r, tt.code)
+			contains(t, "stderr", r.errOut, tt.errs...)
+		})
+	}
 }
 
 func TestTargetMistakes(t *testing.T) {
