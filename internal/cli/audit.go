@@ -32,6 +32,7 @@ type audited struct {
 	notes   []string // what was not done and why (not probed: untrusted)
 }
 
+// newAuditCmd is mcpsh audit: its flags parsed into the options, then runF, or the run function when runF is nil.
 func newAuditCmd(f *factory, runF func(context.Context, *auditOptions) error) *cobra.Command {
 	opts := &auditOptions{f: f}
 	cmd := &cobra.Command{

@@ -91,6 +91,7 @@ type callOptions struct {
 	command []string // a stdio server's command, after --
 }
 
+// newCallCmd is mcpsh call: its flags parsed into the options, then runF, or the run function when runF is nil.
 func newCallCmd(f *factory, runF func(context.Context, *callOptions) error) *cobra.Command {
 	opts := &callOptions{f: f}
 	cmd := &cobra.Command{

@@ -22,6 +22,7 @@ type completeOptions struct {
 	command []string          // a stdio server's command, after --
 }
 
+// newCompleteCmd is mcpsh complete: its flags parsed into the options, then runF, or the run function when runF is nil.
 func newCompleteCmd(f *factory, runF func(context.Context, *completeOptions) error) *cobra.Command {
 	opts := &completeOptions{f: f}
 	cmd := &cobra.Command{

@@ -35,6 +35,7 @@ type infoOptions struct {
 	command []string // a stdio server's command, after --
 }
 
+// newInfoCmd is mcpsh info: its flags parsed into the options, then runF, or the run function when runF is nil.
 func newInfoCmd(f *factory, runF func(context.Context, *infoOptions) error) *cobra.Command {
 	opts := &infoOptions{f: f}
 	cmd := &cobra.Command{
@@ -151,6 +152,7 @@ type pingOptions struct {
 	command []string // a stdio server's command, after --
 }
 
+// newPingCmd is mcpsh ping: its flags parsed into the options, then runF, or the run function when runF is nil.
 func newPingCmd(f *factory, runF func(context.Context, *pingOptions) error) *cobra.Command {
 	opts := &pingOptions{f: f}
 	cmd := &cobra.Command{

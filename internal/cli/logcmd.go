@@ -33,6 +33,7 @@ type logOptions struct {
 // followEvery is how often `log --follow` looks for new entries.
 const followEvery = 200 * time.Millisecond
 
+// newLogCmd is mcpsh log: its flags parsed into the options, then runF, or the run function when runF is nil.
 func newLogCmd(f *factory, runF func(context.Context, *logOptions) error) *cobra.Command {
 	opts := &logOptions{f: f, every: followEvery}
 	q := &opts.q

@@ -51,6 +51,7 @@ flags below. Without either, mcpsh registers itself dynamically.
 "grant": "client_credentials" gets a token with the client's own ID and
 secret, for services: no browser, and renewed by itself when it expires.`
 
+// newLoginCmd is mcpsh login: its flags parsed into the options, then runF, or the run function when runF is nil.
 func newLoginCmd(f *factory, runF func(context.Context, *loginOptions) error) *cobra.Command {
 	opts := &loginOptions{f: f, given: map[string]bool{}}
 	cmd := &cobra.Command{
@@ -212,6 +213,7 @@ type logoutOptions struct {
 	command []string // after --: never a streamable HTTP server, so an error
 }
 
+// newLogoutCmd is mcpsh logout: its flags parsed into the options, then runF, or the run function when runF is nil.
 func newLogoutCmd(f *factory, runF func(context.Context, *logoutOptions) error) *cobra.Command {
 	opts := &logoutOptions{f: f}
 	return &cobra.Command{

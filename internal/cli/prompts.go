@@ -19,6 +19,7 @@ type promptsOptions struct {
 	command []string // a stdio server's command, after --
 }
 
+// newPromptsCmd is mcpsh prompts: its flags parsed into the options, then runF, or the run function when runF is nil.
 func newPromptsCmd(f *factory, runF func(context.Context, *promptsOptions) error) *cobra.Command {
 	opts := &promptsOptions{f: f}
 	cmd := &cobra.Command{
@@ -108,6 +109,7 @@ type promptOptions struct {
 	command []string          // a stdio server's command, after --
 }
 
+// newPromptCmd is mcpsh prompt: its flags parsed into the options, then runF, or the run function when runF is nil.
 func newPromptCmd(f *factory, runF func(context.Context, *promptOptions) error) *cobra.Command {
 	opts := &promptOptions{f: f}
 	cmd := &cobra.Command{

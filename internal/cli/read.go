@@ -23,6 +23,7 @@ type readOptions struct {
 	command []string // a stdio server's command, after --
 }
 
+// newReadCmd is mcpsh read: its flags parsed into the options, then runF, or the run function when runF is nil.
 func newReadCmd(f *factory, runF func(context.Context, *readOptions) error) *cobra.Command {
 	opts := &readOptions{f: f}
 	cmd := &cobra.Command{

@@ -17,6 +17,7 @@ type resourcesOptions struct {
 	command []string // a stdio server's command, after --
 }
 
+// newResourcesCmd is mcpsh resources: its flags parsed into the options, then runF, or the run function when runF is nil.
 func newResourcesCmd(f *factory, runF func(context.Context, *resourcesOptions) error) *cobra.Command {
 	opts := &resourcesOptions{f: f}
 	cmd := &cobra.Command{

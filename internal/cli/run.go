@@ -29,6 +29,7 @@ type runOptions struct {
 	stepBuf bytes.Buffer
 }
 
+// newRunCmd is mcpsh run: its flags parsed into the options, then runF, or the run function when runF is nil.
 func newRunCmd(f *factory, runF func(context.Context, *runOptions) error) *cobra.Command {
 	opts := &runOptions{f: f}
 	cmd := &cobra.Command{

@@ -15,6 +15,7 @@ type serveDemoOptions struct {
 	addr string // --http's; "" for stdio
 }
 
+// newServeDemoCmd is mcpsh serve-demo: its flags parsed into the options, then runF, or the run function when runF is nil.
 func newServeDemoCmd(f *factory, runF func(context.Context, *serveDemoOptions) error) *cobra.Command {
 	opts := &serveDemoOptions{f: f}
 	cmd := &cobra.Command{

@@ -20,6 +20,7 @@ type serversOptions struct {
 	json bool
 }
 
+// newServersCmd is mcpsh servers: its flags parsed into the options, then runF, or the run function when runF is nil.
 func newServersCmd(f *factory, runF func(context.Context, *serversOptions) error) *cobra.Command {
 	opts := &serversOptions{f: f}
 	cmd := &cobra.Command{

@@ -20,6 +20,7 @@ type toolsOptions struct {
 	command []string // a stdio server's command, after --
 }
 
+// newToolsCmd is mcpsh tools: its flags parsed into the options, then runF, or the run function when runF is nil.
 func newToolsCmd(f *factory, runF func(context.Context, *toolsOptions) error) *cobra.Command {
 	opts := &toolsOptions{f: f}
 	cmd := &cobra.Command{
