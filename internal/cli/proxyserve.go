@@ -29,6 +29,7 @@ type proxyServeOptions struct {
 	flags   proxyServeFlags
 	command []string   // a stdio server's command, after --
 	limits  callLimits // the call limits set on the command line
+	bind    string     // --listen's address, checked; "" serves stdio
 }
 
 func (f *proxyServeFlags) register(fs *pflag.FlagSet) {
@@ -72,7 +73,11 @@ func proxyArgs(cmd *cobra.Command, args []string, opts *proxyServeOptions) error
 			return &usageError{fmt.Sprintf("--%s is not for mcpsh proxy: the host's own roots, answers and log level are passed on", name)}
 		}
 	}
-	opts.command, opts.limits = command, opts.flags.calls.set(cmd)
+	bind, err := opts.flags.listen.check(cmd)
+	if err != nil {
+		return err
+	}
+	opts.command, opts.limits, opts.bind = command, opts.flags.calls.set(cmd), bind
 	return nil
 }
 
@@ -82,10 +87,6 @@ func proxyServeRun(ctx context.Context, opts *proxyServeOptions) error {
 	a, f, command := opts.f, &opts.flags, opts.command
 	if f.approvalTimeout <= 0 {
 		return &usageError{"--approval-timeout must be more than 0"}
-	}
-	bind, err := f.listen.check(cmd)
-	if err != nil {
-		return err
 	}
 	if outer, ok := a.getenv(proxyMarkEnv); ok {
 		// A host entry whose command is itself mcpsh proxy (a hand-edited
@@ -131,8 +132,8 @@ func proxyServeRun(ctx context.Context, opts *proxyServeOptions) error {
 		Version:         currentVersion().short(),
 		Warn:            a.warn,
 	})
-	if bind != "" {
-		return a.proxyListen(cmd, p, &f.listen, bind)
+	if opts.bind != "" {
+		return a.proxyListen(ctx, p, &f.listen, opts.bind)
 	}
 	// Closing stdin is how the session ends at an interrupt (a read blocked
 	// on it returns); stdout is never closed: it is the process's.
