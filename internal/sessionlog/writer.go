@@ -33,12 +33,12 @@ type Entry struct {
 // Writer appends entries to one log file. It opens the file on the first
 // record, so commands that make no call leave no empty log behind.
 type Writer struct {
-	mu   sync.Mutex
+	mu      sync.Mutex
 	path    string
 	mode    ArgsMode
 	results ResultsMode
-	f    *os.File
-	err  error
+	f       *os.File
+	err     error
 	// torn is set when the file we opened ends inside a line, left by a writer
 	// that was killed while writing: the next entry must start a line of its own.
 	torn bool
