@@ -109,6 +109,9 @@ func (a *app) resolveTarget(cmd *cobra.Command, command []string) (client.Target
 	default:
 		t, err = a.onlyConfiguredTarget()
 	}
+	if err == nil && f.as != "" {
+		err = a.nameAs(&t) // first: the global rules are found by this name
+	}
 	if err == nil && (f.demo || f.url != "" || f.sse != "" || len(command) > 0) {
 		err = a.addGlobalRules(&t) // globalrules.go
 	}
@@ -117,11 +120,6 @@ func (a *app) resolveTarget(cmd *cobra.Command, command []string) (client.Target
 	}
 	if f.untrusted {
 		t.Trust = policy.Untrusted
-	}
-	if f.as != "" {
-		if err := a.nameAs(&t); err != nil {
-			return client.Target{}, err
-		}
 	}
 	return t, nil
 }

@@ -203,3 +203,35 @@ func TestProxyClassRules(t *testing.T) {
 		})
 	}
 }
+
+// The entry proxy config --write puts in a host's file starts mcpsh proxy
+// --as HOST:NAME -- COMMAND: the global rules written for that host's
+// server (server:cursor:notes, or server:notes for every host's) reach it,
+// and the host's user, who would say yes, is never asked.
+func TestProxyAsTargetGetsTheHostServersGlobalRules(t *testing.T) {
+	env, _, _ := stateEnv(t)
+	for _, rule := range []string{"server:cursor:notes is:destructive", "server:notes is:destructive"} {
+		t.Run(rule, func(t *testing.T) {
+			state := t.TempDir()
+			cfg := filepath.Join(t.TempDir(), "config.json")
+			body, _ := json.Marshal(map[string]any{"policy": map[string]any{"deny": []string{rule}}})
+			if err := os.WriteFile(cfg, body, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			user := &answeringHost{}
+			cs, _ := goHost(t, proxyCmd(env, state, "proxy", "--config", cfg, "--no-log", "--as", "cursor:notes"), "2025-11-25",
+				&mcp.ClientOptions{ElicitationHandler: user.elicit})
+			defer cs.Close()
+			res, text := hostCall(t, cs, "wipe")
+			if !res.IsError || !contains2(text, `denied by rule "`+rule+`"`, "nothing was sent") {
+				t.Errorf("wipe: %q", text)
+			}
+			if q := user.questions(); len(q) != 0 {
+				t.Errorf("a call a deny rule refuses was put to the host's user: %q", q)
+			}
+			if n := fixture.CountIn(state, "executions", "wipe"); n != 0 {
+				t.Errorf("the denied wipe reached the server %d times", n)
+			}
+		})
+	}
+}
