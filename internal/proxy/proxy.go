@@ -101,6 +101,11 @@ func (p *Proxy) Serve(ctx context.Context, in io.ReadCloser, out io.WriteCloser)
 	select {
 	case err = <-done:
 	case <-ctx.Done():
+		// go-sdk's Close waits for the requests being handled: the host's
+		// calls in flight are cancelled first (upstream too, with
+		// notifications/cancelled), or a call on a server that never
+		// answers would hold the proxy up until its timeout.
+		h.stop()
 		ss.Close()
 		err = <-done
 	}
