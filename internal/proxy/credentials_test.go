@@ -1,13 +1,17 @@
 package proxy
 
 import (
+	"context"
+	"encoding/json"
 	"io"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/fixture"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Credentials mcpsh holds for the upstream stay in mcpsh: whatever the
@@ -53,6 +57,58 @@ func TestTheServersEchoOfAnAuthorizationCredentialIsRedacted(t *testing.T) {
 			all := strings.Join(h.lines, "\n")
 			if strings.Contains(all, tt.echoed) || strings.Count(string(res), "[redacted]") != 3 {
 				t.Fatalf("the host got: %s", all)
+			}
+		})
+	}
+}
+
+// A server that quotes the credential mcpsh holds for it in its handshake
+// (instructions, name, version) or in its own requests (a form's message
+// and schema, the page a request for input sends the user to, a sampling
+// request's every part) hands the host none of it.
+func TestTheServersHandshakeAndRequestsReachTheHostWithoutCredentials(t *testing.T) {
+	const secret = "tok-5e1f0a77c3"
+	for _, v := range versions {
+		t.Run(v.name, func(t *testing.T) {
+			r := newRig(t, "proxy", func(o *Options) {
+				o.Target.Env["MCPSH_FIXTURE_SECRET"] = secret
+				o.Target.Secrets = []string{secret}
+			})
+			var mu sync.Mutex
+			var got []string // what the host was sent, as JSON
+			keep := func(v any) {
+				b, _ := json.Marshal(v)
+				mu.Lock()
+				got = append(got, string(b))
+				mu.Unlock()
+			}
+			cs := r.goHost(v.version, &mcp.ClientOptions{
+				Capabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}, URL: &mcp.URLElicitationCapabilities{}}},
+				ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+					keep(req.Params)
+					return &mcp.ElicitResult{Action: "decline"}, nil
+				},
+				CreateMessageHandler: func(_ context.Context, req *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+					keep(req.Params)
+					return &mcp.CreateMessageResult{Content: &mcp.TextContent{Text: "ok"}, Model: "m", Role: "assistant"}, nil
+				},
+			})
+			keep(cs.InitializeResult())
+			// Each call's request to the host, then its result.
+			calls := 0
+			for _, args := range []map[string]any{{"leak": true}, {"leak": "url"}} {
+				keep(callTool(t, cs, "ask", args))
+				calls++
+			}
+			if v.version != "" { // sampling is passed on below 2026-07-28 only
+				keep(callTool(t, cs, "sample", map[string]any{"leak": true}))
+				calls++
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			all := strings.Join(got, "\n")
+			if strings.Contains(all, secret) || len(got) != 1+2*calls || !strings.Contains(got[0], "[redacted]") {
+				t.Fatalf("the host got:\n%s", all)
 			}
 		})
 	}

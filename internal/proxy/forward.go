@@ -25,6 +25,12 @@ import (
 // 2026-07-28 inside the result of the host's call in flight (parked).
 func (h *host) forwardElicit(ctx context.Context, r *client.ElicitRequest) (*client.ElicitResponse, error) {
 	params := &mcp.ElicitParams{Mode: r.Mode, Message: markServer(r.Server, r.Message), URL: r.URL, ElicitationID: r.ElicitationID}
+	if up := h.upNow(); up != nil {
+		// The page is the server's; the credentials mcpsh holds for it
+		// are not the host's to send there (client leaves the URL whole
+		// for a person of mcpsh's own to judge).
+		params.URL = redactKnown(up.Target, params.URL)
+	}
 	if len(r.Schema) > 0 {
 		params.RequestedSchema = r.Schema
 	}
