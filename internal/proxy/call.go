@@ -164,7 +164,9 @@ func (h *host) start(ctx context.Context, req *mcp.CallToolRequest, up *client.S
 	j := &job{done: make(chan struct{}), asks: make(chan *parked)}
 	h.inflight = append(h.inflight, j)
 	h.mu.Unlock()
-	j.ctx, j.cancel = context.WithCancel(h.life)
+	// The job rides on its context, so a request the server makes in
+	// answer to this call (a round of input) is put to the host with it.
+	j.ctx, j.cancel = context.WithCancel(context.WithValue(h.life, jobKey{}, j))
 	if tok := req.Params.GetProgressToken(); tok != nil {
 		relay := newRelay(h.ss, context.WithoutCancel(ctx), tok)
 		c.OnProgress = relay.send
