@@ -30,3 +30,27 @@ func (a *app) addGlobalRules(t *client.Target) error {
 	t.Rules = append(t.Rules, own.RulesForRef(t.Name)...)
 	return nil
 }
+
+// ruleRef is how a top-level rule's server: term names the target when
+// mcpsh's own file has no entry for it (a host's server, or one named on
+// the command line: --demo, --as), for mcpsh proxy's refusals to suggest
+// a rule that serves it; "" when the target has an entry there, or no name.
+func (a *app) ruleRef(t client.Target) string {
+	f := &a.target
+	switch {
+	case t.Name == "":
+		return ""
+	case f.as != "" || f.demo || f.url != "" || f.sse != "":
+		return t.Name
+	case a.target.found == nil:
+		return ""
+	}
+	ref := f.server
+	if ref == "" {
+		ref = t.Name // the only configured server
+	}
+	if s, _, _ := a.target.found.Resolve(ref); s != nil && s.Origin.Host != "" && s.Origin.Host != config.HostMcpsh {
+		return s.Ref()
+	}
+	return ""
+}

@@ -105,6 +105,7 @@ func (a *app) proxyServe(cmd *cobra.Command, args []string, f *proxyServeFlags) 
 		Call:            call,
 		ApprovalTimeout: f.approvalTimeout,
 		ConnectTimeout:  a.target.connectTimeout,
+		RuleRef:         a.ruleRef(t), // globalrules.go
 		Version:         currentVersion().short(),
 		Warn:            a.warn,
 	})

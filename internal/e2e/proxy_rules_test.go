@@ -235,3 +235,37 @@ func TestProxyAsTargetGetsTheHostServersGlobalRules(t *testing.T) {
 		})
 	}
 }
+
+// The allow rule a refusal suggests for a host's server (which has no
+// entry in mcpsh's config), pasted into mcpsh's config as it says, lets
+// that call run.
+func TestProxySuggestedAllowRuleServesTheHostsServer(t *testing.T) {
+	env, _, _ := stateEnv(t)
+	state := t.TempDir()
+	cfg := filepath.Join(t.TempDir(), "config.json")
+	if err := os.WriteFile(cfg, []byte(`{}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	proxy := func() *mcp.ClientSession {
+		cs, _ := goHost(t, proxyCmd(env, state, "proxy", "--config", cfg, "--no-log", "--as", "cursor:notes"), "2025-11-25", nil)
+		t.Cleanup(func() { cs.Close() })
+		return cs
+	}
+	res, text := hostCall(t, proxy(), "wipe")
+	const lead = `("policy": {"allow": `
+	i := strings.Index(text, lead)
+	if !res.IsError || i < 0 || !strings.Contains(text, "} at its top level)") {
+		t.Fatalf("wipe: %q", text)
+	}
+	var rules []string
+	if err := json.NewDecoder(strings.NewReader(text[i+len(lead):])).Decode(&rules); err != nil || len(rules) != 1 || rules[0] != "server:cursor:notes wipe" {
+		t.Fatalf("the suggested rules %q (%v) in %q", rules, err, text)
+	}
+	body, _ := json.Marshal(map[string]any{"policy": map[string]any{"allow": rules}})
+	if err := os.WriteFile(cfg, body, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if res, text := hostCall(t, proxy(), "wipe"); res.IsError || text != "ran wipe" || fixture.CountIn(state, "executions", "wipe") != 1 {
+		t.Fatalf("wipe with the suggested rule: %q", text)
+	}
+}

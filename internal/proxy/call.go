@@ -231,7 +231,7 @@ func (h *host) answer(req *mcp.CallToolRequest, up *client.Session, j *job) (mcp
 	label := up.Target.Label()
 	switch o.Status {
 	case client.StatusRefused:
-		return h.toolError(req, up, refusal(label, o, h.canAsk(req)))
+		return h.toolError(req, up, refusal(label, o, h.canAsk(req), h.p.allowAt()))
 	case client.StatusCancelled:
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "mcpsh: " + termtext.Line(o.Error)}
 	case client.StatusFailed:

@@ -89,7 +89,7 @@ func TestWordsGolden(t *testing.T) {
 			continue
 		}
 		o := &client.Outcome{Tool: tool.Name, Declared: tool.Declared, Reason: d.Reason, Need: d.Need, Rule: d.Rule, Basis: d.Basis}
-		fmt.Fprintf(&b, "--- refusal\n%s\n", refusal("fx", o, false))
+		fmt.Fprintf(&b, "--- refusal\n%s\n", refusal("fx", o, false, allowAt{entry: true}))
 	}
 	path := filepath.Join("testdata", "words.golden")
 	if *update {
@@ -122,7 +122,7 @@ func TestWordsAreThePolicysAccount(t *testing.T) {
 				t.Fatal("policy gave no basis")
 			}
 			o := &client.Outcome{Tool: tool.Name, Declared: tool.Declared, Reason: d.Reason, Need: d.Need, Rule: d.Rule, Basis: d.Basis}
-			text := refusal("fx", o, false)
+			text := refusal("fx", o, false, allowAt{entry: true})
 			for _, x := range d.Basis {
 				if !strings.Contains(text, "  "+x.String()) {
 					t.Errorf("the refusal does not carry policy's %q:\n%s", x.String(), text)
