@@ -218,7 +218,21 @@ func failure(server string, o *client.Outcome) string {
 }
 
 // markServer prefixes a server's request to the host, so it cannot pass
-// for one of mcpsh's own.
+// for one of mcpsh's own. The message is made safe, and starts at its
+// first visible character: blank lines, controls or invisible characters
+// before it would push the server's words below the mark, where they
+// could read as a message of mcpsh's that the mark does not cover.
 func markServer(server, message string) string {
-	return fmt.Sprintf("From server %q (not mcpsh): %s", termtext.Line(server), message)
+	return fmt.Sprintf("From server %q (not mcpsh): %s", termtext.Line(server), strings.TrimLeftFunc(termtext.Sanitize(message), blank))
+}
+
+// blank reports a character that shows nothing at the start of a line:
+// white space, format characters (zero-width, joiners), combining marks
+// with nothing to combine with, and the fillers that draw as blanks.
+func blank(r rune) bool {
+	switch r {
+	case 'ᅟ', 'ᅠ', '⠀', 'ㅤ', 'ﾠ':
+		return true
+	}
+	return unicode.IsSpace(r) || unicode.In(r, unicode.Cf, unicode.Mn, unicode.Me)
 }
