@@ -55,6 +55,8 @@ type Options struct {
 	// Console, when set, is asked first about calls that need a person (a
 	// console watching the agent's calls, issue 21); nil: the host's user.
 	Console Asker
+	// Observe, when set, hears the host and each of its calls (observe.go).
+	Observe func(Event)
 	// Version is mcpsh's version, for the upstream's clientInfo.
 	Version string
 	// Warn hears the proxy's own diagnostics, made safe for a terminal.
@@ -65,6 +67,7 @@ type Options struct {
 // Proxy serves hosts in front of one upstream server.
 type Proxy struct {
 	opts Options
+	obs  *observer
 	// key seals the state of a question put to a 2026-07-28 host inside a
 	// result (mrtr.go); random per process.
 	key [32]byte
@@ -82,6 +85,7 @@ func New(o Options) *Proxy {
 		o.ConnectTimeout = 30 * time.Second
 	}
 	p := &Proxy{opts: o, hosts: map[*mcp.ServerSession]*host{}}
+	p.observe()
 	_, _ = rand.Read(p.key[:])
 	return p
 }
