@@ -34,6 +34,7 @@ type outbox struct {
 	items   []*outMsg
 	events  int // droppable items in items
 	dropped int
+	lost    int64 // every event dropped, for benchmarks
 	limit   int
 	closed  bool
 	wake    chan struct{}
@@ -50,6 +51,7 @@ func (b *outbox) push(m *outMsg, droppable bool) {
 	case b.closed:
 	case droppable && b.events >= b.limit:
 		b.dropped++
+		b.lost++
 	default:
 		b.items = append(b.items, m)
 		if droppable {

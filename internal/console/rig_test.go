@@ -61,7 +61,7 @@ func dialAsAnother() int {
 }
 
 // shortDir is a proxies' folder whose sockets' paths stay short.
-func shortDir(t *testing.T) string {
+func shortDir(t testing.TB) string {
 	t.Helper()
 	d, err := os.MkdirTemp("", "mc")
 	if err != nil {
