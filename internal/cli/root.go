@@ -150,7 +150,7 @@ func (a *app) rootCmd() *cobra.Command {
 	root.PersistentFlags().StringVar(&a.configPath, "config", "", "read servers from `FILE` (default $MCPSH_CONFIG, then $XDG_CONFIG_HOME/mcpsh/config.json)")
 	a.target.register(root.PersistentFlags())
 	a.logs.register(root.PersistentFlags())
-	root.AddCommand(a.toolsCmd(), a.callCmd(), a.runCmd(), a.auditCmd(), a.logCmd(), a.serversCmd(), a.serveDemoCmd(), a.proxyCmd())
+	root.AddCommand(a.toolsCmd(), a.callCmd(), a.runCmd(), a.auditCmd(), a.logCmd(), a.serversCmd(), a.serveDemoCmd(), a.proxyCmd(), a.watchCmd())
 	root.AddCommand(a.resourcesCmd(), a.readCmd(), a.promptsCmd(), a.promptCmd(), a.completeCmd(), a.infoCmd(), a.pingCmd())
 	root.AddCommand(a.authCommands()...)
 	shapeArgs(root)

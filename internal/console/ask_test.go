@@ -29,8 +29,7 @@ func TestAConsoleSeesTheHostAndTheCalls(t *testing.T) {
 	r := newRig(t, rigOpts{})
 	w := r.watch()
 	// The host connected before the console: the proxy's hello names it.
-	up := next(t, w, "the proxy", kind(ProxyAppeared))
-	r.attached(1)
+	up := r.attached(w)
 	if res := recv(t, "the call", r.call("search_notes", map[string]any{"query": "milk", "api_key": "sk-live-1234567890abcdef"})); res.IsError {
 		t.Fatal(textOf(res))
 	}
@@ -60,7 +59,8 @@ func TestAConsoleSeesTheHostAndTheCalls(t *testing.T) {
 func TestTwoConsolesTheFirstAnswerWins(t *testing.T) {
 	r := newRig(t, rigOpts{})
 	w1, w2 := r.watch(), r.watch()
-	r.attached(2)
+	r.attached(w1)
+	r.attached(w2)
 	done := r.call("delete_note", map[string]any{"id": 2, "password": "hunter2"})
 	q1 := next(t, w1, "the question at console 1", kind(QuestionAsked))
 	q2 := next(t, w2, "the question at console 2", kind(QuestionAsked))
@@ -98,7 +98,7 @@ func TestTwoConsolesTheFirstAnswerWins(t *testing.T) {
 func TestARefusalAtTheConsole(t *testing.T) {
 	r := newRig(t, rigOpts{})
 	w := r.watch()
-	r.attached(1)
+	r.attached(w)
 	done := r.call("delete_note", map[string]any{"id": 2})
 	q := next(t, w, "the question", kind(QuestionAsked))
 	if err := w.Answer(q.Proxy, q.Question.ID, Refuse); err != nil {
@@ -115,7 +115,7 @@ func TestARefusalAtTheConsole(t *testing.T) {
 func TestAllowLetsTheToolRunForTheSession(t *testing.T) {
 	r := newRig(t, rigOpts{})
 	w := r.watch()
-	r.attached(1)
+	r.attached(w)
 	done := r.call("pop_note", nil)
 	q := next(t, w, "the question", kind(QuestionAsked))
 	if err := w.Answer(q.Proxy, q.Question.ID, Allow); err != nil {
@@ -146,7 +146,7 @@ func TestAllowLetsTheToolRunForTheSession(t *testing.T) {
 func TestAConsoleGoneMidQuestionFallsToTheHost(t *testing.T) {
 	r := newRig(t, rigOpts{hostAnswers: "run"})
 	w := r.watch()
-	r.attached(1)
+	r.attached(w)
 	done := r.call("delete_note", map[string]any{"id": 3})
 	next(t, w, "the question", kind(QuestionAsked))
 	w.Close()
@@ -161,7 +161,7 @@ func TestAConsoleGoneMidQuestionFallsToTheHost(t *testing.T) {
 func TestAConsoleGoneMidQuestionIsARefusalWithoutAHostToAsk(t *testing.T) {
 	r := newRig(t, rigOpts{})
 	w := r.watch()
-	r.attached(1)
+	r.attached(w)
 	done := r.call("delete_note", map[string]any{"id": 3})
 	next(t, w, "the question", kind(QuestionAsked))
 	w.Close()
@@ -175,7 +175,7 @@ func TestAConsoleGoneMidQuestionIsARefusalWithoutAHostToAsk(t *testing.T) {
 func TestAConsoleThatComesLateIsAskedTheOpenQuestion(t *testing.T) {
 	r := newRig(t, rigOpts{})
 	w1 := r.watch()
-	r.attached(1)
+	r.attached(w1)
 	done := r.call("delete_note", map[string]any{"id": 1})
 	q := next(t, w1, "the question", kind(QuestionAsked)).Question
 	w2 := r.watch()

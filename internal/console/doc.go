@@ -29,9 +29,13 @@
 // a "type". Version is the protocol's version; a side that reads a hello
 // of another version says so in an "error" and hangs up.
 //
+// The console speaks first; the proxy answers its hello with its own, and
+// from then on counts the console as attached: a call that needs a person
+// is asked there first. Nothing else is sent to a console before.
+//
 // Proxy to console:
 //
-//	{"type":"hello","version":1,"proxy":INFO}       first, at once
+//	{"type":"hello","version":1,"proxy":INFO}       the answer to the console's hello
 //	{"type":"proxy","proxy":INFO}                   the host introduced itself
 //	{"type":"call","call":CALL}                     a call started, was decided, ended
 //	{"type":"question","question":QUESTION}         a call waits for a person
@@ -41,7 +45,7 @@
 //
 // Console to proxy:
 //
-//	{"type":"hello","version":1}                    first: nothing is sent to a console before it
+//	{"type":"hello","version":1}                    first
 //	{"type":"answer","answer":{"question":"q1","choice":"run"}}
 //
 // A choice is "run" (this one call), "refuse" (the agent gets a tool

@@ -164,7 +164,6 @@ func (h *Hub) accept() {
 			return
 		}
 		h.consoles[p] = true
-		p.out.push(newOut(&Message{Type: TypeHello, Version: Version, Proxy: ptr(h.info)}), false)
 		h.mu.Unlock()
 		h.wg.Add(2)
 		go h.write(p)
@@ -238,8 +237,8 @@ func (h *Hub) refuse(p *peer, why string) {
 	p.c.Write(append(b, '\n'))
 }
 
-// attach counts p as a console from its hello on, and asks it the
-// questions that are open.
+// attach counts p as a console from its hello on, answers it with the
+// proxy's, and asks it the questions that are open.
 func (h *Hub) attach(p *peer) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -248,6 +247,9 @@ func (h *Hub) attach(p *peer) {
 	}
 	p.hello = true
 	h.attached.Add(1)
+	// The proxy's hello says the console is attached: a call made after
+	// the console read it asks the console.
+	p.out.push(newOut(&Message{Type: TypeHello, Version: Version, Proxy: ptr(h.info)}), false)
 	for _, q := range h.questions {
 		p.out.push(q.msg, false)
 	}

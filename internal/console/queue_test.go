@@ -28,11 +28,7 @@ func dialRaw(t testing.TB, h *Hub) *rawConsole {
 	}
 	sc := bufio.NewScanner(c)
 	sc.Buffer(make([]byte, 64<<10), MaxLine)
-	r := &rawConsole{t: t, c: c, sc: sc}
-	if m := r.read(); m.Type != TypeHello || m.Version != Version || m.Proxy == nil || m.Proxy.PID == 0 {
-		t.Fatalf("the proxy's hello: %+v", m)
-	}
-	return r
+	return &rawConsole{t: t, c: c, sc: sc}
 }
 
 func (r *rawConsole) send(line string) {
@@ -58,8 +54,11 @@ func (r *rawConsole) read() Message {
 func attachRaw(t testing.TB, h *Hub) *rawConsole {
 	r := dialRaw(t, h)
 	r.send(`{"type":"hello","version":1}`)
-	for h.attached.Load() == 0 {
-		time.Sleep(time.Millisecond) // polling until the proxy read the hello
+	if m := r.read(); m.Type != TypeHello || m.Version != Version || m.Proxy == nil || m.Proxy.PID == 0 {
+		t.Fatalf("the proxy's hello: %+v", m)
+	}
+	if !h.Present() {
+		t.Fatal("the proxy said hello but does not count the console")
 	}
 	return r
 }

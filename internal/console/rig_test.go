@@ -206,11 +206,11 @@ func next(t *testing.T, w *Watcher, what string, match func(Event) bool) Event {
 
 func kind(k string) func(Event) bool { return func(e Event) bool { return e.Kind == k } }
 
-// attached waits until the hub counts n consoles: a Watcher reports the
-// proxy once it has sent its hello, which the proxy reads a moment later.
-func (r *rig) attached(n int) {
+// attached waits for w to be attached: the proxy appears to it once the
+// proxy answered its hello, and from then on asks it first.
+func (r *rig) attached(w *Watcher) Event {
 	r.t.Helper()
-	waitFor(r.t, fmt.Sprintf("%d consoles attached", n), func() bool { return int(r.hub.attached.Load()) == n })
+	return next(r.t, w, "the proxy to appear", kind(ProxyAppeared))
 }
 
 // waitFor polls cond; the sleep is a polling interval, not a synchronisation.

@@ -203,6 +203,9 @@ func (w *Watcher) follow(info Info, p *watched) {
 		return
 	}
 	defer c.Close()
+	if err := p.send(Message{Type: TypeHello, Version: Version}); err != nil {
+		return
+	}
 	sc := bufio.NewScanner(c)
 	sc.Buffer(make([]byte, 64<<10), MaxLine)
 	_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
@@ -210,17 +213,18 @@ func (w *Watcher) follow(info Info, p *watched) {
 	switch {
 	case err != nil:
 		return
+	case hello.Type == TypeError:
+		// A proxy of another version says so.
+		w.emit(Event{Kind: ProxyEnded, Proxy: info.ID, Info: &info, Why: hello.Error})
+		return
 	case hello.Type != TypeHello || hello.Proxy == nil:
 		return
 	case hello.Version != Version:
-		_ = p.send(Message{Type: TypeError, Error: fmt.Sprintf("this console speaks version %d of the console protocol, not %d: use the same mcpsh for both", Version, hello.Version)})
-		w.emit(Event{Kind: ProxyEnded, Proxy: info.ID, Info: &info, Why: fmt.Sprintf("it speaks version %d of the console protocol, this console %d", hello.Version, Version)})
+		w.emit(Event{Kind: ProxyEnded, Proxy: info.ID, Info: &info, Why: fmt.Sprintf("it speaks version %d of the console protocol, this console %d: use the same mcpsh for both", hello.Version, Version)})
 		return
 	}
 	_ = c.SetReadDeadline(time.Time{})
-	if err := p.send(Message{Type: TypeHello, Version: Version}); err != nil {
-		return
-	}
+	// From here the proxy counts this console: it asks it first.
 	last := *hello.Proxy
 	last.ID = info.ID
 	w.emit(Event{Kind: ProxyAppeared, Proxy: info.ID, Info: &last})
