@@ -2,12 +2,15 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"time"
 
 	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/console"
 	"github.com/mcpsh/mcpsh/internal/proxy"
+	"github.com/mcpsh/mcpsh/internal/sessionlog"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -21,6 +24,7 @@ type proxyServeFlags struct {
 	calls           callFlags
 	approvalTimeout time.Duration
 	listen          listenFlags
+	noConsole       bool
 }
 
 // proxyServeOptions are mcpsh proxy's flags and arguments.
@@ -41,6 +45,7 @@ func (f *proxyServeFlags) register(fs *pflag.FlagSet) {
 	fs.DurationVar(&c.retryMax, "retry-max", client.DefaultRetryMax, "the most time `DURATION` retries of one call may take")
 	fs.DurationVar(&f.approvalTimeout, "approval-timeout", proxy.DefaultApprovalTimeout, "refuse a call that needs a person's approval when no one answers within `DURATION`")
 	f.listen.register(fs)
+	fs.BoolVar(&f.noConsole, "no-console", false, "do not register for mcpsh watch: no console sees the calls or answers their approvals")
 }
 
 const proxyServeHelp = `Serve MCP on stdio to an agent's host, in front of one server: the host
@@ -50,7 +55,8 @@ mcpsh's policy on what the server declares at that moment, retries of what is
 safe to retry, and the session log (naming the host).
 
 A call that needs a person (destructive tools, untrusted servers, confirm
-rules) is asked of the host's user through a form, when the host supports
+rules) is asked at a console watching the proxy (mcpsh watch), when one is
+attached, else of the host's user through a form, when the host supports
 elicitation, and refused otherwise, with a tool error that says why and how
 to allow it; --approval-timeout bounds the wait. Deny and allow rules in
 mcpsh's config decide before anyone is asked.
@@ -123,7 +129,7 @@ func proxyServeRun(ctx context.Context, opts *proxyServeOptions) error {
 	a.raiseHeapFloor()
 	call := client.Call{OnlyReadOnly: f.calls.readOnly}
 	call.Timeout, call.MaxDuration, call.Attempts, call.RetryMax = opts.limits.timeout, opts.limits.maxDuration, opts.limits.attempts, opts.limits.retryMax
-	p := proxy.New(proxy.Options{
+	po := proxy.Options{
 		Target:          t,
 		Client:          *a.clientOptionsFor(t),
 		Call:            call,
@@ -132,7 +138,14 @@ func proxyServeRun(ctx context.Context, opts *proxyServeOptions) error {
 		RuleRef:         a.ruleRef(t), // globalrules.go
 		Version:         currentVersion().short(),
 		Warn:            a.warn,
-	})
+	}
+	if !f.noConsole {
+		if hub := a.consoleHub(t); hub != nil {
+			defer hub.Close()
+			po.Console, po.Observe = hub, hub.Observe
+		}
+	}
+	p := proxy.New(po)
 	if opts.bind != "" {
 		return a.proxyListen(ctx, p, &f.listen, opts.bind)
 	}
@@ -143,6 +156,33 @@ func proxyServeRun(ctx context.Context, opts *proxyServeOptions) error {
 		in = readCloser{a.io.In}
 	}
 	return p.Serve(ctx, in, writeCloser{a.io.Out})
+}
+
+// consoleHub registers the proxy for mcpsh watch and serves the link; nil
+// (with a warning) when it cannot: the proxy serves the host either way.
+func (a *factory) consoleHub(t client.Target) *console.Hub {
+	dir, err := console.Dir(a.getenv)
+	if err == nil {
+		args := sessionlog.ArgsRedact.Apply
+		if a.log != nil {
+			args = a.log.ArgsMode().Apply
+		}
+		var hub *console.Hub
+		hub, err = console.Start(console.HubOptions{
+			Dir:    dir,
+			Server: console.Server{Name: t.Label(), Transport: string(t.Kind)},
+			Mcpsh:  currentVersion().short(),
+			Args:   args,
+			Warn:   a.warn,
+		})
+		if err == nil {
+			return hub
+		}
+	}
+	if !errors.Is(err, console.ErrUnsupported) {
+		a.warn("no console can watch this proxy: " + err.Error())
+	}
+	return nil
 }
 
 // readCloser and writeCloser hand the proxy streams it must not close.

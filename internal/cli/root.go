@@ -82,7 +82,7 @@ func newRootCmd(f *factory) *cobra.Command {
 	f.target.register(root.PersistentFlags())
 	f.logs.register(root.PersistentFlags())
 	root.AddCommand(newToolsCmd(f, nil), newCallCmd(f, nil), newRunCmd(f, nil), newAuditCmd(f, nil), newLogCmd(f, nil),
-		newServersCmd(f, nil), newServeDemoCmd(f, nil), newProxyCmd(f, nil))
+		newServersCmd(f, nil), newServeDemoCmd(f, nil), newProxyCmd(f, nil), newWatchCmd(f, nil))
 	root.AddCommand(newResourcesCmd(f, nil), newReadCmd(f, nil), newPromptsCmd(f, nil), newPromptCmd(f, nil),
 		newCompleteCmd(f, nil), newInfoCmd(f, nil), newPingCmd(f, nil))
 	root.AddCommand(newLoginCmd(f, nil), newLogoutCmd(f, nil))

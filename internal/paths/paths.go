@@ -35,6 +35,19 @@ func StateDir(getenv func(string) (string, bool)) (string, error) {
 	return stateDir(runtime.GOOS, getenv)
 }
 
+// RuntimeDir is where mcpsh keeps what lives only as long as its processes
+// (the running proxies' registrations and sockets): $XDG_RUNTIME_DIR/mcpsh,
+// a folder the system makes for the user alone and empties at logout; else
+// the state folder.
+func RuntimeDir(getenv func(string) (string, bool)) (string, error) {
+	if getenv != nil {
+		if d, _ := getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(d) {
+			return filepath.Join(d, "mcpsh"), nil
+		}
+	}
+	return StateDir(getenv)
+}
+
 func configDir(goos string, getenv func(string) (string, bool)) (string, error) {
 	if goos == "windows" {
 		return dir(getenv, "XDG_CONFIG_HOME", "APPDATA", "")

@@ -71,3 +71,21 @@ func TestImports(t *testing.T) {
 		}
 	}
 }
+
+// The runtime folder is $XDG_RUNTIME_DIR's when it is absolute, else the
+// state folder.
+func TestRuntimeDir(t *testing.T) {
+	run, state := t.TempDir(), t.TempDir()
+	for _, tt := range []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{"XDG_RUNTIME_DIR": run, "XDG_STATE_HOME": state}, filepath.Join(run, "mcpsh")},
+		{map[string]string{"XDG_RUNTIME_DIR": "rel", "XDG_STATE_HOME": state}, filepath.Join(state, "mcpsh")},
+		{map[string]string{"XDG_STATE_HOME": state}, filepath.Join(state, "mcpsh")},
+	} {
+		if got, err := RuntimeDir(envOf(tt.env)); err != nil || got != tt.want {
+			t.Errorf("%v: %q, %v; want %q", tt.env, got, err, tt.want)
+		}
+	}
+}

@@ -34,6 +34,9 @@ type Question struct {
 	Host client.Peer
 	// Text is the question in words, as the host's user would see it.
 	Text string
+	// Call is the call's number in the proxy's events (Options.Observe);
+	// 0 when calls are not observed.
+	Call uint64
 }
 
 // approvalSchema is the host's form: one choice and no default, so a host
@@ -49,7 +52,7 @@ func (h *host) approver(peer client.Peer, askHost bool) func(context.Context, *c
 	return func(ctx context.Context, a *client.Approval) client.Answer {
 		ctx, cancel := context.WithTimeout(ctx, h.p.opts.ApprovalTimeout)
 		defer cancel()
-		q := &Question{Approval: a, Host: peer, Text: question(a, peer, h.p.opts.Target.Trust)}
+		q := &Question{Approval: a, Host: peer, Text: question(a, peer, h.p.opts.Target.Trust), Call: h.p.obs.callOf(a.Host)}
 		var askers []Asker
 		if h.p.opts.Console != nil {
 			askers = append(askers, h.p.opts.Console)
@@ -111,7 +114,7 @@ func readAnswer(res *mcp.ElicitResult) client.Answer {
 // console, or the host's user through a form (elicitation declared with
 // form mode, or with no mode, which means form).
 func (h *host) canAsk(req mcp.Request) bool {
-	return h.p.opts.Console != nil || hostForms(req)
+	return h.p.consoleHere() || hostForms(req)
 }
 
 func hostForms(req mcp.Request) bool {

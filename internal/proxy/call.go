@@ -40,7 +40,7 @@ func (h *host) call(ctx context.Context, req *mcp.CallToolRequest) (mcp.Result, 
 	if err != nil {
 		return nil, err
 	}
-	if h.p.opts.Console == nil && hostForms(req) && protocolOf(req) >= newProtocol {
+	if !h.p.consoleHere() && hostForms(req) && protocolOf(req) >= newProtocol {
 		// go-sdk forbids a request to a 2026-07-28 host while its call is
 		// in flight (server.go's assertServerInitiatedRequestAllowed): the
 		// question goes back inside the result, and the call runs when the
@@ -180,12 +180,14 @@ func (h *host) start(ctx context.Context, req *mcp.CallToolRequest, up *client.S
 			}()
 		}()
 	}
+	h.p.obs.start(c, up)
 	go func() {
 		defer h.calls.Done()
 		defer h.finished(j)
 		defer close(j.done)
 		defer j.cancel()
 		j.o, j.err = up.Do(j.ctx, c)
+		h.p.obs.end(c, j.o, j.err)
 	}()
 	return j, nil
 }

@@ -141,6 +141,7 @@ func (h *host) upstream(ctx context.Context, req mcp.Request) (*client.Session, 
 	h.mu.Lock()
 	h.up, h.peer, h.caps = up, peer, caps
 	h.mu.Unlock()
+	h.p.obs.host(peer, up.Server().Protocol)
 	go h.events(up)
 	return up, nil
 }

@@ -61,6 +61,8 @@ type Options struct {
 	// suggests a rule that serves it; "" when it has an entry (whose own
 	// "policy" is the place), or no name.
 	RuleRef string
+	// Observe, when set, hears the host and each of its calls (observe.go).
+	Observe func(Event)
 	// Version is mcpsh's version, for the upstream's clientInfo.
 	Version string
 	// Warn hears the proxy's own diagnostics, made safe for a terminal.
@@ -71,6 +73,7 @@ type Options struct {
 // Proxy serves hosts in front of one upstream server.
 type Proxy struct {
 	opts Options
+	obs  *observer
 	// key seals the state of a question put to a 2026-07-28 host inside a
 	// result (mrtr.go); random per process.
 	key [32]byte
@@ -90,6 +93,7 @@ func New(o Options) *Proxy {
 		o.ConnectTimeout = 30 * time.Second
 	}
 	p := &Proxy{opts: o, hosts: map[*mcp.ServerSession]*host{}}
+	p.observe()
 	_, _ = rand.Read(p.key[:])
 	return p
 }

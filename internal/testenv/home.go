@@ -32,7 +32,9 @@ func RunInTempHome(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(root)
-	for _, k := range []string{"HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME"} {
+	// XDG_RUNTIME_DIR too: a proxy a test starts registers there, where
+	// the user's own mcpsh watch would see it (and could answer it).
+	for _, k := range []string{"HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR"} {
 		d := filepath.Join(root, strings.ToLower(k))
 		if err := os.MkdirAll(d, 0o700); err != nil {
 			fmt.Fprintln(os.Stderr, err)
