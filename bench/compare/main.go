@@ -45,6 +45,7 @@ func main() {
 	flag.StringVar(&o.mcpshBin, "mcpsh", os.Getenv("MCPSH_BIN"), "an mcpsh binary to measure instead of building ./cmd/mcpsh")
 	flag.StringVar(&o.only, "only", "", "run only these comparisons, comma-separated: nolog, log, tools, proxy")
 	flag.StringVar(&o.servers, "servers", "demo,fast", "against these servers, comma-separated: demo, fast")
+	flag.StringVar(&o.proxyFlags, "proxy-flags", "", "flags for mcpsh proxy in the proxy row, space-separated (e.g. --no-log)")
 	flag.BoolVar(&o.keep, "keep", false, "keep the temporary folder (binaries, script, logs)")
 	flag.Usage = func() {
 		fmt.Fprintln(flag.CommandLine.Output(), "usage: bench/compare.sh [flags]")
@@ -60,6 +61,7 @@ func main() {
 type options struct {
 	runs, calls                       int
 	protocol, mcpshBin, only, servers string
+	proxyFlags                        string
 	keep                              bool
 }
 
@@ -243,7 +245,9 @@ func benchEnv(dir, protocol string) []string {
 }
 
 func build(dir, mcpshBin string) (map[string]string, error) {
-	if mod, _ := exec.Command("go", "env", "GOMOD").Output(); !strings.HasSuffix(strings.TrimSpace(string(mod)), "go.mod") {
+	mod, _ := exec.Command("go", "env", "GOMOD").Output()
+	gomod := strings.TrimSpace(string(mod))
+	if !strings.HasSuffix(gomod, "go.mod") {
 		return nil, errors.New("run it from mcpsh's repository (bench/compare.sh does): it builds the binaries it compares")
 	}
 	pkgs := map[string]string{"mcpsh": "./cmd/mcpsh", "baseline": "./internal/e2e/baseline", "calls": "./internal/e2e/baseline/calls",
@@ -255,7 +259,9 @@ func build(dir, mcpshBin string) (map[string]string, error) {
 			bins[name] = mcpshBin
 			continue
 		}
-		if out, err := exec.Command("go", "build", "-o", bins[name], pkg).CombinedOutput(); err != nil {
+		cmd := exec.Command("go", "build", "-o", bins[name], pkg)
+		cmd.Dir = filepath.Dir(gomod) // the packages are named from the module's root
+		if out, err := cmd.CombinedOutput(); err != nil {
 			return nil, fmt.Errorf("building %s: %v\n%s", pkg, err, out)
 		}
 	}

@@ -83,7 +83,7 @@ func proxyRound(o options, srv server, mcpshBin string, env []string, dir string
 	if err != nil {
 		return roundResult{}, fmt.Errorf("direct: %w", err)
 	}
-	proxyArgv := append([]string{mcpshBin, "proxy", "--protocol", o.protocol, "--"}, srv.argv...)
+	proxyArgv := slices.Concat([]string{mcpshBin, "proxy", "--protocol", o.protocol}, strings.Fields(o.proxyFlags), []string{"--"}, srv.argv)
 	proxied, err := connectHost(ctx, proxyArgv, slices.Concat(env, []string{serverusage.Env + "=" + proxyUsage}), o.protocol)
 	if err != nil {
 		direct.close()
@@ -217,7 +217,7 @@ func quantilesOf(ds []time.Duration) quantiles {
 }
 
 func printProxy(o options, rows []proxyResult) {
-	fmt.Printf("\nwhat mcpsh proxy (log on) adds to a bare go-sdk host's read-only call: %d calls a round alternating with\n", o.calls)
+	fmt.Printf("\nwhat mcpsh proxy %s adds to a bare go-sdk host's read-only call: %d calls a round alternating with\n", proxyLabel(o), o.calls)
 	fmt.Printf("direct calls to the same server, %d rounds; latencies per call in µs, medians of the rounds' median and p90\n", o.runs)
 	fmt.Printf("%-6s %15s %15s %15s %7s   %16s   %s\n", "", "direct med/p90", "proxied med/p90", "added med/p90", "ratio", "cpu/call prx/srv", "goal (added, median)")
 	for _, r := range rows {
@@ -234,4 +234,11 @@ func printProxy(o options, rows []proxyResult) {
 			r.direct.median, r.direct.p90, r.proxied.median, r.proxied.p90, r.addedMedian, r.addedP90, r.ratio, r.proxyCPU, r.serverCPU, verdict)
 	}
 	fmt.Println("cpu/call: the proxy's own user+sys and the direct server's, start-up included, per call")
+}
+
+func proxyLabel(o options) string {
+	if o.proxyFlags == "" {
+		return "(log on)"
+	}
+	return o.proxyFlags
 }
