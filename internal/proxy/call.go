@@ -36,11 +36,12 @@ func (h *host) call(ctx context.Context, req *mcp.CallToolRequest) (mcp.Result, 
 	if req.Params.RequestState != "" {
 		return h.resume(ctx, req, up)
 	}
-	c, err := h.prepare(ctx, req, up)
+	forms := hostForms(req)
+	c, err := h.prepareWith(ctx, req, up, forms)
 	if err != nil {
 		return nil, err
 	}
-	if !h.p.consoleHere() && hostForms(req) && protocolOf(req) >= newProtocol {
+	if !h.p.consoleHere() && forms && protocolOf(req) >= newProtocol {
 		// go-sdk forbids a request to a 2026-07-28 host while its call is
 		// in flight (server.go's assertServerInitiatedRequestAllowed): the
 		// question goes back inside the result, and the call runs when the
@@ -60,6 +61,14 @@ func (h *host) call(ctx context.Context, req *mcp.CallToolRequest) (mcp.Result, 
 // standing orders. A tool the server does not list, or arguments that are
 // not an object, are the host's error: nothing is sent.
 func (h *host) prepare(ctx context.Context, req *mcp.CallToolRequest, up *client.Session) (*client.Call, error) {
+	return h.prepareWith(ctx, req, up, hostForms(req))
+}
+
+// prepareWith is prepare with hostForms(req) already known: from a
+// 2026-07-28 host, go-sdk decodes the capabilities out of the request's
+// _meta each time they are asked for (a marshal and an unmarshal), so a
+// call asks once.
+func (h *host) prepareWith(ctx context.Context, req *mcp.CallToolRequest, up *client.Session, forms bool) (*client.Call, error) {
 	p := req.Params
 	if up.Stale() {
 		if _, err := up.ListTools(ctx); err != nil {
@@ -86,11 +95,11 @@ func (h *host) prepare(ctx context.Context, req *mcp.CallToolRequest, up *client
 	peer := peerOf(req)
 	c.Host = &peer
 	c.Mode = policy.Batch
-	if h.canAsk(req) {
+	if h.p.consoleHere() || forms { // h.canAsk(req), forms known
 		c.Mode = policy.Interactive
 	}
 	c.SessionAllowed = h.sessionAllowed(tool)
-	c.Approve = h.approver(peer, hostForms(req) && protocolOf(req) < newProtocol)
+	c.Approve = h.approver(peer, forms && protocolOf(req) < newProtocol)
 	return &c, nil
 }
 
