@@ -384,17 +384,28 @@ func TestEverySubschemaFieldIsKnown(t *testing.T) {
 // arguments while the audit pane checks examples.
 func TestValidateConcurrently(t *testing.T) {
 	tool := schemaTool(t, anyJSONSchema)
-	done := make(chan error)
-	for i := range 4 {
+	type result struct {
+		i   int
+		err error
+	}
+	done := make(chan result)
+	for i := range 8 {
 		go func() {
-			args := map[string]any{"a": []any{map[string]any{"k": i}}}
+			args := map[string]any{"a": []any{map[string]any{"k": "v"}}}
 			if i%2 == 0 {
-				args["a"] = true
+				args["a"] = true // neither string, number, object nor array
 			}
-			done <- tool.Validate(args)
+			done <- result{i, tool.Validate(args)}
 		}()
 	}
-	for range 4 {
-		<-done
+	for range 8 {
+		r := <-done
+		var ae *ArgError
+		switch {
+		case r.i%2 == 0 && (!errors.As(r.err, &ae) || ae.SchemaPath != "/$defs/v" || !strings.Contains(ae.Rule, "anyOf")):
+			t.Errorf("goroutine %d: a boolean: Validate = %v, want an ArgError on /$defs/v's anyOf", r.i, r.err)
+		case r.i%2 == 1 && r.err != nil:
+			t.Errorf("goroutine %d: a valid list: Validate = %v", r.i, r.err)
+		}
 	}
 }
