@@ -10,18 +10,27 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Protocol versions mcpsh speaks (those of go-sdk v1.8.0), newest first.
-var ProtocolVersions = []string{"2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
+// ProtocolVersions are the protocol versions mcpsh speaks, newest first:
+// go-sdk's, since go-sdk runs every handshake and mcpsh offers no version it
+// cannot.
+var ProtocolVersions = mcp.SupportedProtocolVersions()
 
+// mcpsh's own code still names two versions, because it does more than pass
+// them to go-sdk: the newest, whose handshake is probed (and whose calls may
+// come back in rounds), and the one a server that cannot take that handshake
+// falls back to. A go-sdk with a newer version fails TestProtocolVersions
+// until what mcpsh does at each version has been looked at again.
 const (
 	// ProtocolAuto asks for the newest version and falls back.
 	ProtocolAuto = "auto"
-	// LatestProtocol is the newest version mcpsh speaks.
+	// LatestProtocol is the newest version mcpsh speaks: ProtocolVersions[0].
 	LatestProtocol = "2026-07-28"
 	// fallbackProtocol is what a server that does not answer the 2026-07-28
-	// probe gets: the newest version with the initialize handshake.
+	// probe gets: the newest version with the initialize handshake,
+	// ProtocolVersions[1].
 	fallbackProtocol = "2025-11-25"
 )
 

@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/mcpsh/mcpsh/internal/fixture"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // probeTimes shortens the probe's bounds for a test.
@@ -237,5 +239,42 @@ func TestUnknownProtocolIsRefusedBeforeAnythingStarts(t *testing.T) {
 	_, err := Connect(context.Background(), Target{Kind: KindStdio, Command: "/nonexistent"}, &Options{ProtocolVersion: "2025-13-40"})
 	if err == nil || !strings.Contains(err.Error(), `unknown protocol version "2025-13-40"`) {
 		t.Fatalf("err %v", err)
+	}
+}
+
+// ProtocolVersions is go-sdk's list; the two versions mcpsh's own code names
+// must stay its first two, so that a go-sdk with a newer version fails here
+// until someone has looked at what mcpsh does at each.
+func TestProtocolVersions(t *testing.T) {
+	t.Parallel()
+	if !slices.Equal(ProtocolVersions, mcp.SupportedProtocolVersions()) {
+		t.Errorf("ProtocolVersions = %v, go-sdk speaks %v", ProtocolVersions, mcp.SupportedProtocolVersions())
+	}
+	if len(ProtocolVersions) < 2 {
+		t.Fatalf("ProtocolVersions = %v: want at least the newest and the fallback", ProtocolVersions)
+	}
+	for i := 1; i < len(ProtocolVersions); i++ {
+		if ProtocolVersions[i] >= ProtocolVersions[i-1] {
+			t.Errorf("ProtocolVersions = %v: not newest first (mcpsh's help and auto rely on it)", ProtocolVersions)
+		}
+	}
+	if ProtocolVersions[0] != LatestProtocol {
+		t.Errorf("go-sdk's newest version is %s, LatestProtocol %s: check the probe and the rounds (protocol.go, rounds*.go) at %s before moving LatestProtocol", ProtocolVersions[0], LatestProtocol, ProtocolVersions[0])
+	}
+	if ProtocolVersions[1] != fallbackProtocol {
+		t.Errorf("the version below go-sdk's newest is %s, fallbackProtocol %s", ProtocolVersions[1], fallbackProtocol)
+	}
+	if !slices.Contains(ProtocolVersions, minParamHeaderVersion) {
+		t.Errorf("minParamHeaderVersion %s is not a version mcpsh speaks", minParamHeaderVersion)
+	}
+	for _, v := range append(slices.Clone(ProtocolVersions), ProtocolAuto, "") {
+		if err := ValidateProtocol(v); err != nil {
+			t.Errorf("ValidateProtocol(%q) = %v", v, err)
+		}
+	}
+	for _, v := range []string{"2025-13-40", "latest", " 2025-11-25"} {
+		if err := ValidateProtocol(v); err == nil {
+			t.Errorf("ValidateProtocol(%q) = nil, want an error", v)
+		}
 	}
 }
