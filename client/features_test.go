@@ -252,7 +252,7 @@ func TestSubscribe(t *testing.T) {
 // so that a lost event fails rather than hangs.
 func waitEvent(t *testing.T, s *Session, ok func(Event) bool) Event {
 	t.Helper()
-	deadline := time.After(time.Minute)
+	deadline := time.After(testBound)
 	for {
 		select {
 		case e := <-s.Events():

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -49,7 +50,7 @@ const (
 // large to read, and go-sdk goes on with initialize on the same connection:
 // the server is started once. Only a server that exits on the probe is
 // started again, since there is no other way to reach it.
-var (
+const (
 	discoverProbe   = 3 * time.Second
 	discoverSilence = 15 * time.Second
 )
@@ -95,8 +96,8 @@ type probeKey struct{}
 // server ended.
 func (p *probe) timed() bool { return p.after > 0 || p.silence > 0 }
 
-func newDiscoverProbe(ctx context.Context) *probe {
-	p := &probe{after: discoverProbe, silence: discoverSilence, done: make(chan struct{})}
+func newDiscoverProbe(ctx context.Context, o *Options) *probe {
+	p := &probe{after: cmp.Or(o.probeAfter, discoverProbe), silence: cmp.Or(o.probeSilence, discoverSilence), done: make(chan struct{})}
 	if d, ok := ctx.Deadline(); ok {
 		// A quarter of the connect budget stays for initialize.
 		p.latest = d.Add(-time.Until(d) / 4)
@@ -198,7 +199,7 @@ func (s *Session) dialFirst(ctx context.Context) (*connection, error) {
 		why = again
 		s.protocol = LatestProtocol
 	}
-	p := newDiscoverProbe(ctx)
+	p := newDiscoverProbe(ctx, &s.opts)
 	c, err := s.dial(context.WithValue(ctx, probeKey{}, p))
 	close(p.done)
 	if err == nil {
