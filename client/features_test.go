@@ -236,10 +236,24 @@ func TestSubscribe(t *testing.T) {
 				if err != nil {
 					return
 				}
-				if err := srv.ResourceUpdated(context.Background(), &mcp.ResourceUpdatedNotificationParams{URI: tt.uri}); err != nil {
-					t.Fatal(err)
+				// At 2026-07-28 (go-sdk's subscriptions/listen) the
+				// subscription may take effect on the server only after
+				// Subscribe returns (an update sent at once was lost under
+				// -race), so the update is sent again until one arrives.
+				deadline := time.Now().Add(testBound)
+				for seen := false; !seen; {
+					if time.Now().After(deadline) {
+						t.Fatal("no resource_updated event came")
+					}
+					if err := srv.ResourceUpdated(context.Background(), &mcp.ResourceUpdatedNotificationParams{URI: tt.uri}); err != nil {
+						t.Fatal(err)
+					}
+					select {
+					case e := <-tt.s.Events():
+						seen = e.Kind == EventResourceUpdated && e.Text == tt.uri
+					case <-time.After(50 * time.Millisecond): // an interval between sends, not a bound
+					}
 				}
-				waitEvent(t, tt.s, func(e Event) bool { return e.Kind == EventResourceUpdated && e.Text == tt.uri })
 				if err := tt.s.Unsubscribe(context.Background(), tt.uri); err != nil {
 					t.Errorf("Unsubscribe: %v", err)
 				}
