@@ -114,6 +114,18 @@ func TestValidateNamesTheArgumentAndTheRule(t *testing.T) {
 	}
 }
 
+// jsonschema-go names a schema with an $id by its $id, which a URI's colon
+// made the end of the path: the rule came back with the whole chain of
+// "validating …" in front of it.
+func TestValidateNamesTheRuleUnderAnID(t *testing.T) {
+	tool := schemaTool(t, `{"$id":"https://example.com/s","type":"object","properties":{"n":{"type":"integer"}}}`)
+	args, _ := ParseJSONArgs("demo", []byte(`{"n":"x"}`))
+	var ae *ArgError
+	if err := tool.Validate(args); !errors.As(err, &ae) || ae.Arg != "n" || !strings.HasPrefix(ae.Rule, "type: ") || ae.SchemaPath != "/properties/n" {
+		t.Errorf("Validate = %#v (%v), want arg n, rule \"type: …\", schema /properties/n", ae, err)
+	}
+}
+
 func TestSchemasThatDoNotCompile(t *testing.T) {
 	broken := schemaTool(t, `{"type":"object","properties":{"a":{"$ref":"https://example.com/remote.json"}}}`)
 	if in, _ := broken.SchemaErrors(); in == nil {

@@ -171,7 +171,7 @@ func TestServerCrashMidCallIsAFailureWithItsLastWords(t *testing.T) {
 	if o.Status != StatusFailed {
 		t.Fatalf("status %s", o.Status)
 	}
-	deadline := time.Now().Add(2 * time.Second)
+	deadline := time.Now().Add(testBound)
 	for time.Now().Before(deadline) && !strings.Contains(strings.Join(s.StderrTail(5), "\n"), "simulated crash") {
 		time.Sleep(10 * time.Millisecond)
 	}

@@ -52,6 +52,7 @@ func TestManyCallsAtOnceOnOneSession(t *testing.T) {
 // sent again and answered once the session is back, after one restart,
 // and a call that may have run and is not replay-safe is not sent again.
 func TestManyCallsAtOnceAcrossARestart(t *testing.T) {
+	t.Parallel()
 	target, state := fixtureTarget(t, "proxy")
 	s := connectFixture(t, target, nil)
 	read, crash, write := mustTool(t, s, "read"), mustTool(t, s, "crash_read"), mustTool(t, s, "crash_write")

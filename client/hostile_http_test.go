@@ -85,10 +85,11 @@ func TestAnswerOnAResumedStreamIsRead(t *testing.T) {
 }
 
 func TestOversizedHTTPAnswerIsNamedAndNotRetried(t *testing.T) {
+	t.Parallel()
 	for _, sse := range []bool{false, true} {
 		url, state := fixtureHTTP(t, "oversized", fixture.HTTPOptions{SSE: sse})
 		s := connectFixture(t, httpTarget(url), nil)
-		o, _ := s.Do(context.Background(), &Call{Tool: mustTool(t, s, "big"), Mode: policy.Batch, Timeout: 20 * time.Second})
+		o, _ := s.Do(generous(t), &Call{Tool: mustTool(t, s, "big"), Mode: policy.Batch, Timeout: -1})
 		if o.Status != StatusFailed || len(o.Attempts) != 1 || fixture.CountIn(state, "executions", "big") != 1 {
 			t.Fatalf("sse=%v: %s attempts %+v executions %d", sse, o.Status, o.Attempts, fixture.CountIn(state, "executions", "big"))
 		}
@@ -231,6 +232,7 @@ func TestReconnectWaitsForAServerThatIsComingBack(t *testing.T) {
 // ended the session on an answer mcpsh's own 32 MiB limit allows: an answer
 // of 20 MiB must come through, and the session with it.
 func TestLegacySSEAnswerUpToTheLimitComesThrough(t *testing.T) {
+	t.Parallel()
 	srv := mcp.NewServer(&mcp.Implementation{Name: "big", Version: "1"}, nil)
 	type sizeIn struct {
 		MiB int `json:"mib"`
@@ -241,8 +243,9 @@ func TestLegacySSEAnswerUpToTheLimitComesThrough(t *testing.T) {
 		})
 	ts := httptest.NewServer(mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return srv }, nil))
 	defer ts.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
+	// 20 MiB through SSE took most of a 30 s budget under -race on a loaded
+	// machine: what is judged is that it comes through, not how fast.
+	ctx := generous(t)
 	s, err := Connect(ctx, Target{Kind: KindSSE, URL: ts.URL, Trust: policy.Trusted}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -252,7 +255,7 @@ func TestLegacySSEAnswerUpToTheLimitComesThrough(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, mib := range []int{20, 1} {
-		o, _ := s.Do(ctx, &Call{Tool: mustTool(t, s, "big"), Args: map[string]any{"mib": mib}, Mode: policy.Batch, Timeout: 20 * time.Second})
+		o, _ := s.Do(ctx, &Call{Tool: mustTool(t, s, "big"), Args: map[string]any{"mib": mib}, Mode: policy.Batch, Timeout: -1})
 		if o.Status != StatusOK || o.ResultSize < mib<<20 {
 			t.Fatalf("a %d MiB answer: %s (%s), %d bytes", mib, o.Status, o.Error, o.ResultSize)
 		}

@@ -125,9 +125,10 @@ func TestCutOffMessageEndsTheSessionClearly(t *testing.T) {
 }
 
 func TestOversizedAnswerOnStdioFailsTheCallNotTheSession(t *testing.T) {
+	t.Parallel()
 	target, state := fixtureTarget(t, "oversized")
 	s := connectFixture(t, target, nil)
-	o, _ := s.Do(context.Background(), &Call{Tool: mustTool(t, s, "big"), Mode: policy.Batch, Timeout: 20 * time.Second})
+	o, _ := s.Do(generous(t), &Call{Tool: mustTool(t, s, "big"), Mode: policy.Batch, Timeout: -1})
 	if o.Status != StatusFailed || len(o.Attempts) != 1 || o.Attempts[0].Failure != string(policy.Oversized) ||
 		fixture.CountIn(state, "executions", "big") != 1 {
 		t.Fatalf("big: %s attempts %+v executions %d", o.Status, o.Attempts, fixture.CountIn(state, "executions", "big"))

@@ -53,6 +53,7 @@ func limitError(t *testing.T, err error, s *Session, list string, partial bool) 
 // listed with the default budget; the others, which share its mechanism,
 // with a smaller one.
 func TestEndlessListingsStopAtTheBudget(t *testing.T) {
+	t.Parallel()
 	target, state := fixtureTarget(t, "endless-tools")
 	s := connectRaw(t, target)
 	l, err := s.ListTools(context.Background())
@@ -137,6 +138,7 @@ func TestSmallEndlessPagesStopAtItemsAndPages(t *testing.T) {
 // budget fails the call, which is not sent, and leaves the listing stale:
 // the next call lists again, rather than being decided on the old listing.
 func TestCallAfterAnEndlessRelistingIsNotSent(t *testing.T) {
+	t.Parallel()
 	target, state := fixtureTarget(t, "endless-after-change")
 	s := connectFixture(t, target, nil)
 	s.limits = &listLimits{items: 100_000, bytes: 4 << 20, pages: 10_000}

@@ -112,9 +112,6 @@ func TestOAuthTokenIsNotDowngradedToPlainHTTP(t *testing.T) {
 	if !strings.HasPrefix(secure.URL, "https://127.0.0.1:") || !strings.HasPrefix(plain.URL, "http://127.0.0.1:") {
 		t.Fatalf("want both on 127.0.0.1: %s %s", secure.URL, plain.URL)
 	}
-	old := baseTransport
-	baseTransport = secure.Client().Transport
-	t.Cleanup(func() { baseTransport = old })
 
 	store := NewFileTokenStore(t.TempDir())
 	url := secure.URL + "/mcp"
@@ -125,7 +122,7 @@ func TestOAuthTokenIsNotDowngradedToPlainHTTP(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), testBound)
 	defer cancel()
-	s, err := Connect(ctx, Target{Name: "secure", Kind: KindHTTP, URL: url, Trust: policy.Trusted}, &Options{Auth: &Auth{Store: store}})
+	s, err := Connect(ctx, Target{Name: "secure", Kind: KindHTTP, URL: url, Trust: policy.Trusted}, &Options{Auth: &Auth{Store: store}, httpBase: secure.Client().Transport})
 	if err == nil {
 		s.Close()
 		t.Fatal("connected through a server that answers only 500")

@@ -97,18 +97,20 @@ func startTestTree(t *testing.T, role string) (p *process, child int) {
 // when its stdin closes (and the child stays: the group outlives its leader) or
 // ignores being asked to stop (and must be killed).
 func TestCloseEndsTheServersProcessTree(t *testing.T) {
+	t.Parallel()
 	for _, role := range []string{"leaves-on-eof", "stubborn"} {
 		t.Run(role, func(t *testing.T) {
+			t.Parallel()
 			p, child := startTestTree(t, role)
 			leader := p.cmd.Process.Pid
 			if waitGone(child, 50*time.Millisecond) || waitGone(leader, 0) {
 				t.Fatal("the tree died before Close: the test proves nothing")
 			}
 			p.Close()
-			if !waitGone(leader, 3*time.Second) {
+			if !waitGone(leader, testBound) {
 				t.Errorf("the server (pid %d) survived Close", leader)
 			}
-			if !waitGone(child, 3*time.Second) {
+			if !waitGone(child, testBound) {
 				t.Errorf("the server's child (pid %d) survived Close", child)
 			}
 		})

@@ -18,10 +18,10 @@ func TestJobEndsTheTreeWhenItsHandleCloses(t *testing.T) {
 		t.Fatal("the tree died before its job was closed: the test proves nothing")
 	}
 	p.tree.release()
-	if !waitGone(leader, 3*time.Second) {
+	if !waitGone(leader, testBound) {
 		t.Errorf("the server (pid %d) survived its job", leader)
 	}
-	if !waitGone(child, 3*time.Second) {
+	if !waitGone(child, testBound) {
 		t.Errorf("the server's child (pid %d) survived its job", child)
 	}
 }

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -10,18 +11,27 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Protocol versions mcpsh speaks (those of go-sdk v1.8.0), newest first.
-var ProtocolVersions = []string{"2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
+// ProtocolVersions are the protocol versions mcpsh speaks, newest first:
+// go-sdk's, since go-sdk runs every handshake and mcpsh offers no version it
+// cannot.
+var ProtocolVersions = mcp.SupportedProtocolVersions()
 
+// mcpsh's own code still names two versions, because it does more than pass
+// them to go-sdk: the newest, whose handshake is probed (and whose calls may
+// come back in rounds), and the one a server that cannot take that handshake
+// falls back to. A go-sdk with a newer version fails TestProtocolVersions
+// until what mcpsh does at each version has been looked at again.
 const (
 	// ProtocolAuto asks for the newest version and falls back.
 	ProtocolAuto = "auto"
-	// LatestProtocol is the newest version mcpsh speaks.
+	// LatestProtocol is the newest version mcpsh speaks: ProtocolVersions[0].
 	LatestProtocol = "2026-07-28"
 	// fallbackProtocol is what a server that does not answer the 2026-07-28
-	// probe gets: the newest version with the initialize handshake.
+	// probe gets: the newest version with the initialize handshake,
+	// ProtocolVersions[1].
 	fallbackProtocol = "2025-11-25"
 )
 
@@ -40,7 +50,7 @@ const (
 // large to read, and go-sdk goes on with initialize on the same connection:
 // the server is started once. Only a server that exits on the probe is
 // started again, since there is no other way to reach it.
-var (
+const (
 	discoverProbe   = 3 * time.Second
 	discoverSilence = 15 * time.Second
 )
@@ -86,8 +96,8 @@ type probeKey struct{}
 // server ended.
 func (p *probe) timed() bool { return p.after > 0 || p.silence > 0 }
 
-func newDiscoverProbe(ctx context.Context) *probe {
-	p := &probe{after: discoverProbe, silence: discoverSilence, done: make(chan struct{})}
+func newDiscoverProbe(ctx context.Context, o *Options) *probe {
+	p := &probe{after: cmp.Or(o.probeAfter, discoverProbe), silence: cmp.Or(o.probeSilence, discoverSilence), done: make(chan struct{})}
 	if d, ok := ctx.Deadline(); ok {
 		// A quarter of the connect budget stays for initialize.
 		p.latest = d.Add(-time.Until(d) / 4)
@@ -189,7 +199,7 @@ func (s *Session) dialFirst(ctx context.Context) (*connection, error) {
 		why = again
 		s.protocol = LatestProtocol
 	}
-	p := newDiscoverProbe(ctx)
+	p := newDiscoverProbe(ctx, &s.opts)
 	c, err := s.dial(context.WithValue(ctx, probeKey{}, p))
 	close(p.done)
 	if err == nil {

@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -10,14 +11,13 @@ import (
 
 	"github.com/mcpsh/mcpsh/internal/fixture"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// probeTimes shortens the probe's bounds for a test.
-func probeTimes(t *testing.T, probe, silence time.Duration) {
-	t.Helper()
-	oldP, oldS := discoverProbe, discoverSilence
-	discoverProbe, discoverSilence = probe, silence
-	t.Cleanup(func() { discoverProbe, discoverSilence = oldP, oldS })
+// probeTimes gives o the probe's bounds for a test.
+func probeTimes(o *Options, probe, silence time.Duration) *Options {
+	o.probeAfter, o.probeSilence = probe, silence
+	return o
 }
 
 // warnings collects a session's warnings.
@@ -41,6 +41,7 @@ func (w *warnings) String() string {
 // answers the probe only after that is not remembered as one that ignores
 // it. Only one that exits on the probe is started again.
 func TestProtocolProbeStartsAServerOnceUnlessItExits(t *testing.T) {
+	t.Parallel()
 	// A case that expects mcpsh to answer the probe for the server gets
 	// short bounds; one that expects no cut gets bounds no loaded machine
 	// comes near, so only a wrong cut fails it.
@@ -62,10 +63,10 @@ func TestProtocolProbeStartsAServerOnceUnlessItExits(t *testing.T) {
 		{"late-exits-on-discover", "2025-11-25", cut, 2 * noCut, 2, "the server ended when asked server/discover"},
 	} {
 		t.Run(c.scenario, func(t *testing.T) {
-			probeTimes(t, c.probe, c.silence)
+			t.Parallel()
 			target, state := fixtureTarget(t, c.scenario)
 			var w warnings
-			s := connectFixture(t, target, &Options{OnWarning: w.add})
+			s := connectFixture(t, target, probeTimes(&Options{OnWarning: w.add}, c.probe, c.silence))
 			if got := s.Server().Protocol; got != c.protocol {
 				t.Errorf("protocol %q, want %q", got, c.protocol)
 			}
@@ -93,13 +94,14 @@ func TestProtocolProbeStartsAServerOnceUnlessItExits(t *testing.T) {
 // exits on the probe is started once. A memory the server has outgrown is
 // forgotten: another name or version, or a refusal of the handshake.
 func TestProtocolIsRememberedPerServer(t *testing.T) {
-	probeTimes(t, 300*time.Millisecond, 2*time.Second)
+	t.Parallel()
+	short := func(o *Options) *Options { return probeTimes(o, 300*time.Millisecond, 2*time.Second) }
 	mem := NewHandshakeFile(filepath.Join(t.TempDir(), "state", "handshakes.json"))
 	for _, sc := range []string{"ignores-discover", "exits-on-discover"} {
 		target, state := fixtureTarget(t, sc)
 		for run := 1; run <= 2; run++ {
 			var w warnings
-			s := connectFixture(t, target, &Options{OnWarning: w.add, Handshakes: mem})
+			s := connectFixture(t, target, short(&Options{OnWarning: w.add, Handshakes: mem}))
 			if got := s.Server().Protocol; got != fallbackProtocol {
 				t.Errorf("%s, run %d: protocol %q", sc, run, got)
 			}
@@ -129,14 +131,14 @@ func TestProtocolIsRememberedPerServer(t *testing.T) {
 	target, _ := fixtureTarget(t, "ignores-discover")
 	key := handshakeKey(target)
 	mem.Remember(key, &Handshake{Protocol: fallbackProtocol, Discover: DiscoverUnanswered, Server: "mcpsh-fixture 0", At: time.Now()})
-	s := connectFixture(t, target, &Options{Handshakes: mem})
+	s := connectFixture(t, target, short(&Options{Handshakes: mem}))
 	if _, ok := mem.Recall(key); ok || s.Server().Protocol != fallbackProtocol {
 		t.Errorf("an outgrown memory kept (protocol %q)", s.Server().Protocol)
 	}
 
 	// From here on every probe is answered at once: bounds no loaded
 	// machine comes near, so only a wrong cut fails.
-	probeTimes(t, 5*time.Second, 10*time.Second)
+	long := func(o *Options) *Options { return probeTimes(o, 5*time.Second, 10*time.Second) }
 
 	// A server that now speaks only 2026-07-28 refuses the remembered
 	// initialize: it is probed, and speaks 2026-07-28.
@@ -144,7 +146,7 @@ func TestProtocolIsRememberedPerServer(t *testing.T) {
 	key = handshakeKey(target)
 	mem.Remember(key, &Handshake{Protocol: fallbackProtocol, Discover: DiscoverExited, Server: "mcpsh-fixture 1", At: time.Now()})
 	var w warnings
-	s = connectFixture(t, target, &Options{OnWarning: w.add, Handshakes: mem})
+	s = connectFixture(t, target, long(&Options{OnWarning: w.add, Handshakes: mem}))
 	if got := s.Server().Protocol; got != LatestProtocol || !strings.Contains(w.String(), "the server refused the 2025-11-25 handshake it took before") {
 		t.Errorf("protocol %q, warnings %q", got, w.String())
 	}
@@ -162,7 +164,7 @@ func TestProtocolIsRememberedPerServer(t *testing.T) {
 	key = handshakeKey(target)
 	mem.Remember(key, &Handshake{Protocol: fallbackProtocol, Discover: DiscoverExited, Server: "mcpsh-fixture 1", At: time.Now()})
 	w = warnings{}
-	s = connectFixture(t, target, &Options{OnWarning: w.add, Handshakes: mem})
+	s = connectFixture(t, target, long(&Options{OnWarning: w.add, Handshakes: mem}))
 	if got := s.Server().Protocol; got != LatestProtocol || !strings.Contains(w.String(), "the server ended when asked with the 2025-11-25 handshake it took before; it was started again to ask for 2026-07-28 first") {
 		t.Errorf("exits on initialize: protocol %q, warnings %q", got, w.String())
 	}
@@ -192,7 +194,7 @@ func TestProtocolIsRememberedPerServer(t *testing.T) {
 				cancel()
 			}()
 		}
-		if s, err := Connect(ctx, target, &Options{Handshakes: mem}); err == nil {
+		if s, err := Connect(ctx, target, long(&Options{Handshakes: mem})); err == nil {
 			s.Close()
 			t.Fatal("connected to a server that never answers initialize")
 		}
@@ -208,7 +210,7 @@ func TestProtocolIsRememberedPerServer(t *testing.T) {
 	// A memory past its time is not used.
 	target, state = fixtureTarget(t, "slow-discover")
 	mem.Remember(handshakeKey(target), &Handshake{Protocol: fallbackProtocol, Discover: DiscoverUnanswered, Server: "mcpsh-fixture 1", At: time.Now().Add(-handshakeTTL - time.Hour)})
-	s = connectFixture(t, target, &Options{Handshakes: mem})
+	s = connectFixture(t, target, long(&Options{Handshakes: mem}))
 	if got := s.Server().Protocol; got != LatestProtocol || fixture.CountIn(state, "methods", "server/discover") != 1 {
 		t.Errorf("an old memory was used: protocol %q", got)
 	}
@@ -218,12 +220,12 @@ func TestProtocolIsRememberedPerServer(t *testing.T) {
 // time for initialize to fit the connect timeout, however long the silence
 // bound: by three quarters of it.
 func TestProtocolProbeFitsTheConnectTimeout(t *testing.T) {
-	probeTimes(t, 300*time.Millisecond, time.Minute)
+	t.Parallel()
 	target, _ := fixtureTarget(t, "ignores-unknown")
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Second)
 	defer cancel()
 	var w warnings
-	s, err := Connect(ctx, target, &Options{OnWarning: w.add})
+	s, err := Connect(ctx, target, probeTimes(&Options{OnWarning: w.add}, 300*time.Millisecond, time.Minute))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,5 +239,42 @@ func TestUnknownProtocolIsRefusedBeforeAnythingStarts(t *testing.T) {
 	_, err := Connect(context.Background(), Target{Kind: KindStdio, Command: "/nonexistent"}, &Options{ProtocolVersion: "2025-13-40"})
 	if err == nil || !strings.Contains(err.Error(), `unknown protocol version "2025-13-40"`) {
 		t.Fatalf("err %v", err)
+	}
+}
+
+// ProtocolVersions is go-sdk's list; the two versions mcpsh's own code names
+// must stay its first two, so that a go-sdk with a newer version fails here
+// until someone has looked at what mcpsh does at each.
+func TestProtocolVersions(t *testing.T) {
+	t.Parallel()
+	if !slices.Equal(ProtocolVersions, mcp.SupportedProtocolVersions()) {
+		t.Errorf("ProtocolVersions = %v, go-sdk speaks %v", ProtocolVersions, mcp.SupportedProtocolVersions())
+	}
+	if len(ProtocolVersions) < 2 {
+		t.Fatalf("ProtocolVersions = %v: want at least the newest and the fallback", ProtocolVersions)
+	}
+	for i := 1; i < len(ProtocolVersions); i++ {
+		if ProtocolVersions[i] >= ProtocolVersions[i-1] {
+			t.Errorf("ProtocolVersions = %v: not newest first (mcpsh's help and auto rely on it)", ProtocolVersions)
+		}
+	}
+	if ProtocolVersions[0] != LatestProtocol {
+		t.Errorf("go-sdk's newest version is %s, LatestProtocol %s: check the probe and the rounds (protocol.go, rounds*.go) at %s before moving LatestProtocol", ProtocolVersions[0], LatestProtocol, ProtocolVersions[0])
+	}
+	if ProtocolVersions[1] != fallbackProtocol {
+		t.Errorf("the version below go-sdk's newest is %s, fallbackProtocol %s", ProtocolVersions[1], fallbackProtocol)
+	}
+	if !slices.Contains(ProtocolVersions, minParamHeaderVersion) {
+		t.Errorf("minParamHeaderVersion %s is not a version mcpsh speaks", minParamHeaderVersion)
+	}
+	for _, v := range append(slices.Clone(ProtocolVersions), ProtocolAuto, "") {
+		if err := ValidateProtocol(v); err != nil {
+			t.Errorf("ValidateProtocol(%q) = %v", v, err)
+		}
+	}
+	for _, v := range []string{"2025-13-40", "latest", " 2025-11-25"} {
+		if err := ValidateProtocol(v); err == nil {
+			t.Errorf("ValidateProtocol(%q) = nil, want an error", v)
+		}
 	}
 }

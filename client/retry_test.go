@@ -83,6 +83,7 @@ func reject503(h http.Handler, k int32, retryAfter string, seen *atomic.Int32) h
 }
 
 func TestHTTP503IsRetriedHonouringRetryAfter(t *testing.T) {
+	t.Parallel()
 	c := newCountingServer()
 	var seen atomic.Int32
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return c.srv }, nil)

@@ -157,6 +157,7 @@ func TestRecursiveSchemasThatDescendStillCheck(t *testing.T) {
 }
 
 func TestSchemaLimits(t *testing.T) {
+	t.Parallel()
 	deep := strings.Repeat(`{"properties":{"a":`, maxSchemaDepth+1) + `{}` + strings.Repeat(`}}`, maxSchemaDepth+1)
 	wide := `{"anyOf":[` + strings.Repeat(`{},`, maxSchemaNodes) + `{}]}`
 	huge := `{"description":"` + strings.Repeat("x", maxSchemaBytes) + `"}`
@@ -220,6 +221,7 @@ func init() {
 }
 
 func TestDeepStructuredContentThroughASession(t *testing.T) {
+	t.Parallel()
 	target, _ := fixtureTarget(t, "deep-structured")
 	s := connectFixture(t, target, nil)
 	o, err := s.Do(context.Background(), &Call{Tool: mustTool(t, s, "deep"), Mode: policy.Batch})
@@ -232,6 +234,7 @@ func TestDeepStructuredContentThroughASession(t *testing.T) {
 }
 
 func TestValuesTooCostlyToCheck(t *testing.T) {
+	t.Parallel()
 	long := chainSchema(400)
 	// Two recursive subschemas per level: 2^40 checks for 40 levels.
 	doubling := `{"properties":{"a":{"$ref":"#/$defs/t"}},"$defs":{"t":{"items":{"allOf":[{"$ref":"#/$defs/t"},{"$ref":"#/$defs/t"}]}}}}`
@@ -282,6 +285,7 @@ const anyJSONSchema = `{"properties":{"a":{"$ref":"#/$defs/v"}},"$defs":{"v":{"a
 // The cost walk must follow every subschema the validator applies, at the
 // same nesting, or it would let through what it is there to stop.
 func TestCostWalkSeesAsDeepAsTheValidator(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ schema, value string }{
 		{anyJSONSchema, `{"a":` + strings.Repeat(`{"k":[`, 20) + "true" + strings.Repeat("]}", 20) + `}`},
 		{`{"properties":{"a":{"$ref":"#/$defs/c0"}},"$defs":{"c0":{"$ref":"#/$defs/c1"},"c1":{"type":"array","items":{"$ref":"#/$defs/c0"}}}}`,
@@ -317,6 +321,7 @@ func TestCostWalkSeesAsDeepAsTheValidator(t *testing.T) {
 
 // The bounds leave ordinary large and nested values checked.
 func TestLargeValuesAreStillChecked(t *testing.T) {
+	t.Parallel()
 	list := schemaTool(t, `{"type":"object","properties":{"a":{"type":"array","items":{"anyOf":[{"type":"string"},{"type":"null"}]}}}}`)
 	args, _ := ParseJSONArgs("demo", []byte(`{"a":[`+strings.Repeat(`"x",null,`, 50_000)+`5]}`))
 	var ae *ArgError
@@ -384,17 +389,28 @@ func TestEverySubschemaFieldIsKnown(t *testing.T) {
 // arguments while the audit pane checks examples.
 func TestValidateConcurrently(t *testing.T) {
 	tool := schemaTool(t, anyJSONSchema)
-	done := make(chan error)
-	for i := range 4 {
+	type result struct {
+		i   int
+		err error
+	}
+	done := make(chan result)
+	for i := range 8 {
 		go func() {
-			args := map[string]any{"a": []any{map[string]any{"k": i}}}
+			args := map[string]any{"a": []any{map[string]any{"k": "v"}}}
 			if i%2 == 0 {
-				args["a"] = true
+				args["a"] = true // neither string, number, object nor array
 			}
-			done <- tool.Validate(args)
+			done <- result{i, tool.Validate(args)}
 		}()
 	}
-	for range 4 {
-		<-done
+	for range 8 {
+		r := <-done
+		var ae *ArgError
+		switch {
+		case r.i%2 == 0 && (!errors.As(r.err, &ae) || ae.SchemaPath != "/$defs/v" || !strings.Contains(ae.Rule, "anyOf")):
+			t.Errorf("goroutine %d: a boolean: Validate = %v, want an ArgError on /$defs/v's anyOf", r.i, r.err)
+		case r.i%2 == 1 && r.err != nil:
+			t.Errorf("goroutine %d: a valid list: Validate = %v", r.i, r.err)
+		}
 	}
 }

@@ -82,6 +82,7 @@ func TestReadSchemaSharedRefsReadOnce(t *testing.T) {
 // Deep and large schemas are read within bounds: never deeper than
 // maxReadDepth, never a schema over maxSchemaBytes.
 func TestReadSchemaBounded(t *testing.T) {
+	t.Parallel()
 	deep := `{"properties":{"a":` + strings.Repeat(`{"anyOf":[{"type":"null"},`, 500) + `{"type":"integer"}` + strings.Repeat(`]}`, 500) + `}}`
 	sc := ReadSchema("demo", "input", json.RawMessage(deep))
 	if a := sc.Field("a"); a == nil || a.Types != nil || a.Input != InputJSON {

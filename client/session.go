@@ -75,6 +75,13 @@ type Options struct {
 	// Hurry, once closed, cuts short the grace a stdio server gets to exit
 	// when the session closes: the user wants out now (a second Ctrl-C).
 	Hurry <-chan struct{}
+
+	// What tests change, per session so that they may run in parallel:
+	// the bounds of the 2026-07-28 probe (protocol.go; zero for
+	// discoverProbe and discoverSilence) and the transport under the HTTP
+	// tap (nil for http.DefaultTransport).
+	probeAfter, probeSilence time.Duration
+	httpBase                 http.RoundTripper
 }
 
 // Session is one long-lived connection to a server, shared by every call of a run.
@@ -294,7 +301,7 @@ func (s *Session) dial(ctx context.Context) (*connection, error) {
 	case KindHTTP:
 		st := &mcp.StreamableClientTransport{
 			Endpoint:     s.Target.URL,
-			HTTPClient:   &http.Client{Transport: newHTTPTap(s.Target.URL, s.Target.Headers, c.tap)},
+			HTTPClient:   &http.Client{Transport: newHTTPTap(s.Target.URL, s.Target.Headers, c.tap, s.opts.httpBase)},
 			MaxEventSize: maxEventBytes,
 		}
 		if h := s.oauthHandler(); h != nil {
@@ -302,7 +309,7 @@ func (s *Session) dial(ctx context.Context) (*connection, error) {
 		}
 		transport = st
 	case KindSSE:
-		legacy = newHTTPTap(s.Target.URL, s.Target.Headers, nil)
+		legacy = newHTTPTap(s.Target.URL, s.Target.Headers, nil, s.opts.httpBase)
 		legacy.legacySSE = true
 		transport = &tappedTransport{tap: c.tap, inner: &mcp.SSEClientTransport{
 			Endpoint:     s.Target.URL,

@@ -21,7 +21,7 @@ func TestCloseEndsTheWholeProcessGroup(t *testing.T) {
 		t.Fatal(err)
 	}
 	var pid int
-	deadline := time.Now().Add(2 * time.Second)
+	deadline := time.Now().Add(testBound)
 	for pid == 0 && time.Now().Before(deadline) {
 		if m := regexp.MustCompile(`child pid (\d+)`).FindStringSubmatch(strings.Join(s.StderrTail(10), "\n")); m != nil {
 			pid, _ = strconv.Atoi(m[1])
@@ -36,7 +36,7 @@ func TestCloseEndsTheWholeProcessGroup(t *testing.T) {
 	}
 	start := time.Now()
 	s.Close()
-	if !waitGone(pid, 3*time.Second) {
+	if !waitGone(pid, testBound) {
 		t.Fatalf("grandchild %d survived Close", pid)
 	}
 	t.Logf("Close took %v", time.Since(start))

@@ -38,17 +38,19 @@ type httpTap struct {
 	refused   atomic.Pointer[EndpointError]
 }
 
-func newHTTPTap(target string, headers map[string]string, t *tap) *httpTap {
+// newHTTPTap carries mcpsh's requests to an MCP server over base, or
+// http.DefaultTransport when it is nil (tests give one that trusts their TLS
+// servers).
+func newHTTPTap(target string, headers map[string]string, t *tap, base http.RoundTripper) *httpTap {
 	o := ""
 	if u, err := url.Parse(target); err == nil {
 		o = originOf(u)
 	}
-	return &httpTap{base: baseTransport, headers: headers, origin: o, tap: t}
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	return &httpTap{base: base, headers: headers, origin: o, tap: t}
 }
-
-// baseTransport carries mcpsh's requests to MCP servers; tests point it at
-// one that trusts their TLS servers.
-var baseTransport http.RoundTripper = http.DefaultTransport
 
 // originOf is scheme://host:port with the scheme's default port made explicit.
 func originOf(u *url.URL) string {

@@ -30,7 +30,7 @@ func TestTapKnowsWhichTransportErrorsNeverLeft(t *testing.T) {
 		{&net.OpError{Op: "read", Net: "tcp", Err: syscall.ECONNRESET}, true},
 	} {
 		tp := newTap()
-		h := newHTTPTap("http://127.0.0.1:1/mcp", nil, tp)
+		h := newHTTPTap("http://127.0.0.1:1/mcp", nil, tp, nil)
 		h.base = failingTransport{c.err}
 		body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","_meta":{"progressToken":"mcpsh-1"}}}`
 		req, _ := http.NewRequest(http.MethodPost, "http://127.0.0.1:1/mcp", strings.NewReader(body))

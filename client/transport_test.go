@@ -107,7 +107,7 @@ func TestNotificationsArriveAsEvents(t *testing.T) {
 		if e.Kind != EventToolsChanged {
 			t.Fatalf("event %+v", e)
 		}
-	case <-time.After(2 * time.Second):
+	case <-time.After(testBound):
 		t.Fatal("no tools_changed event")
 	}
 	if _, err := s.ListTools(context.Background()); err != nil {
@@ -116,9 +116,10 @@ func TestNotificationsArriveAsEvents(t *testing.T) {
 	mustTool(t, s, "late")
 }
 
-// eventually polls cond for up to two seconds.
+// eventually polls cond until it holds, or for testBound: a visible effect
+// is waited for, never timed.
 func eventually(cond func() bool) bool {
-	deadline := time.Now().Add(2 * time.Second)
+	deadline := time.Now().Add(testBound)
 	for !cond() {
 		if time.Now().After(deadline) {
 			return false

@@ -196,8 +196,10 @@ func (t *Tool) ValidateOutput(structured json.RawMessage) error {
 	return nil
 }
 
-// jsonschema-go nests its message as "validating <path>: validating <path>: rule".
-var validatingPrefix = regexp.MustCompile(`^validating ([^:]*): `)
+// jsonschema-go nests its message as "validating <path>: validating <path>: rule",
+// where a schema with an $id is named by it ("https://example.com/s"): a
+// colon ends the name only when a space follows it.
+var validatingPrefix = regexp.MustCompile(`^validating ((?:[^:]|:[^ ])*): `)
 
 // schemaViolation turns jsonschema-go's message into an ArgError. Its parts
 // are the server's text (property names, and schema values the message

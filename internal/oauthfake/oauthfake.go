@@ -1,8 +1,7 @@
 // Package oauthfake is the one fake OAuth authorization server, and an MCP
 // server that trusts it, for the tests of client (the flow itself) and
 // internal/cli (login, logout and the commands that use a stored token).
-// Only tests import it: internal/testenv's TestOnlyTestsImport fails if
-// mcpsh's binary depends on it.
+// Only tests import it: internal/archtest fails if anything else does.
 package oauthfake
 
 import (

@@ -2,7 +2,7 @@
 // temporary HOME for a whole test binary (RunInTempHome), the other hosts'
 // config files installed in a folder (InstallHosts), and the check the
 // command suites make of what mcpsh printed (Contains). Only tests import it:
-// TestOnlyTestsImport fails if mcpsh's binary depends on it.
+// internal/archtest fails if anything else does.
 package testenv
 
 import (
