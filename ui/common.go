@@ -10,7 +10,7 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/ui/keymap"
-	"github.com/mcpsh/mcpsh/ui/panes"
+	"github.com/mcpsh/mcpsh/ui/overlays"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -47,7 +47,7 @@ type common struct {
 
 	// calls are every server's calls, for the session log's pane.
 	calls   []*client.Outcome
-	logPane *panes.Log
+	logPane *overlays.Log
 
 	spinner spinner.Model
 	bar     progress.Model

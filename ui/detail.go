@@ -16,7 +16,7 @@ import (
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/mcpsh/mcpsh/ui/form"
-	"github.com/mcpsh/mcpsh/ui/panes"
+	"github.com/mcpsh/mcpsh/ui/overlays"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -56,7 +56,7 @@ func renderDetail(t *client.Tool, d policy.Decision, findings []audit.Finding, w
 	}
 	w.Wrap(replay, st.Muted)
 	if d.OpenWorld {
-		w.Wrap(panes.MarkOpenWorld+" open-world: flagged in the session log", st.MarkOpenWorld)
+		w.Wrap(overlays.MarkOpenWorld+" open-world: flagged in the session log", st.MarkOpenWorld)
 	}
 
 	w.Section(st, "Audit")

@@ -5,7 +5,7 @@ import (
 
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/policy"
-	"github.com/mcpsh/mcpsh/ui/panes"
+	"github.com/mcpsh/mcpsh/ui/overlays"
 )
 
 // facet is a property the filter can ask for with is:: the tool's own
@@ -39,7 +39,7 @@ type isFilter struct {
 // ("is:readonly").
 var isFilters = func() []isFilter {
 	marks := map[policy.Facet]string{
-		policy.FacetOpenWorld:  panes.MarkOpenWorld,
+		policy.FacetOpenWorld:  overlays.MarkOpenWorld,
 		policy.FacetImplied:    markImplied,
 		policy.FacetConflict:   markConflict,
 		policy.FacetIdempotent: markIdempotent,

@@ -12,7 +12,7 @@ import (
 // would otherwise work out while drawing (where a list is scrolled, whether
 // the confirmation's arguments scroll, the tool detail's lines) is laid out
 // here, at the end of every Update, for what is on screen then. The panes
-// lay themselves out as their content and size change (ui/pane).
+// lay themselves out as their content and size change (ui/scroll).
 
 // prepareFrame lays out what the next View draws. A server brought on
 // screen, or a mode or overlay opened, is laid out by the Update that did it.

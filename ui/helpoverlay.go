@@ -10,7 +10,7 @@ import (
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/layout"
-	"github.com/mcpsh/mcpsh/ui/pane"
+	"github.com/mcpsh/mcpsh/ui/scroll"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -29,7 +29,7 @@ type helpSection struct {
 // are drawn when it opens, and again when the width, the theme or the mode
 // (whose section comes first) changes.
 type helpOverlay struct {
-	body  pane.Pane
+	body  scroll.Pane
 	drawn helpKey
 }
 

@@ -7,12 +7,12 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
-	"github.com/mcpsh/mcpsh/ui/panes"
+	"github.com/mcpsh/mcpsh/ui/overlays"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 // Marks shown beside a tool. The legend under the list explains them. The
-// open-world mark is panes.MarkOpenWorld: the session log shows it too.
+// open-world mark is overlays.MarkOpenWorld: the session log shows it too.
 const (
 	markIdempotent = "↻"
 	markImplied    = "~"
@@ -54,11 +54,11 @@ func (m marks) plain() string {
 	if m.denied {
 		last = markDenied
 	}
-	return pick(m.idempotent, markIdempotent) + pick(m.openWorld, panes.MarkOpenWorld) + third + last
+	return pick(m.idempotent, markIdempotent) + pick(m.openWorld, overlays.MarkOpenWorld) + third + last
 }
 
 func (m marks) render(st *style.Styles) string {
-	out := pick(m.idempotent, st.Mark.Render(markIdempotent)) + pick(m.openWorld, st.MarkOpenWorld.Render(panes.MarkOpenWorld))
+	out := pick(m.idempotent, st.Mark.Render(markIdempotent)) + pick(m.openWorld, st.MarkOpenWorld.Render(overlays.MarkOpenWorld))
 	if m.conflict {
 		out += st.Error.Render(markConflict)
 	} else {
@@ -89,7 +89,7 @@ func (l *toolList) legend(seen marks, width int) []string {
 	}
 	items := []item{
 		{markIdempotent, [4]string{"idempotent", "idempotent", "idem", "idem"}},
-		{panes.MarkOpenWorld, [4]string{"open-world", "open-world", "open-world", "open"}},
+		{overlays.MarkOpenWorld, [4]string{"open-world", "open-world", "open-world", "open"}},
 		{markImplied, [4]string{"hints implied", "implied", "implied", "impl"}},
 	}
 	if l.conflicts {

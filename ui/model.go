@@ -19,7 +19,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/theme"
 	"github.com/mcpsh/mcpsh/ui/keymap"
-	"github.com/mcpsh/mcpsh/ui/panes"
+	"github.com/mcpsh/mcpsh/ui/overlays"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -48,7 +48,7 @@ const (
 	overlayLog
 	overlayServer
 	overlayAudit
-	overlayTraffic // the wire: every JSON-RPC message (ui/panes/traffic.go)
+	overlayTraffic // the wire: every JSON-RPC message (ui/overlays/traffic.go)
 	overlayServers // the workspace's servers, to pick one by name (serverpick.go)
 )
 
@@ -90,7 +90,7 @@ func New(ctx context.Context, opts Options) *Model {
 		height:  24,
 		screenW: 80,
 
-		logPane: panes.NewLog(st, keys),
+		logPane: overlays.NewLog(st, keys),
 		spinner: spinner.New(spinner.WithSpinner(spinner.Dot)),
 		bar:     progress.New(progress.WithoutPercentage(), progress.WithColors(st.ProgressFull, st.ProgressEmpty)),
 	}

@@ -17,8 +17,8 @@ import (
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/mcpsh/mcpsh/ui/form"
 	"github.com/mcpsh/mcpsh/ui/keymap"
-	"github.com/mcpsh/mcpsh/ui/pane"
-	"github.com/mcpsh/mcpsh/ui/panes"
+	"github.com/mcpsh/mcpsh/ui/overlays"
+	"github.com/mcpsh/mcpsh/ui/scroll"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -148,13 +148,13 @@ func pureScreens() []pureScreen {
 		}},
 		{"traffic", modeBrowse, overlayTraffic, false, func(t *testing.T) *Model {
 			m := demoAt(t)
-			m.Update(panes.TrafficMsg{Entries: pureTraffic(60)})
+			m.Update(overlays.TrafficMsg{Entries: pureTraffic(60)})
 			send(m, "T", "k", "k")
 			return m
 		}},
 		{"traffic open", modeBrowse, overlayTraffic, false, func(t *testing.T) *Model {
 			m := demoAt(t)
-			m.Update(panes.TrafficMsg{Entries: pureTraffic(3)})
+			m.Update(overlays.TrafficMsg{Entries: pureTraffic(3)})
 			send(m, "T", "enter", "G")
 			m.Update(tea.WindowSizeMsg{Width: 100, Height: 80})
 			return m
@@ -206,17 +206,17 @@ func pureScreens() []pureScreen {
 }
 
 // pureTraffic is n messages on the wire, each long enough to wrap when opened.
-func pureTraffic(n int) []panes.TrafficEntry {
-	var out []panes.TrafficEntry
+func pureTraffic(n int) []overlays.TrafficEntry {
+	var out []overlays.TrafficEntry
 	for i := range n {
 		msg, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": map[string]any{"lines": slices.Repeat([]string{"x"}, 60)}})
-		out = append(out, panes.TrafficEntry{TraceEntry: client.TraceEntry{Time: fixedNow, Dir: "out", Kind: "request", Method: "tools/call", ID: fmt.Sprint(i), Message: msg, Size: len(msg)}})
+		out = append(out, overlays.TrafficEntry{TraceEntry: client.TraceEntry{Time: fixedNow, Dir: "out", Kind: "request", Method: "tools/call", ID: fmt.Sprint(i), Message: msg, Size: len(msg)}})
 	}
 	return out
 }
 
 // stateOf is every value the model holds, as "path = value" lines: it
-// follows pointers to this package's types and its panes' (ui/panes), and
+// follows pointers to this package's types and its panes' (ui/overlays), and
 // reads other packages' values in place but not behind their pointers (a
 // session's internals, a bubble's private caches, run on their own). The
 // feeds and the inbox, which other goroutines write, are left out.
@@ -237,18 +237,18 @@ type stateWalker struct {
 }
 
 var (
-	statePkgs = map[string]bool{reflect.TypeFor[Model]().PkgPath(): true, reflect.TypeFor[panes.Log]().PkgPath(): true,
-		reflect.TypeFor[form.ArgForm]().PkgPath(): true, reflect.TypeFor[pane.Pane]().PkgPath(): true,
+	statePkgs = map[string]bool{reflect.TypeFor[Model]().PkgPath(): true, reflect.TypeFor[overlays.Log]().PkgPath(): true,
+		reflect.TypeFor[form.ArgForm]().PkgPath(): true, reflect.TypeFor[scroll.Pane]().PkgPath(): true,
 		reflect.TypeFor[style.Styles]().PkgPath(): true, reflect.TypeFor[keymap.KeyMap]().PkgPath(): true}
 	stateSkipped = map[reflect.Type]bool{trafficFeedType(): true, reflect.TypeFor[inbox](): true}
 )
 
-// trafficFeedType is the type of the traffic pane's feed, which ui/panes
+// trafficFeedType is the type of the traffic pane's feed, which ui/overlays
 // keeps to itself.
 func trafficFeedType() reflect.Type {
-	f, ok := reflect.TypeFor[panes.Traffic]().FieldByName("feed")
+	f, ok := reflect.TypeFor[overlays.Traffic]().FieldByName("feed")
 	if !ok {
-		panic("panes.Traffic has no field feed")
+		panic("overlays.Traffic has no field feed")
 	}
 	return f.Type.Elem()
 }

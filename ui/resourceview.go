@@ -12,7 +12,7 @@ import (
 	"github.com/mcpsh/mcpsh/ui/form"
 	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/layout"
-	"github.com/mcpsh/mcpsh/ui/pane"
+	"github.com/mcpsh/mcpsh/ui/scroll"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -23,7 +23,7 @@ import (
 type resourceView struct {
 	st   *style.Styles
 	keys *keymap.KeyMap
-	body pane.Pane
+	body scroll.Pane
 
 	id    int // the read in flight, or the last one
 	title string

@@ -7,7 +7,7 @@ import (
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/mcpsh/mcpsh/ui/form"
-	"github.com/mcpsh/mcpsh/ui/panes"
+	"github.com/mcpsh/mcpsh/ui/overlays"
 )
 
 // serverState is everything the view holds for one server: its connection,
@@ -88,10 +88,10 @@ type serverState struct {
 	// listGen counts listings; the audit (audit.go) is made per listing.
 	listGen   int
 	audit     auditState
-	auditPane *panes.Audit
+	auditPane *overlays.Audit
 
-	serverPane *panes.Server
-	traffic    *panes.Traffic
+	serverPane *overlays.Server
+	traffic    *overlays.Traffic
 
 	// detail is the tools view's detail, drawn by Update (frame.go).
 	detail detailCache
@@ -111,9 +111,9 @@ func newServerState(c *common, spec Choice) *serverState {
 		allowed:    map[string]policy.Hints{},
 		subscribed: map[string]bool{},
 		filterIn:   textinput.New(),
-		auditPane:  panes.NewAudit(c.st, c.keys),
-		serverPane: panes.NewServer(c.st, c.keys),
-		traffic:    panes.NewTraffic(c.st, c.keys, c.inbox.done, c.inbox.ctxDone),
+		auditPane:  overlays.NewAudit(c.st, c.keys),
+		serverPane: overlays.NewServer(c.st, c.keys),
+		traffic:    overlays.NewTraffic(c.st, c.keys, c.inbox.done, c.inbox.ctxDone),
 	}
 	if spec.Problem == "" || spec.Target.Kind != "" {
 		t := spec.Target

@@ -8,7 +8,7 @@ import (
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/mcpsh/mcpsh/ui/layout"
-	"github.com/mcpsh/mcpsh/ui/panes"
+	"github.com/mcpsh/mcpsh/ui/overlays"
 )
 
 func (s *serverState) untrusted() bool {
@@ -143,7 +143,7 @@ func (s *serverState) header() string {
 			calls = fmt.Sprintf(" · %d call%s", n, layout.Plural(n))
 		}
 		if n := s.openWorldCalls(); n > 0 {
-			calls += " · " + s.st.MarkOpenWorld.Render(fmt.Sprintf("%s %d open-world", panes.MarkOpenWorld, n))
+			calls += " · " + s.st.MarkOpenWorld.Render(fmt.Sprintf("%s %d open-world", overlays.MarkOpenWorld, n))
 		}
 	}
 	line := func(left, right string) (string, bool) { return termtext.Spread(left, right, w, 1) }
@@ -198,7 +198,7 @@ func (s *serverState) renderDialog(h int) string {
 		top = append(top, s.st.Warning.Render(termtext.Truncate("on screen while it asks, instead of "+termtext.Line(s.displaced)+": the view goes back once you answer", s.width)))
 	}
 	if r := s.running; r != nil {
-		top = append(top, s.st.Muted.Render(fmt.Sprintf("%s %s runs on under this request (%s)", s.spinner.View(), termtext.Line(r.call.Tool.Name), panes.FormatDuration(s.now().Sub(r.started)))))
+		top = append(top, s.st.Muted.Render(fmt.Sprintf("%s %s runs on under this request (%s)", s.spinner.View(), termtext.Line(r.call.Tool.Name), overlays.FormatDuration(s.now().Sub(r.started)))))
 	}
 	if line := s.queueLine(); line != "" {
 		top = append(top, s.st.Muted.Render(termtext.Truncate(line, s.width)))

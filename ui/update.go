@@ -9,7 +9,7 @@ import (
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/mcpsh/mcpsh/ui/form"
-	"github.com/mcpsh/mcpsh/ui/panes"
+	"github.com/mcpsh/mcpsh/ui/overlays"
 )
 
 // update handles a message for the server: an answer to one of its
@@ -37,7 +37,7 @@ func (s *serverState) update(msg tea.Msg) tea.Cmd {
 		return s.onEvent(msg.event)
 	case eventMsg:
 		return s.onEvent(msg.event)
-	case panes.TrafficMsg:
+	case overlays.TrafficMsg:
 		s.traffic.Add(msg.Entries, msg.Dropped)
 		return s.cmd(s.traffic.Wait())
 	case logLevelSetMsg:

@@ -12,7 +12,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/demo"
 	"github.com/mcpsh/mcpsh/policy"
-	"github.com/mcpsh/mcpsh/ui/panes"
+	"github.com/mcpsh/mcpsh/ui/overlays"
 )
 
 // threeServers is a workspace of three, connected: notes, shared (untrusted)
@@ -36,7 +36,7 @@ func threeServers(t *testing.T) *Model {
 // someTraffic gives the server on screen a few messages.
 func someTraffic(m *Model) {
 	at := fixedNow
-	var es []panes.TrafficEntry
+	var es []overlays.TrafficEntry
 	for i, e := range []client.TraceEntry{
 		{Dir: "out", Kind: "request", Method: "initialize", ID: "1", Size: 210},
 		{Dir: "in", Kind: "response", Method: "initialize", ID: "1", Size: 731, LatencyMS: 1.4},
@@ -49,7 +49,7 @@ func someTraffic(m *Model) {
 		e.Time = at.Add(time.Duration(i) * 7 * time.Millisecond)
 		e.Server = m.shown().name()
 		e.Message = json.RawMessage(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":%q}`, i, e.Method))
-		es = append(es, panes.TrafficEntry{TraceEntry: e})
+		es = append(es, overlays.TrafficEntry{TraceEntry: e})
 	}
 	m.shown().traffic.Add(es, 0)
 }
