@@ -32,6 +32,9 @@ type serverState struct {
 	server  client.ServerInfo
 	connReq int
 	listReq int
+	// relist: the tools changed again while listReq was in flight; one
+	// more listing follows it, however many notices came meanwhile.
+	relist bool
 	// connecting is the connect command in flight, if any; abandoned are
 	// earlier ones still ending, waited for when the view ends.
 	connecting *connecting

@@ -144,3 +144,31 @@ func isQuit(cmd tea.Cmd) bool {
 	_, ok := cmd().(tea.QuitMsg)
 	return ok
 }
+
+// Notices in a burst cost one more listing, not one each: the first asks,
+// the rest wait for its answer and ask once more together.
+func TestToolsChangedInABurstListOnceMore(t *testing.T) {
+	m, _ := connected(t, true, 80, 24)
+	changed := eventMsg{client.Event{Kind: client.EventToolsChanged, Time: fixedNow}}
+	m.Update(changed)
+	first := m.shown().listReq
+	for range 3 {
+		m.Update(changed)
+	}
+	if m.shown().listReq != first || !m.shown().relist {
+		t.Fatalf("four notices: listing %d (first %d), again %v", m.shown().listReq, first, m.shown().relist)
+	}
+	// The first listing's answer comes: one more is asked for, and its
+	// answer asks for none.
+	_, cmd := m.Update(listedMsg{id: first, listing: &client.Listing{Tools: m.shown().session.Tools()}})
+	second := m.shown().listReq
+	if cmd == nil || second == 0 || second == first || m.shown().relist {
+		t.Fatalf("after the first answer: listing %d, again %v, cmd %v", second, m.shown().relist, cmd != nil)
+	}
+	if _, cmd := m.Update(listedMsg{id: second, listing: &client.Listing{Tools: m.shown().session.Tools()}}); cmd != nil || m.shown().listReq != 0 {
+		t.Fatalf("after the second answer: listing %d, cmd %v", m.shown().listReq, cmd != nil)
+	}
+	if got := m.shown().status; got != "the server's tools changed: 15 tools now" {
+		t.Errorf("status %q", got)
+	}
+}

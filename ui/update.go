@@ -2,11 +2,11 @@ package ui
 
 import (
 	"context"
-	"fmt"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/internal/units"
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/mcpsh/mcpsh/ui/form"
 	"github.com/mcpsh/mcpsh/ui/overlays"
@@ -22,14 +22,21 @@ func (s *serverState) update(msg tea.Msg) tea.Cmd {
 		if msg.id != s.listReq {
 			return nil // a refresh that a newer one overtook
 		}
+		s.listReq = 0
+		var again tea.Cmd
+		if s.relist {
+			// What this listing says is already old: show it, and list once more.
+			s.relist = false
+			again = s.listTools()
+		}
 		if msg.err != nil {
 			s.status = "refreshing the tool list failed: " + termtext.Line(msg.err.Error())
-			return nil
+			return again
 		}
 		s.setTools(msg.listing.Tools)
-		s.status = fmt.Sprintf("the server's tools changed: %d tools now", len(msg.listing.Tools))
+		s.status = "the server's tools changed: " + units.Plural(len(msg.listing.Tools), "tool") + " now"
 		s.recheckOpenCall()
-		return nil
+		return again
 	case sessionEventMsg:
 		if s.session == nil || msg.from != s.session {
 			return nil // an event of a session replaced since: read no further
@@ -154,8 +161,12 @@ func (s *serverState) onEvent(e client.Event) tea.Cmd {
 	next := s.cmd(waitEvent(s.session))
 	switch e.Kind {
 	case client.EventToolsChanged:
-		s.listReq = s.nextID()
-		return tea.Batch(next, s.cmd(listCmd(s.ctx, s.listReq, s.session)))
+		if s.listReq != 0 {
+			// A listing is on its way: notices in a burst cost one more, not one each.
+			s.relist = true
+			return next
+		}
+		return tea.Batch(next, s.listTools())
 	case client.EventReconnected:
 		// The client listed the tools again before it said so; the rest is
 		// listed here, and the subscriptions, which ended with the old
@@ -172,6 +183,12 @@ func (s *serverState) onEvent(e client.Event) tea.Cmd {
 		return tea.Batch(next, s.onResourceUpdated(e.Text))
 	}
 	return next
+}
+
+// listTools asks the server for its tools again.
+func (s *serverState) listTools() tea.Cmd {
+	s.listReq = s.nextID()
+	return s.cmd(listCmd(s.ctx, s.listReq, s.session))
 }
 
 func (s *serverState) onCallDone(msg callDoneMsg) tea.Cmd {

@@ -28,8 +28,11 @@ var ProbeRules = []Rule{
 	{RuleExampleToolError, Info, "the tool answered one of its own input examples with isError", nil},
 }
 
-// AllRules is every rule an audit may report: the static catalogue, then the probe's.
-func AllRules() []Rule { return append(append([]Rule(nil), Rules...), ProbeRules...) }
+// AllRules is every rule an audit may report: the static catalogue, the
+// probe's, then a baseline comparison's.
+func AllRules() []Rule {
+	return append(append(append([]Rule(nil), Rules...), ProbeRules...), BaselineRules...)
+}
 
 // ErrUntrusted: a probe calls tools, and the hints of an untrusted server are
 // not believed, so no tool of it counts as read-only.

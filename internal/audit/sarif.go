@@ -136,9 +136,12 @@ func WriteSARIF(w io.Writer, version string, servers []SARIFServer) error {
 	driver := sarifDriver{Name: "mcpsh", Version: version, InformationURI: "https://github.com/mcpsh/mcpsh", Rules: make([]sarifRule, 0, len(rules))}
 	for i, r := range rules {
 		index[r.ID] = i
-		kind := "probe"
-		if i < len(Rules) {
+		kind := "baseline"
+		switch {
+		case i < len(Rules):
 			kind = "static"
+		case i < len(Rules)+len(ProbeRules):
+			kind = "probe"
 		}
 		driver.Rules = append(driver.Rules, sarifRule{ID: r.ID, ShortDescription: sarifMessage{r.Summary}, HelpURI: HelpURI,
 			DefaultConfiguration: sarifConfig{sarifLevel(r.Severity)}, Properties: map[string]any{"tags": []string{"mcp", "annotations", kind}}})

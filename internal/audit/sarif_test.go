@@ -168,8 +168,8 @@ func TestSARIFHasTheShapeDashboardsRead(t *testing.T) {
 	}
 	run := log.Runs[0]
 	rules := run.Tool.Driver.Rules
-	if len(rules) != len(Rules)+len(ProbeRules) {
-		t.Errorf("%d rules, want every static and probe rule", len(rules))
+	if len(rules) != len(Rules)+len(ProbeRules)+len(BaselineRules) {
+		t.Errorf("%d rules, want every static, probe and baseline rule", len(rules))
 	}
 	for _, res := range run.Results {
 		if res.RuleIndex < 0 || res.RuleIndex >= len(rules) || rules[res.RuleIndex].ID != res.RuleID {

@@ -16,15 +16,15 @@ import (
 // confirmation, as gh does: a person is at the terminal (stdin and stderr
 // both are one) and --no-prompt was not given. Otherwise such a call is
 // refused with exit 4: a script is never asked, and never auto-approved.
-func (a *app) canAsk(f *callFlags) bool {
-	return !f.noPrompt && a.io.StdinTTY && a.io.StderrTTY
+func (f *factory) canAsk(cf *callFlags) bool {
+	return !cf.noPrompt && f.io.StdinTTY && f.io.StderrTTY
 }
 
 // confirm asks on the terminal about a call policy wants confirmed, and marks
 // the call approved or declined. A call that needs no confirmation, or that
 // policy refuses outright, is left as it is.
-func (a *app) confirm(ctx context.Context, s *client.Session, c *client.Call, f *callFlags) error {
-	if !a.canAsk(f) {
+func (f *factory) confirm(ctx context.Context, s *client.Session, c *client.Call, cf *callFlags) error {
+	if !f.canAsk(cf) {
 		return nil
 	}
 	c.Mode = policy.Interactive
@@ -32,21 +32,21 @@ func (a *app) confirm(ctx context.Context, s *client.Session, c *client.Call, f 
 	if d.Verdict != policy.Ask {
 		return nil
 	}
-	p := a.palErr()
+	p := f.palErr()
 	args, _ := json.Marshal(c.Args)
-	fmt.Fprintf(a.io.ErrOut, "%s %s (%s) on %s: %s\n", p.Warn("?"), termtext.Line(c.Tool.Title), termtext.Line(c.Tool.Name),
+	fmt.Fprintf(f.io.ErrOut, "%s %s (%s) on %s: %s\n", p.Warn("?"), termtext.Line(c.Tool.Title), termtext.Line(c.Tool.Name),
 		termtext.Line(s.Target.Label()), termtext.Line(d.Reason))
-	fmt.Fprint(a.io.ErrOut, basisLines(d.Basis))
+	fmt.Fprint(f.io.ErrOut, basisLines(d.Basis))
 	if len(args) > 2 {
-		fmt.Fprintf(a.io.ErrOut, "  arguments %s\n", termtext.Truncate(termtext.Line(string(args)), max(a.io.Width-12, 40)))
+		fmt.Fprintf(f.io.ErrOut, "  arguments %s\n", termtext.Truncate(termtext.Line(string(args)), max(f.io.Width-12, 40)))
 	}
 	if d.OpenWorld {
-		fmt.Fprintln(a.io.ErrOut, "  open-world: it may reach systems outside this server")
+		fmt.Fprintln(f.io.ErrOut, "  open-world: it may reach systems outside this server")
 	}
-	fmt.Fprint(a.io.ErrOut, "Run it? [y/N] ")
-	answer, err := a.readLine(ctx)
+	fmt.Fprint(f.io.ErrOut, "Run it? [y/N] ")
+	answer, err := f.readLine(ctx)
 	if err != nil {
-		fmt.Fprintln(a.io.ErrOut)
+		fmt.Fprintln(f.io.ErrOut)
 		return err
 	}
 	switch strings.ToLower(strings.TrimSpace(answer)) {
@@ -59,9 +59,9 @@ func (a *app) confirm(ctx context.Context, s *client.Session, c *client.Call, f 
 }
 
 // readLine reads one line of the terminal, giving up when ctx ends (Ctrl-C).
-func (a *app) readLine(ctx context.Context) (string, error) {
-	if a.stdin == nil {
-		a.stdin = bufio.NewReader(a.io.In)
+func (f *factory) readLine(ctx context.Context) (string, error) {
+	if f.stdin == nil {
+		f.stdin = bufio.NewReader(f.io.In)
 	}
 	type line struct {
 		s   string
@@ -69,7 +69,7 @@ func (a *app) readLine(ctx context.Context) (string, error) {
 	}
 	got := make(chan line, 1)
 	go func() {
-		s, err := a.stdin.ReadString('\n')
+		s, err := f.stdin.ReadString('\n')
 		got <- line{s, err}
 	}()
 	select {

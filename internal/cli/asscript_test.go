@@ -35,6 +35,7 @@ func asScript(t *testing.T, session string, entries ...sessionlog.Entry) string 
 }
 
 func TestAsScript(t *testing.T) {
+	t.Parallel()
 	refused := entry("pop_note", client.StatusRefused, `{}`)
 	refused.Reason = "destructive: needs confirmation (--yes)"
 	failed := entry("flaky_sync", client.StatusFailed, `{}`)
@@ -100,6 +101,7 @@ func TestAsScript(t *testing.T) {
 // Names and text a server chose cannot add a line, a comment or a control to
 // the script.
 func TestAsScriptHostile(t *testing.T) {
+	t.Parallel()
 	evil := "\x1b]0;pwned\x07\x1b[2J\u009b31m\u202e"
 	s := asScript(t, "s\nrm -rf /"+evil,
 		entry("list_notes\nadd_note title=injected", client.StatusOK, `{}`),
@@ -170,6 +172,7 @@ func TestAsScriptHostile(t *testing.T) {
 // cluster, an emoji with a skin tone, a soft hyphen) is written as it is,
 // and reads back as the same tool: the script calls what the log recorded.
 func TestAsScriptKeepsNamesThatOnlyMeasureDifferently(t *testing.T) {
+	t.Parallel()
 	names := []string{"नमस्ते", "vote_👍🏽", "wipe\u00addisk", "日本語_tool"}
 	var es []sessionlog.Entry
 	for _, n := range names {
@@ -249,6 +252,7 @@ func FuzzAsScript(f *testing.F) {
 // The round trip in process: a session's log, as a script, passes against the
 // same server, and refuses to run while a redacted value is unfilled.
 func TestAsScriptRoundTrip(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	logPath := filepath.Join(dir, "session.jsonl")
 	script := "list_notes\nadd_note title=\"Buy milk\" tags=home content='key sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123'\n" +

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -9,11 +10,16 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// auditFlags are audit's own flags.
-type auditFlags struct {
+// auditOptions are mcpsh audit's flags and arguments, and how it connects.
+type auditOptions struct {
+	f                  *factory
 	asJSON, all, probe bool
 	format, failOn     string
 	probeTimeout       time.Duration
+	probeTimeoutSet    bool     // --probe-timeout was given
+	command            []string // a stdio server's command, after --
+	// dial is audit's own: with --probe, its tap feeds each server's watch.
+	dial dial
 }
 
 // audited is one server as audit saw it: its report, or why there is none.
@@ -26,8 +32,9 @@ type audited struct {
 	notes   []string // what was not done and why (not probed: untrusted)
 }
 
-func (a *app) auditCmd() *cobra.Command {
-	var f auditFlags
+// newAuditCmd is mcpsh audit: its flags parsed into the options, then runF, or the run function when runF is nil.
+func newAuditCmd(f *factory, runF func(context.Context, *auditOptions) error) *cobra.Command {
+	opts := &auditOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "audit [target] [-- COMMAND ARGS...]",
 		Short: "Check a server's tool annotations, and preview how hosts will treat each tool",
@@ -77,100 +84,112 @@ With --all the worst server decides: 1, then 5, then 0.`,
 			if len(rest) > 0 {
 				return &usageError{fmt.Sprintf("audit takes no arguments before --, got %q", rest)}
 			}
-			if err := f.check(cmd); err != nil {
+			opts.command, opts.probeTimeoutSet = command, cmd.Flags().Changed("probe-timeout")
+			if err := opts.check(); err != nil {
 				return err
 			}
-			var servers []*audited
-			var err error
-			if f.all {
-				servers, err = a.auditAll(cmd, command, &f)
-			} else {
-				servers, err = a.auditOne(cmd, command, &f)
+			if runF != nil {
+				return runF(cmd.Context(), opts)
 			}
-			defer func() {
-				for _, sv := range servers {
-					if sv.session != nil {
-						sv.session.Close()
-					}
-				}
-			}()
-			if err != nil {
-				if f.format == "sarif" && ExitCode(err) == ExitFailure && len(servers) == 1 {
-					// A dashboard upload wants a log even when the server was
-					// not reached: it says so in the run's invocation.
-					servers[0].err = err
-					if werr := a.writeSARIF(servers); werr != nil {
-						return werr
-					}
-				}
-				return err
-			}
-			if err := a.writeAudit(servers, &f); err != nil {
-				return err
-			}
-			return a.auditExit(servers, &f)
+			return auditRun(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().BoolVar(&f.asJSON, "json", false, "print the findings as a JSON array (same as --format json)")
-	cmd.Flags().BoolVar(&f.all, "all", false, "every configured server (--json adds a \"server\" field to each finding)")
-	cmd.Flags().StringVar(&f.format, "format", "text", "report `FORMAT`: text, markdown, json or sarif (SARIF 2.1.0)")
-	cmd.Flags().StringVar(&f.failOn, "fail-on", string(audit.Warning), "exit 5 when a finding is at least `SEVERITY`: error, warning, info, or none")
-	cmd.Flags().BoolVar(&f.probe, "probe", false, "also call each read-only tool with its input examples and report what it does (trusted servers only)")
-	cmd.Flags().DurationVar(&f.probeTimeout, "probe-timeout", 0, "give up on a probe call after `DURATION` without an answer (default: the server's timeout, else 1m)")
+	cmd.Flags().BoolVar(&opts.asJSON, "json", false, "print the findings as a JSON array (same as --format json)")
+	cmd.Flags().BoolVar(&opts.all, "all", false, "every configured server (--json adds a \"server\" field to each finding)")
+	cmd.Flags().StringVar(&opts.format, "format", "text", "report `FORMAT`: text, markdown, json or sarif (SARIF 2.1.0)")
+	cmd.Flags().StringVar(&opts.failOn, "fail-on", string(audit.Warning), "exit 5 when a finding is at least `SEVERITY`: error, warning, info, or none")
+	cmd.Flags().BoolVar(&opts.probe, "probe", false, "also call each read-only tool with its input examples and report what it does (trusted servers only)")
+	cmd.Flags().DurationVar(&opts.probeTimeout, "probe-timeout", 0, "give up on a probe call after `DURATION` without an answer (default: the server's timeout, else 1m)")
 	return cmd
 }
 
-// check validates the flags before anything starts.
-func (f *auditFlags) check(cmd *cobra.Command) error {
-	if threshold := audit.Severity(f.failOn); threshold.Rank() == 0 && f.failOn != "none" {
-		return &usageError{fmt.Sprintf("--fail-on %q: want error, warning, info or none", f.failOn)}
+// auditRun audits the server named, or every configured one, and says what
+// decides the exit status.
+func auditRun(ctx context.Context, opts *auditOptions) error {
+	var servers []*audited
+	var err error
+	if opts.all {
+		servers, err = opts.auditAll(ctx)
+	} else {
+		servers, err = opts.auditOne(ctx)
 	}
-	switch f.format {
+	defer func() {
+		for _, sv := range servers {
+			if sv.session != nil {
+				sv.session.Close()
+			}
+		}
+	}()
+	if err != nil {
+		if opts.format == "sarif" && ExitCode(err) == ExitFailure && len(servers) == 1 {
+			// A dashboard upload wants a log even when the server was
+			// not reached: it says so in the run's invocation.
+			servers[0].err = err
+			if werr := opts.writeSARIF(servers); werr != nil {
+				return werr
+			}
+		}
+		return err
+	}
+	if err := opts.writeAudit(servers); err != nil {
+		return err
+	}
+	return opts.auditExit(servers)
+}
+
+// check validates the flags before anything starts.
+func (opts *auditOptions) check() error {
+	if threshold := audit.Severity(opts.failOn); threshold.Rank() == 0 && opts.failOn != "none" {
+		return &usageError{fmt.Sprintf("--fail-on %q: want error, warning, info or none", opts.failOn)}
+	}
+	switch opts.format {
 	case "text", "markdown", "json", "sarif":
 	default:
-		return &usageError{fmt.Sprintf("--format %q: want text, markdown, json or sarif", f.format)}
+		return &usageError{fmt.Sprintf("--format %q: want text, markdown, json or sarif", opts.format)}
 	}
-	if f.asJSON {
-		f.format = "json"
+	if opts.asJSON {
+		opts.format = "json"
 	}
-	if cmd.Flags().Changed("probe-timeout") && !f.probe {
+	if opts.probeTimeoutSet && !opts.probe {
 		return &usageError{"--probe-timeout needs --probe"}
 	}
-	if f.probeTimeout < 0 {
-		return &usageError{fmt.Sprintf("--probe-timeout %s: want a positive duration", f.probeTimeout)}
+	if opts.probeTimeout < 0 {
+		return &usageError{fmt.Sprintf("--probe-timeout %s: want a positive duration", opts.probeTimeout)}
 	}
 	return nil
 }
 
 // writeAudit prints the reports in the chosen format.
-func (a *app) writeAudit(servers []*audited, f *auditFlags) error {
-	switch f.format {
+func (opts *auditOptions) writeAudit(servers []*audited) error {
+	f := opts.f
+	switch opts.format {
 	case "json":
-		return a.writeFindings(servers, f.all)
+		return opts.writeFindings(servers)
 	case "sarif":
-		return a.writeSARIF(servers)
+		return opts.writeSARIF(servers)
 	}
 	first := true
 	for _, sv := range servers {
 		if sv.report == nil {
 			continue
 		}
-		if f.format == "markdown" {
-			sv.report.WriteMarkdown(a.io.Out)
+		if opts.format == "markdown" {
+			sv.report.WriteMarkdown(f.io.Out)
 			continue
 		}
 		if !first {
-			fmt.Fprintln(a.io.Out)
+			fmt.Fprintln(f.io.Out)
 		}
 		first = false
-		sv.report.WriteText(a.io.Out, a.io.Width, a.auditPaint())
+		sv.report.WriteText(f.io.Out, f.io.Width, auditPaint(f.pal()))
 	}
 	return nil
 }
 
 // auditExit says on stderr what decides the exit status, and returns it:
 // could not run (1) outranks findings (5).
-func (a *app) auditExit(servers []*audited, f *auditFlags) error {
+func (opts *auditOptions) auditExit(servers []*audited) error {
+	f := opts.f
 	var findings []audit.Finding
 	incomplete := false
 	for _, sv := range servers {
@@ -182,15 +201,15 @@ func (a *app) auditExit(servers []*audited, f *auditFlags) error {
 			incomplete = incomplete || sv.report.Probe.Incomplete()
 		}
 	}
-	found := f.failOn != "none" && audit.AtOrAbove(findings, audit.Severity(f.failOn))
+	found := opts.failOn != "none" && audit.AtOrAbove(findings, audit.Severity(opts.failOn))
 	if found {
 		c := audit.Count(findings)
-		fmt.Fprintf(a.io.ErrOut, "mcpsh: audit found %d error(s), %d warning(s), %d info (failing at --fail-on %s)\n",
-			c[audit.Error], c[audit.Warning], c[audit.Info], f.failOn)
+		fmt.Fprintf(f.io.ErrOut, "mcpsh: audit found %d error(s), %d warning(s), %d info (failing at --fail-on %s)\n",
+			c[audit.Error], c[audit.Warning], c[audit.Info], opts.failOn)
 	}
 	switch {
 	case incomplete:
-		fmt.Fprintln(a.io.ErrOut, "mcpsh: the audit is incomplete (see above): exit 1")
+		fmt.Fprintln(f.io.ErrOut, "mcpsh: the audit is incomplete (see above): exit 1")
 		return &exitError{ExitFailure}
 	case found:
 		return &exitError{ExitFindings}
@@ -198,8 +217,7 @@ func (a *app) auditExit(servers []*audited, f *auditFlags) error {
 	return nil
 }
 
-func (a *app) auditPaint() audit.Paint {
-	p := a.pal()
+func auditPaint(p palette) audit.Paint {
 	return audit.Paint{
 		Severity: func(s audit.Severity, t string) string {
 			switch s {
@@ -229,28 +247,30 @@ type serverFinding struct {
 
 // writeFindings prints the findings as one JSON array; with --all each names
 // its configured server.
-func (a *app) writeFindings(servers []*audited, all bool) error {
-	if !all {
+func (opts *auditOptions) writeFindings(servers []*audited) error {
+	f := opts.f
+	if !opts.all {
 		findings := servers[0].report.Findings
 		if findings == nil {
 			findings = []audit.Finding{}
 		}
-		return writeJSON(a.io.Out, findings)
+		return writeJSON(f.io.Out, findings)
 	}
 	out := []serverFinding{}
 	for _, sv := range servers {
 		if sv.report == nil {
 			continue
 		}
-		for _, f := range sv.report.Findings {
-			out = append(out, serverFinding{Server: sv.name, Finding: f})
+		for _, fd := range sv.report.Findings {
+			out = append(out, serverFinding{Server: sv.name, Finding: fd})
 		}
 	}
-	return writeJSON(a.io.Out, out)
+	return writeJSON(f.io.Out, out)
 }
 
 // writeSARIF prints the audit as one SARIF 2.1.0 log.
-func (a *app) writeSARIF(servers []*audited) error {
+func (opts *auditOptions) writeSARIF(servers []*audited) error {
+	f := opts.f
 	in := make([]audit.SARIFServer, 0, len(servers))
 	for _, sv := range servers {
 		s := audit.SARIFServer{Name: sv.name, Source: sv.source, Report: sv.report, Notes: sv.notes}
@@ -259,5 +279,5 @@ func (a *app) writeSARIF(servers []*audited) error {
 		}
 		in = append(in, s)
 	}
-	return audit.WriteSARIF(a.io.Out, currentVersion().short(), in)
+	return audit.WriteSARIF(f.io.Out, currentVersion().short(), in)
 }

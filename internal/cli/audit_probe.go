@@ -1,66 +1,71 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"sync"
 
 	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/config"
 	"github.com/mcpsh/mcpsh/internal/audit"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/internal/units"
 	"github.com/mcpsh/mcpsh/policy"
-	"github.com/spf13/cobra"
 )
 
 // auditOne audits the one server named. With --probe an untrusted server is
 // a usage error found before anything starts: the probe would call nothing.
-func (a *app) auditOne(cmd *cobra.Command, command []string, f *auditFlags) ([]*audited, error) {
-	t, err := a.resolveTarget(cmd, command)
+func (opts *auditOptions) auditOne(ctx context.Context) ([]*audited, error) {
+	f := opts.f
+	t, err := f.resolveTarget(opts.command)
 	if err != nil {
 		return nil, err
 	}
-	if f.probe && t.Trust != policy.Trusted {
+	if opts.probe && t.Trust != policy.Trusted {
 		return nil, &usageError{fmt.Sprintf("audit --probe: %s is untrusted (--untrusted, or \"trust\" in its config): its hints are not believed, "+
 			"so no tool counts as read-only and the probe would call none; nothing was sent. Audit it without --probe, or trust it", termtext.Line(t.Label()))}
 	}
-	if err := a.prepareProbe(f); err != nil {
+	if err := opts.prepareProbe(); err != nil {
 		return nil, err
 	}
-	if err := a.prepareFeatures(t); err != nil {
+	feat, err := f.prepareFeatures(t)
+	if err != nil {
 		return nil, err
 	}
+	opts.dial.features = feat
 	sv := &audited{name: t.Label()}
-	if a.target.server != "" || !a.targetGiven(command) {
-		sv.source = a.sourceOf(t.Name)
+	if f.target.server != "" || !f.targetGiven(opts.command) {
+		sv.source = sourceOf(f.cfg, t.Name)
 	}
-	ws := a.watchTraffic(f.probe)
-	s, l, err := a.open(cmd.Context(), t, a.roots)
+	ws := opts.watchTraffic()
+	s, l, err := f.open(ctx, t, feat.roots, &opts.dial)
 	if err != nil {
 		return []*audited{sv}, err
 	}
 	for _, w := range l.Warnings {
-		a.warn(w)
+		f.warn(w)
 	}
 	sv.session = s
-	return []*audited{sv}, a.auditServer(cmd, sv, ws, f)
+	return []*audited{sv}, opts.auditServer(ctx, sv, ws)
 }
 
 // auditAll audits every configured server. An untrusted one is audited
 // without a probe, and stderr and the SARIF log say so: refusing the whole
 // command would make --all --probe unusable next to any untrusted server.
 // --untrusted makes them all untrusted, so there it is a usage error.
-func (a *app) auditAll(cmd *cobra.Command, command []string, f *auditFlags) ([]*audited, error) {
-	if f.probe && a.target.untrusted {
+func (opts *auditOptions) auditAll(ctx context.Context) ([]*audited, error) {
+	f := opts.f
+	if opts.probe && f.target.untrusted {
 		return nil, &usageError{"audit --all --probe --untrusted: no server would be probed (the probe calls tools on trusted servers only); nothing was sent"}
 	}
-	if err := a.prepareProbe(f); err != nil {
+	if err := opts.prepareProbe(); err != nil {
 		return nil, err
 	}
-	ws := a.watchTraffic(f.probe)
-	rs, err := a.eachServer(cmd, command)
+	ws := opts.watchTraffic()
+	rs, err := f.eachServer(ctx, opts.command, &opts.dial)
 	var out []*audited
 	for _, r := range rs {
-		out = append(out, &audited{name: r.name, source: a.sourceOf(r.name), session: r.session, err: r.err})
+		out = append(out, &audited{name: r.name, source: sourceOf(f.cfg, r.name), session: r.session, err: r.err})
 	}
 	if err != nil {
 		return out, err
@@ -69,39 +74,40 @@ func (a *app) auditAll(cmd *cobra.Command, command []string, f *auditFlags) ([]*
 		if sv.session == nil {
 			continue
 		}
-		if err := a.auditServer(cmd, sv, ws, f); err != nil {
+		if err := opts.auditServer(ctx, sv, ws); err != nil {
 			return out, err
 		}
 	}
-	a.reportUnreached(rs)
+	f.reportUnreached(rs)
 	return out, nil
 }
 
 // prepareProbe opens the session log, where the probe's calls go like any
 // others; nothing is opened for an audit that calls nothing.
-func (a *app) prepareProbe(f *auditFlags) error {
-	if !f.probe {
+func (opts *auditOptions) prepareProbe() error {
+	if !opts.probe {
 		return nil
 	}
-	return a.openLog()
+	return opts.f.openLog()
 }
 
 // auditServer audits one connected server, probing it when asked. The error
 // is an interruption; a probe that could not run is the server's err.
-func (a *app) auditServer(cmd *cobra.Command, sv *audited, ws *trafficWatches, f *auditFlags) error {
+func (opts *auditOptions) auditServer(ctx context.Context, sv *audited, ws *trafficWatches) error {
+	f := opts.f
 	s := sv.session
-	if !f.probe {
+	if !opts.probe {
 		sv.report = auditOf(s, s.Tools())
 		return nil
 	}
 	if s.Target.Trust != policy.Trusted {
 		note := "not probed: the server is untrusted, so no tool of it counts as read-only"
 		sv.notes = append(sv.notes, note)
-		a.warn(termtext.Line(sv.name) + ": " + note)
+		f.warn(termtext.Line(sv.name) + ": " + note)
 		sv.report = auditOf(s, s.Tools())
 		return nil
 	}
-	p, err := a.runProbe(cmd, sv, ws.of(s.Target), f)
+	p, err := opts.runProbe(ctx, sv, ws.of(s.Target))
 	tools := s.Tools()
 	if p != nil {
 		tools = p.Listed
@@ -111,11 +117,11 @@ func (a *app) auditServer(cmd *cobra.Command, sv *audited, ws *trafficWatches, f
 		sv.report.AddProbe(p)
 	}
 	if err != nil {
-		if cmd.Context().Err() != nil {
-			return cmd.Context().Err()
+		if ctx.Err() != nil {
+			return ctx.Err()
 		}
 		sv.err = err
-		fmt.Fprintf(a.io.ErrOut, "mcpsh: %scould not probe: %s\n", a.serverPrefix(sv), termtext.Sanitize(err.Error()))
+		fmt.Fprintf(f.io.ErrOut, "mcpsh: %scould not probe: %s\n", opts.serverPrefix(sv), termtext.Sanitize(err.Error()))
 	}
 	return nil
 }
@@ -126,33 +132,34 @@ const probeEvery = 25
 
 // runProbe probes one server, with progress on stderr: a line when it
 // starts, every probeEvery calls, and the status line of the call in flight.
-func (a *app) runProbe(cmd *cobra.Command, sv *audited, w *audit.Watch, f *auditFlags) (*audit.Probe, error) {
-	prefix := a.serverPrefix(sv)
+func (opts *auditOptions) runProbe(ctx context.Context, sv *audited, w *audit.Watch) (*audit.Probe, error) {
+	f := opts.f
+	prefix := opts.serverPrefix(sv)
 	var prog *progressLine
 	stop := func() {
 		if prog != nil {
-			a.progress.Store(nil)
+			f.progress.Store(nil)
 			prog.done()
 			prog = nil
 		}
 	}
 	defer stop()
 	o := audit.ProbeOptions{
-		Timeout: f.probeTimeout,
+		Timeout: opts.probeTimeout,
 		Watch:   w,
 		OnCall: func(n, total int, tool string, example int) {
 			stop()
 			if n == 1 {
-				fmt.Fprintf(a.io.ErrOut, "mcpsh: %sprobing: %s to read-only tools\n", prefix, units.Plural(total, "call"))
+				fmt.Fprintf(f.io.ErrOut, "mcpsh: %sprobing: %s to read-only tools\n", prefix, units.Plural(total, "call"))
 			} else if n%probeEvery == 0 {
-				fmt.Fprintf(a.io.ErrOut, "mcpsh: %sprobe %d/%d\n", prefix, n, total)
+				fmt.Fprintf(f.io.ErrOut, "mcpsh: %sprobe %d/%d\n", prefix, n, total)
 			}
 			label := fmt.Sprintf("probe %d/%d %s%s", n, total, prefix, termtext.Line(tool))
 			if example > 0 {
 				label += fmt.Sprintf(" example %d", example)
 			}
-			prog = a.newProgress(label)
-			a.progress.Store(prog)
+			prog = f.newProgress(label)
+			f.progress.Store(prog)
 		},
 		Prepare: func(c *client.Call) {
 			p := prog
@@ -164,15 +171,15 @@ func (a *app) runProbe(cmd *cobra.Command, sv *audited, w *audit.Watch, f *audit
 		},
 		Done: func(o *client.Outcome) {
 			if o.LogError != "" {
-				a.warn("the session log did not record a probe call: " + o.LogError)
+				f.warn("the session log did not record a probe call: " + o.LogError)
 			}
 		},
 	}
-	p, err := audit.RunProbe(cmd.Context(), sv.session, o)
+	p, err := audit.RunProbe(ctx, sv.session, o)
 	stop()
 	if p != nil {
 		for _, n := range p.Failed {
-			fmt.Fprintf(a.io.ErrOut, "mcpsh: %scould not probe %s: %s\n", prefix, termtext.Line(n.String()), termtext.Line(n.Why))
+			fmt.Fprintf(f.io.ErrOut, "mcpsh: %scould not probe %s: %s\n", prefix, termtext.Line(n.String()), termtext.Line(n.Why))
 		}
 	}
 	return p, err
@@ -180,21 +187,21 @@ func (a *app) runProbe(cmd *cobra.Command, sv *audited, w *audit.Watch, f *audit
 
 // sourceOf is the config file that defines the server called name: its
 // entry's own file (another host's, say), else mcpsh's config file.
-func (a *app) sourceOf(name string) string {
-	if a.cfg == nil {
+func sourceOf(cfg *config.File, name string) string {
+	if cfg == nil {
 		return ""
 	}
-	for _, s := range a.cfg.Servers {
+	for _, s := range cfg.Servers {
 		if s.Name == name && s.Origin.File != "" {
 			return s.Origin.File
 		}
 	}
-	return a.cfg.Path
+	return cfg.Path
 }
 
 // serverPrefix names the server in a line on stderr when there are several.
-func (a *app) serverPrefix(sv *audited) string {
-	if !a.several {
+func (opts *auditOptions) serverPrefix(sv *audited) string {
+	if !opts.dial.several {
 		return ""
 	}
 	return termtext.Line(sv.name) + ": "
@@ -206,13 +213,14 @@ type trafficWatches struct {
 	by map[string]*audit.Watch // by target label
 }
 
-// watchTraffic has every session opened from now on feed a Watch, when on.
-func (a *app) watchTraffic(on bool) *trafficWatches {
-	if !on {
+// watchTraffic has every session audit opens from now on feed a Watch,
+// with --probe.
+func (opts *auditOptions) watchTraffic() *trafficWatches {
+	if !opts.probe {
 		return nil
 	}
 	ws := &trafficWatches{by: map[string]*audit.Watch{}}
-	a.traceHook = func(t client.Target, next func(client.TraceEntry)) func(client.TraceEntry) {
+	opts.dial.tap = func(t client.Target, next func(client.TraceEntry)) func(client.TraceEntry) {
 		w := &audit.Watch{}
 		ws.mu.Lock()
 		ws.by[t.Label()] = w

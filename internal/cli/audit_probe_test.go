@@ -15,6 +15,7 @@ import (
 // of its text on either raw, whatever the format; mcpsh's own status line
 // (carriage return, erase line) is the only control allowed.
 func TestAuditProbeOfAHostileServerOnATerminal(t *testing.T) {
+	t.Parallel()
 	sc, _ := fixture.Lookup("hostile")
 	ts := httptest.NewServer((&fixture.Server{Scenario: sc, StateDir: t.TempDir(), Stderr: io.Discard}).Handler(fixture.HTTPOptions{SSE: true}))
 	t.Cleanup(ts.Close)
@@ -43,6 +44,7 @@ func TestAuditProbeOfAHostileServerOnATerminal(t *testing.T) {
 }
 
 func TestAuditFlags(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		args []string
 		want string
@@ -62,6 +64,7 @@ func TestAuditFlags(t *testing.T) {
 // --json keeps its shape with --probe: an array of findings with tool, rule,
 // severity and message, the probe's among them.
 func TestAuditProbeJSONKeepsItsShape(t *testing.T) {
+	t.Parallel()
 	sc, _ := fixture.Lookup("probe")
 	state := t.TempDir()
 	ts := httptest.NewServer((&fixture.Server{Scenario: sc, StateDir: state, Stderr: io.Discard}).Handler(fixture.HTTPOptions{}))

@@ -22,6 +22,7 @@ import (
 // words themselves do. (The fake quotes tokens earlier runs held too; a run
 // cannot know those, and they are not checked.)
 func TestCredentialsAServerEchoesShowNowhere(t *testing.T) {
+	t.Parallel()
 	f := oauthfake.New(t)
 	f.ExpiresIn = 5
 	f.RegisterSecret = "dyn-secret-Rk5Tq2"

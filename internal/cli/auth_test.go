@@ -38,6 +38,7 @@ func noSecrets(t *testing.T, f *oauthfake.Server, extra []string, texts map[stri
 // TestLoginThenCall: login runs the browser flow once and stores the token;
 // a script then calls the server with it, and nothing asks again.
 func TestLoginThenCall(t *testing.T) {
+	t.Parallel()
 	f := oauthfake.New(t)
 	state := t.TempDir()
 	r, _ := run(t, authEnv(t, state, oauthfake.CurlBrowser(t)), "login", "--url", f.URL())
@@ -77,6 +78,7 @@ func TestLoginThenCall(t *testing.T) {
 // TestBatchNeedsLogin: a script with no terminal and no $BROWSER cannot log
 // in: it fails (exit 1) saying which command to run, and registers nothing.
 func TestBatchNeedsLogin(t *testing.T) {
+	t.Parallel()
 	f := oauthfake.New(t)
 	state := t.TempDir()
 	r, _ := run(t, authEnv(t, state, ""), "call", "--url", f.URL(), "whoami")
@@ -94,6 +96,7 @@ func TestBatchNeedsLogin(t *testing.T) {
 
 // TestLogout removes the stored token, and says so when there is none.
 func TestLogout(t *testing.T) {
+	t.Parallel()
 	f := oauthfake.New(t)
 	state := t.TempDir()
 	e := authEnv(t, state, oauthfake.CurlBrowser(t))
@@ -116,6 +119,7 @@ func TestLogout(t *testing.T) {
 // TestServersLoginStatus: servers says who is logged in and until when,
 // in text and JSON, and never shows a token or the client secret.
 func TestServersLoginStatus(t *testing.T) {
+	t.Parallel()
 	f := oauthfake.New(t)
 	f.ClientSecret = "pre-secret-Tg6Yh3"
 	state := t.TempDir()
@@ -161,6 +165,7 @@ func TestServersLoginStatus(t *testing.T) {
 // TestLoginWithFlags: a pre-registered client given on the command line;
 // its secret never shows, not even in an error.
 func TestLoginWithFlags(t *testing.T) {
+	t.Parallel()
 	f := oauthfake.New(t)
 	f.ClientSecret = "pre-secret-Tg6Yh3"
 	e := authEnv(t, t.TempDir(), oauthfake.CurlBrowser(t))
@@ -181,6 +186,7 @@ func TestLoginWithFlags(t *testing.T) {
 
 // TestLoginNotAsked: a server that lets mcpsh in without a token stores nothing.
 func TestLoginNotAsked(t *testing.T) {
+	t.Parallel()
 	f := oauthfake.New(t)
 	r, _ := run(t, authEnv(t, t.TempDir(), oauthfake.CurlBrowser(t)), "login", "--url", f.OpenURL())
 	wantCode(t, r, ExitOK)
@@ -191,6 +197,7 @@ func TestLoginNotAsked(t *testing.T) {
 }
 
 func TestLoginMistakes(t *testing.T) {
+	t.Parallel()
 	e := authEnv(t, t.TempDir(), "")
 	tests := []struct {
 		args []string

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -37,15 +38,21 @@ func (f *callFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.noPrompt, "no-prompt", false, "never ask on the terminal: refuse calls that need confirmation unless --yes")
 }
 
-// call builds a client.Call with the flags' settings.
-func (f *callFlags) call(cmd *cobra.Command, tool *client.Tool, args map[string]any) *client.Call {
-	c := &client.Call{Tool: tool, Args: args, Mode: policy.Batch, Preapproved: f.yes, OnlyReadOnly: f.readOnly}
-	c.Timeout, c.MaxDuration, c.Attempts, c.RetryMax = f.limits(cmd)
-	return c
+// callLimits are the call limits the user set. Those not set stay zero, so
+// the server's configured values (or the defaults) apply.
+type callLimits struct {
+	timeout, maxDuration time.Duration
+	attempts             int
+	retryMax             time.Duration
 }
 
-// limits are the call limits the user set. Those not set stay zero, so the
-// server's configured values (or the defaults) apply.
+// call builds a client.Call with the flags' settings.
+func (f *callFlags) call(tool *client.Tool, args map[string]any, set callLimits) *client.Call {
+	return &client.Call{Tool: tool, Args: args, Mode: policy.Batch, Preapproved: f.yes, OnlyReadOnly: f.readOnly,
+		Timeout: set.timeout, MaxDuration: set.maxDuration, Attempts: set.attempts, RetryMax: set.retryMax}
+}
+
+// limits are the call limits the user set on cmd's command line.
 func (f *callFlags) limits(cmd *cobra.Command) (timeout, maxDur time.Duration, attempts int, retryMax time.Duration) {
 	fl := cmd.Flags()
 	if fl.Changed("timeout") {
@@ -66,9 +73,27 @@ func (f *callFlags) limits(cmd *cobra.Command) (timeout, maxDur time.Duration, a
 	return timeout, maxDur, attempts, retryMax
 }
 
-func (a *app) callCmd() *cobra.Command {
-	var f callFlags
-	var example int
+// set is limits as a value an options struct holds.
+func (f *callFlags) set(cmd *cobra.Command) callLimits {
+	var l callLimits
+	l.timeout, l.maxDuration, l.attempts, l.retryMax = f.limits(cmd)
+	return l
+}
+
+// callOptions are mcpsh call's flags and arguments.
+type callOptions struct {
+	f       *factory
+	calls   callFlags
+	limits  callLimits // the limits set on the command line
+	example int
+	tool    string
+	argv    []string // the tool's arguments
+	command []string // a stdio server's command, after --
+}
+
+// newCallCmd is mcpsh call: its flags parsed into the options, then runF, or the run function when runF is nil.
+func newCallCmd(f *factory, runF func(context.Context, *callOptions) error) *cobra.Command {
+	opts := &callOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "call [target] TOOL [ARGS...] [-- COMMAND ARGS...]",
 		Short: "Call one tool",
@@ -94,50 +119,82 @@ a script, and nothing is approved because nobody is there.`,
 			if len(rest) == 0 {
 				return &usageError{"call needs a TOOL name"}
 			}
-			if err := a.openLog(); err != nil {
-				return err
+			opts.tool, opts.argv, opts.command = rest[0], rest[1:], command
+			opts.limits = opts.calls.set(cmd)
+			if runF != nil {
+				return runF(cmd.Context(), opts)
 			}
-			s, err := a.connect(cmd, command)
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			tool, err := findTool(s, rest[0])
-			if err != nil {
-				return err
-			}
-			callArgs, err := buildArgs(tool, rest[1:], example)
-			if err != nil {
-				return err
-			}
-			if n := tool.SchemaNotice(); n != "" {
-				a.warn(n)
-			}
-			c := f.call(cmd, tool, callArgs)
-			if err := a.confirm(cmd.Context(), s, c, &f); err != nil {
-				return err
-			}
-			o, err := a.doCall(cmd, s, c)
-			if err != nil {
-				return err
-			}
-			if f.json {
-				if err := writeJSON(a.io.Out, o); err != nil {
-					return err
-				}
-				a.reportWarnings(o)
-			} else {
-				a.reportOutcome(o)
-			}
-			if code := statusCode(o.Status); code != ExitOK {
-				return &exitError{code}
-			}
-			return nil
+			return callRun(cmd.Context(), opts)
 		},
 	}
-	f.register(cmd.Flags())
-	cmd.Flags().IntVar(&example, "example", 0, "start from the tool's `N`th input example (1-based)")
+	opts.calls.register(cmd.Flags())
+	cmd.Flags().IntVar(&opts.example, "example", 0, "start from the tool's `N`th input example (1-based)")
 	return cmd
+}
+
+// callRun makes one call and prints how it ended.
+func callRun(ctx context.Context, opts *callOptions) error {
+	f := opts.f
+	if err := f.openLog(); err != nil {
+		return err
+	}
+	s, err := f.connect(ctx, opts.command, nil)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	tool, err := findTool(s, opts.tool)
+	if err != nil {
+		return err
+	}
+	callArgs, err := buildArgs(tool, opts.argv, opts.example)
+	if err != nil {
+		return err
+	}
+	if n := tool.SchemaNotice(); n != "" {
+		f.warn(n)
+	}
+	c := opts.calls.call(tool, callArgs, opts.limits)
+	if err := f.confirm(ctx, s, c, &opts.calls); err != nil {
+		return err
+	}
+	o, err := f.doCall(ctx, s, c)
+	if err != nil {
+		return err
+	}
+	if opts.calls.json {
+		if err := writeJSON(f.io.Out, o); err != nil {
+			return err
+		}
+		f.reportWarnings(o)
+	} else {
+		opts.report(o)
+	}
+	if code := statusCode(o.Status); code != ExitOK {
+		return &exitError{code}
+	}
+	return nil
+}
+
+// report prints a call's result on stdout and its diagnostics on
+// stderr. Whatever of the server's reaches stderr is made safe, terminal or
+// not: stderr is where people look, and it is often a terminal when stdout is not.
+func (opts *callOptions) report(o *client.Outcome) {
+	f := opts.f
+	p := f.palErr()
+	tool := termtext.Line(o.Tool)
+	switch o.Status {
+	case client.StatusOK:
+		fmt.Fprint(f.io.Out, resultText(o.Result, f.io.StdoutTTY))
+	case client.StatusToolError:
+		fmt.Fprint(f.io.ErrOut, resultText(o.Result, true))
+		fmt.Fprintf(f.io.ErrOut, "mcpsh: %s returned an error (isError)\n", tool)
+	case client.StatusRefused:
+		fmt.Fprintf(f.io.ErrOut, "mcpsh: %s\n%s", p.Bad(termtext.Sanitize(refusalText(o))), refusalBasis(o))
+	default:
+		fmt.Fprintf(f.io.ErrOut, "mcpsh: %s %s: %s\n", tool, o.Status, termtext.Sanitize(o.Error))
+	}
+	f.reportWarnings(o)
 }
 
 // findTool looks a tool up, and suggests near names when it is not there.

@@ -7,6 +7,7 @@ import (
 )
 
 func TestCallPrintsTheResult(t *testing.T) {
+	t.Parallel()
 	r, srv := run(t, env{}, "call", "--demo", "get_note", "id=2")
 	wantCode(t, r, ExitOK)
 	contains(t, "stdout", r.out, "Shopping list")
@@ -16,6 +17,7 @@ func TestCallPrintsTheResult(t *testing.T) {
 }
 
 func TestDestructiveCallIsRefusedUnlessYes(t *testing.T) {
+	t.Parallel()
 	// Piped, or on a terminal with --no-prompt: nobody is asked, and the call
 	// is refused.
 	for _, c := range []struct {
@@ -43,6 +45,7 @@ func TestDestructiveCallIsRefusedUnlessYes(t *testing.T) {
 }
 
 func TestReadOnlyModeRefusesWriters(t *testing.T) {
+	t.Parallel()
 	r, srv := run(t, env{}, "call", "--demo", "add_note", "title=x", "--read-only")
 	wantCode(t, r, ExitRefused)
 	contains(t, "stderr", r.errOut, `only read-only calls are allowed, and "add_note" is a write tool (declared non-destructive) (--read-only)`)
@@ -54,6 +57,7 @@ func TestReadOnlyModeRefusesWriters(t *testing.T) {
 }
 
 func TestUntrustedAsksForEverything(t *testing.T) {
+	t.Parallel()
 	r, srv := run(t, env{}, "call", "--demo", "--untrusted", "list_notes")
 	wantCode(t, r, ExitRefused)
 	contains(t, "stderr", r.errOut, "untrusted server")
@@ -63,6 +67,7 @@ func TestUntrustedAsksForEverything(t *testing.T) {
 }
 
 func TestCallArgumentErrorsSendNothing(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		args []string
 		msg  string
@@ -92,6 +97,7 @@ func TestCallArgumentErrorsSendNothing(t *testing.T) {
 }
 
 func TestCallWithExample(t *testing.T) {
+	t.Parallel()
 	r, _ := run(t, env{}, "call", "--demo", "add_note", "--example", "1", "--json")
 	wantCode(t, r, ExitOK)
 	var o map[string]any
@@ -108,6 +114,7 @@ func TestCallWithExample(t *testing.T) {
 }
 
 func TestCallJSONIsOneObject(t *testing.T) {
+	t.Parallel()
 	r, _ := run(t, env{}, "call", "--demo", "search_notes", "query=list", "--json")
 	wantCode(t, r, ExitOK)
 	var o map[string]any
@@ -131,6 +138,7 @@ func TestCallJSONIsOneObject(t *testing.T) {
 }
 
 func TestToolErrorExitsThree(t *testing.T) {
+	t.Parallel()
 	r, _ := run(t, env{}, "call", "--demo", "get_note", "id=999")
 	wantCode(t, r, ExitToolError)
 	contains(t, "stderr", r.errOut, "no note with id 999", "returned an error")
@@ -140,6 +148,7 @@ func TestToolErrorExitsThree(t *testing.T) {
 }
 
 func TestEscapeSequencesAreStrippedOnATerminal(t *testing.T) {
+	t.Parallel()
 	r, _ := run(t, env{tty: true}, "call", "--demo", "echo", "text=\x1b]0;pwned\x07hi \x1b[31mred", "--no-prompt")
 	wantCode(t, r, ExitRefused) // echo has no annotations: destructive by default
 	r, _ = run(t, env{tty: true}, "call", "--demo", "echo", "text=\x1b]0;pwned\x07hi \x1b[31mred", "--yes")
@@ -157,6 +166,7 @@ func TestEscapeSequencesAreStrippedOnATerminal(t *testing.T) {
 // runs it, anything else (an empty line, the end of input) declines it, and
 // a declined call reaches no server.
 func TestBatchAsksOnATerminal(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		answer string
 		code   int

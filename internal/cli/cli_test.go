@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -8,15 +9,23 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/demo"
 	"github.com/mcpsh/mcpsh/internal/fixture"
 	"github.com/mcpsh/mcpsh/internal/iostreams"
+	"github.com/mcpsh/mcpsh/internal/sessionlog"
 	"github.com/mcpsh/mcpsh/internal/testenv"
+	"github.com/spf13/pflag"
 )
+
+// serveDemoArg, as the test binary's first argument, makes it the demo
+// server, as MCPSH_TEST_SERVE_DEMO=1 does: a test that names the server after
+// -- needs no change to the process's environment, and runs in parallel.
+const serveDemoArg = "mcpsh-test-serve-demo"
 
 // The test binary doubles as `mcpsh serve-demo` for configured stdio servers.
 func TestMain(m *testing.M) {
-	if os.Getenv("MCPSH_TEST_SERVE_DEMO") == "1" {
+	if os.Getenv("MCPSH_TEST_SERVE_DEMO") == "1" || len(os.Args) > 1 && os.Args[1] == serveDemoArg {
 		if err := demo.ServeStdio(context.Background(), demo.New()); err != nil {
 			os.Exit(1)
 		}
@@ -38,16 +47,27 @@ type env struct {
 	width int
 	stdin string
 	vars  map[string]string
+	// syncLog, when set, is called to sync the session log before a call.
+	syncLog func(*sessionlog.Writer, *client.Outcome) error
 }
 
 // run invokes mcpsh in-process with the given streams; the demo server it
 // starts is returned so tests can count executions on the server side.
+// Nothing it sets outlives the call, so tests that use it run in parallel.
 func run(t *testing.T, e env, args ...string) (result, *demo.Server) {
 	t.Helper()
+	f, out, errOut := testFactory(t, e)
 	var srv *demo.Server
-	old := newDemoServer
-	newDemoServer = func() *demo.Server { srv = demo.New(); return srv }
-	defer func() { newDemoServer = old }()
+	f.newDemo = func() *demo.Server { srv = demo.New(); return srv }
+	code := execute(context.Background(), f, args)
+	return result{code, out.String(), errOut.String()}, srv
+}
+
+// testFactory is the factory run gives mcpsh, for the tests that build one
+// command (newXCmd) or call its run function (xRun) with options of their
+// own: stdout and stderr are the buffers it returns.
+func testFactory(t *testing.T, e env) (*factory, *bytes.Buffer, *bytes.Buffer) {
+	t.Helper()
 	io, in, out, errOut := iostreams.Test()
 	in.WriteString(e.stdin)
 	if e.tty {
@@ -58,8 +78,18 @@ func run(t *testing.T, e env, args ...string) (result, *demo.Server) {
 		vars[k] = v
 	}
 	getenv := func(k string) (string, bool) { v, ok := vars[k]; return v, ok }
-	code := Main(context.Background(), args, io, getenv)
-	return result{code, out.String(), errOut.String()}, srv
+	f := newFactory(io, getenv)
+	// The shared flags' defaults, as the root command would register them.
+	fs := pflag.NewFlagSet("mcpsh", pflag.ContinueOnError)
+	f.target.register(fs)
+	f.logs.register(fs)
+	if cwd, ok := hostsCwd.Load(t); ok {
+		f.getwd = func() (string, error) { return cwd.(string), nil }
+	}
+	if e.syncLog != nil {
+		f.syncLog = e.syncLog
+	}
+	return f, out, errOut
 }
 
 func wantCode(t *testing.T, r result, code int) {

@@ -12,6 +12,7 @@ import (
 // it, in stdout's own profile: sixteen colours by default, bold and no colour
 // where the terminal has none.
 func TestToolsColourFollowsTheThemeAndProfile(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		profile colorprofile.Profile
 		want    []string
@@ -45,6 +46,7 @@ func TestToolsColourFollowsTheThemeAndProfile(t *testing.T) {
 // Stderr is drawn in its own profile, whatever stdout's is: the question's
 // mark is yellow in sixteen colours, plain where stderr has none.
 func TestStderrHasItsOwnProfile(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		out, err colorprofile.Profile
 		want     bool

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -9,9 +10,21 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func (a *app) completeCmd() *cobra.Command {
-	var asJSON bool
-	var given []string
+// completeOptions are mcpsh complete's flags and arguments.
+type completeOptions struct {
+	f       *factory
+	json    bool
+	given   []string // --context's key=value
+	ref     client.CompletionRef
+	arg     string
+	prefix  string
+	chosen  map[string]string // --context, parsed
+	command []string          // a stdio server's command, after --
+}
+
+// newCompleteCmd is mcpsh complete: its flags parsed into the options, then runF, or the run function when runF is nil.
+func newCompleteCmd(f *factory, runF func(context.Context, *completeOptions) error) *cobra.Command {
+	opts := &completeOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "complete [target] PROMPT|TEMPLATE ARG [PREFIX] [-- COMMAND ARGS...]",
 		Short: "Ask the server to complete an argument",
@@ -36,38 +49,48 @@ Prints one value per line; --json prints {"values": [...], "total": N, "hasMore"
 				prefix = rest[2]
 			}
 			ctxArgs := map[string]string{}
-			for _, kv := range given {
+			for _, kv := range opts.given {
 				k, v, ok := strings.Cut(kv, "=")
 				if !ok || k == "" {
 					return &usageError{fmt.Sprintf("--context %q is not key=value", kv)}
 				}
 				ctxArgs[k] = v
 			}
-			s, err := a.connect(cmd, command)
-			if err != nil {
-				return err
+			opts.ref, opts.arg, opts.prefix, opts.chosen, opts.command = ref, rest[1], prefix, ctxArgs, command
+			if runF != nil {
+				return runF(cmd.Context(), opts)
 			}
-			defer s.Close()
-			c, err := s.Complete(cmd.Context(), ref, rest[1], prefix, ctxArgs)
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				return writeJSON(a.io.Out, c)
-			}
-			for _, v := range c.Values {
-				if a.io.StdoutTTY {
-					v = termtext.Line(v)
-				}
-				fmt.Fprintln(a.io.Out, v)
-			}
-			if c.HasMore {
-				fmt.Fprintf(a.io.ErrOut, "mcpsh: more values than these (%d shown)\n", len(c.Values))
-			}
-			return nil
+			return completeRun(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
-	cmd.Flags().StringArrayVar(&given, "context", nil, "an argument already chosen, `key=value` (repeatable)")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print JSON")
+	cmd.Flags().StringArrayVar(&opts.given, "context", nil, "an argument already chosen, `key=value` (repeatable)")
 	return cmd
+}
+
+// completeRun asks the server for completions and prints them.
+func completeRun(ctx context.Context, opts *completeOptions) error {
+	f := opts.f
+	s, err := f.connect(ctx, opts.command, nil)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	c, err := s.Complete(ctx, opts.ref, opts.arg, opts.prefix, opts.chosen)
+	if err != nil {
+		return err
+	}
+	if opts.json {
+		return writeJSON(f.io.Out, c)
+	}
+	for _, v := range c.Values {
+		if f.io.StdoutTTY {
+			v = termtext.Line(v)
+		}
+		fmt.Fprintln(f.io.Out, v)
+	}
+	if c.HasMore {
+		fmt.Fprintf(f.io.ErrOut, "mcpsh: more values than these (%d shown)\n", len(c.Values))
+	}
+	return nil
 }

@@ -11,6 +11,7 @@ import (
 )
 
 func TestParseExpectations(t *testing.T) {
+	t.Parallel()
 	script := `get_note id=1
   expect status ok
   expect text "Buy \"milk\"\n"
@@ -47,6 +48,7 @@ func TestParseExpectations(t *testing.T) {
 }
 
 func TestParseExpectationMistakes(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ line, want string }{
 		{"expect", "want status, text or json after expect"},
 		{"expect stauts ok", `expect: "stauts": want status, text or json`},
@@ -84,6 +86,7 @@ func TestParseExpectationMistakes(t *testing.T) {
 }
 
 func TestParseExpectationPlacement(t *testing.T) {
+	t.Parallel()
 	script := "# a comment first\nexpect status ok\nlist_notes\n  expect status ok\n\n  # comments between are fine\n  expect status refused\nget_note 'id=1\n  expect status ok\n  expect nonsense\n"
 	lines, errs := parseScript("s.mcpsh", strings.NewReader(script))
 	var msgs []string
@@ -106,6 +109,7 @@ func TestParseExpectationPlacement(t *testing.T) {
 }
 
 func TestPathRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, p := range []string{".", ".a", ".a.b_2[0][3]", `.["a b"].c`, `.[0]`, `.["é\"]\\"]`, `.["\u001b[31m"]`, `.a["0"]`} {
 		path, end, err := parsePath(p)
 		if err != nil || end != len(p) {
@@ -140,6 +144,7 @@ func mustExpect(t *testing.T, line string) expectation {
 }
 
 func TestCheckExpectations(t *testing.T) {
+	t.Parallel()
 	sc := `{"note":{"id":1,"tags":["home","work"],"title":"Buy milk","n":1.0,"big":12345678901234567890},"a key":{"x":null}}`
 	ok := outcomeWith(client.StatusOK, "Note #1: Buy milk", sc)
 	tests := []struct {
@@ -192,6 +197,7 @@ func TestCheckExpectations(t *testing.T) {
 // A server's text in a failed expectation reaches the terminal only as
 // escapes, and the record keeps it whole.
 func TestExpectationFailureIsSafe(t *testing.T) {
+	t.Parallel()
 	evil := "x\x1b]0;pwned\x07\x1b[2J\u009b31m\u202eline\nnext"
 	o := outcomeWith(client.StatusOK, evil, `{"s":"`+fixture.Evil+`"}`)
 	for _, line := range []string{`text "nope"`, `json .s == "nope"`, `json . == 1`} {

@@ -12,17 +12,17 @@ import (
 // (-s, or the only one) got them from discovery already. Only mcpsh's own
 // file is read, as for the log's retention; one that cannot be read is an
 // error, as it is for -s: its rules may be what keeps a call from running.
-func (a *app) addGlobalRules(t *client.Target) error {
-	own := a.cfg
+func (f *factory) addGlobalRules(t *client.Target) error {
+	own := f.cfg
 	if own == nil {
-		path, found, err := config.Find(a.configPath, a.getenv)
+		path, found, err := config.Find(f.configPath, f.getenv)
 		if err != nil {
 			return err
 		}
 		if !found {
 			return nil
 		}
-		if own, err = config.Load(path, a.getenv); err != nil {
+		if own, err = config.Load(path, f.getenv); err != nil {
 			return err
 		}
 	}

@@ -11,8 +11,8 @@ import (
 // went when it needed a fallback (client/handshakes.go): handshakes.json in
 // the state folder, beside the session logs. Without a state folder
 // nothing is remembered, and each start probes again.
-func (a *app) handshakes() client.HandshakeMemory {
-	dir, err := paths.StateDir(a.getenv)
+func (f *factory) handshakes() client.HandshakeMemory {
+	dir, err := paths.StateDir(f.getenv)
 	if err != nil {
 		return nil
 	}

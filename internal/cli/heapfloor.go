@@ -29,8 +29,8 @@ const heapFloorBytes = 16 << 20
 
 // raiseHeapFloor sets the floor for the rest of the process, once, on the
 // first batch call.
-func (a *app) raiseHeapFloor() {
-	heapFloorOnce.Do(func() { heapFloor = newHeapFloor(a.getenv) })
+func (f *factory) raiseHeapFloor() {
+	heapFloorOnce.Do(func() { heapFloor = newHeapFloor(f.getenv) })
 }
 
 // newHeapFloor is the block to keep alive, or nil when the user tunes the

@@ -3,6 +3,7 @@ package cli
 import "testing"
 
 func TestHeapFloorYieldsToTheUsersTuning(t *testing.T) {
+	t.Parallel()
 	env := func(vars map[string]string) func(string) (string, bool) {
 		return func(k string) (string, bool) { v, ok := vars[k]; return v, ok }
 	}

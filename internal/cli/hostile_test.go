@@ -38,6 +38,7 @@ func terminalControl(s string) string {
 // reaches either raw, whatever the command. (Colour is off: mcpsh's own
 // colours are escapes too.)
 func TestHostileServerTextOnATerminal(t *testing.T) {
+	t.Parallel()
 	sc, _ := fixture.Lookup("hostile")
 	ts := httptest.NewServer((&fixture.Server{Scenario: sc, StateDir: t.TempDir(), Stderr: io.Discard}).Handler(fixture.HTTPOptions{SSE: true}))
 	defer ts.Close()
@@ -75,6 +76,7 @@ func TestHostileServerTextOnATerminal(t *testing.T) {
 
 // Colour on stderr follows whether stderr is a terminal, not stdout.
 func TestColourFollowsEachStream(t *testing.T) {
+	t.Parallel()
 	for _, errTTY := range []bool{false, true} {
 		s, _, _, errOut := iostreams.Test()
 		s.StdoutTTY, s.Color = true, true

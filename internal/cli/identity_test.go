@@ -15,6 +15,7 @@ import (
 // the tools header, the audit's title, the message for its request for
 // input, info; "bank" appears only as what it reports itself as.
 func TestBatchNamesTheServerAsConfigured(t *testing.T) {
+	t.Parallel()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -27,8 +28,16 @@ type infoJSON struct {
 	Declared []string `json:"declared"`
 }
 
-func (a *app) infoCmd() *cobra.Command {
-	var asJSON bool
+// infoOptions are mcpsh info's flags and arguments.
+type infoOptions struct {
+	f       *factory
+	json    bool
+	command []string // a stdio server's command, after --
+}
+
+// newInfoCmd is mcpsh info: its flags parsed into the options, then runF, or the run function when runF is nil.
+func newInfoCmd(f *factory, runF func(context.Context, *infoOptions) error) *cobra.Command {
+	opts := &infoOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "info [target] [-- COMMAND ARGS...]",
 		Short: "Show what a server says about itself",
@@ -42,41 +51,52 @@ what mcpsh offered it in return (roots, elicitation).`,
 			if len(rest) > 0 {
 				return &usageError{fmt.Sprintf("info takes no arguments before --, got %q", rest)}
 			}
-			s, err := a.connect(cmd, command)
-			if err != nil {
-				return err
+			opts.command = command
+			if runF != nil {
+				return runF(cmd.Context(), opts)
 			}
-			defer s.Close()
-			info := s.Server()
-			j := infoJSON{Server: s.Target.Label(), Name: info.Name, Title: info.Title, Version: info.Version, Protocol: info.Protocol,
-				Via: s.Target.Via(), Trust: string(s.Target.Trust), Capabilities: info.Capabilities,
-				Instructions: info.Instructions, Declared: a.declared()}
-			if asJSON {
-				return writeJSON(a.io.Out, j)
-			}
-			a.printInfo(j)
-			return nil
+			return infoRun(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print JSON")
 	return cmd
 }
 
-// declared lists what a batch command offers servers.
-func (a *app) declared() []string {
-	out := []string{}
-	if len(a.roots) > 0 {
-		out = append(out, fmt.Sprintf("roots (%d)", len(a.roots)))
+// infoRun prints what the server says about itself, and what mcpsh offered it.
+func infoRun(ctx context.Context, opts *infoOptions) error {
+	f := opts.f
+	d := &dial{}
+	s, err := f.connect(ctx, opts.command, d)
+	if err != nil {
+		return err
 	}
-	if a.elicitor != nil {
-		out = append(out, "elicitation (form, answered by --elicit "+a.target.elicit+")")
+	defer s.Close()
+	info := s.Server()
+	j := infoJSON{Server: s.Target.Label(), Name: info.Name, Title: info.Title, Version: info.Version, Protocol: info.Protocol,
+		Via: s.Target.Via(), Trust: string(s.Target.Trust), Capabilities: info.Capabilities,
+		Instructions: info.Instructions, Declared: d.declared(f.target.elicit)}
+	if opts.json {
+		return writeJSON(f.io.Out, j)
+	}
+	opts.printInfo(j)
+	return nil
+}
+
+// declared lists what a batch command offered the server: elicit is --elicit.
+func (feat features) declared(elicit string) []string {
+	out := []string{}
+	if len(feat.roots) > 0 {
+		out = append(out, fmt.Sprintf("roots (%d)", len(feat.roots)))
+	}
+	if feat.elicitor != nil {
+		out = append(out, "elicitation (form, answered by --elicit "+elicit+")")
 	}
 	return out
 }
 
-func (a *app) printInfo(j infoJSON) {
-	p := a.pal()
-	w := a.io.Out
+func (opts *infoOptions) printInfo(j infoJSON) {
+	p := opts.f.pal()
+	w := opts.f.io.Out
 	name := termtext.Line(j.Name)
 	if j.Title != "" {
 		name = termtext.Line(j.Title) + " (" + name + ")"
@@ -124,9 +144,17 @@ func orNone(s []string) string {
 	return strings.Join(s, ", ")
 }
 
-func (a *app) pingCmd() *cobra.Command {
-	var count int
-	var asJSON bool
+// pingOptions are mcpsh ping's flags and arguments.
+type pingOptions struct {
+	f       *factory
+	count   int
+	json    bool
+	command []string // a stdio server's command, after --
+}
+
+// newPingCmd is mcpsh ping: its flags parsed into the options, then runF, or the run function when runF is nil.
+func newPingCmd(f *factory, runF func(context.Context, *pingOptions) error) *cobra.Command {
+	opts := &pingOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "ping [target] [-- COMMAND ARGS...]",
 		Short: "Ping a server and show the round-trip time",
@@ -137,45 +165,55 @@ func (a *app) pingCmd() *cobra.Command {
 			if len(rest) > 0 {
 				return &usageError{fmt.Sprintf("ping takes no arguments before --, got %q", rest)}
 			}
-			if count < 1 {
+			if opts.count < 1 {
 				return &usageError{"--count must be at least 1"}
 			}
-			s, err := a.connect(cmd, command)
-			if err != nil {
-				return err
+			opts.command = command
+			if runF != nil {
+				return runF(cmd.Context(), opts)
 			}
-			defer s.Close()
-			var rtts []time.Duration
-			for i := 0; i < count; i++ {
-				rtt, err := s.Ping(cmd.Context())
-				if err != nil {
-					return err
-				}
-				rtts = append(rtts, rtt)
-				if !asJSON {
-					fmt.Fprintf(a.io.Out, "pong from %s in %s\n", termtext.Line(s.Target.Label()), fmtRTT(rtt))
-				}
-			}
-			if asJSON {
-				ms := make([]float64, len(rtts))
-				for i, r := range rtts {
-					ms[i] = float64(r.Microseconds()) / 1000
-				}
-				return writeJSON(a.io.Out, map[string]any{"server": s.Target.Label(), "rttMs": ms})
-			}
-			if count > 1 {
-				lo, hi, sum := rtts[0], rtts[0], time.Duration(0)
-				for _, r := range rtts {
-					lo, hi, sum = min(lo, r), max(hi, r), sum+r
-				}
-				fmt.Fprintf(a.io.ErrOut, "min %s, avg %s, max %s\n", fmtRTT(lo), fmtRTT(sum/time.Duration(len(rtts))), fmtRTT(hi))
-			}
-			return nil
+			return pingRun(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().IntVarP(&count, "count", "c", 1, "send `N` pings")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().IntVarP(&opts.count, "count", "c", 1, "send `N` pings")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print JSON")
 	return cmd
+}
+
+// pingRun pings the server count times and prints each round trip.
+func pingRun(ctx context.Context, opts *pingOptions) error {
+	f, count := opts.f, opts.count
+	s, err := f.connect(ctx, opts.command, nil)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	var rtts []time.Duration
+	for i := 0; i < count; i++ {
+		rtt, err := s.Ping(ctx)
+		if err != nil {
+			return err
+		}
+		rtts = append(rtts, rtt)
+		if !opts.json {
+			fmt.Fprintf(f.io.Out, "pong from %s in %s\n", termtext.Line(s.Target.Label()), fmtRTT(rtt))
+		}
+	}
+	if opts.json {
+		ms := make([]float64, len(rtts))
+		for i, r := range rtts {
+			ms[i] = float64(r.Microseconds()) / 1000
+		}
+		return writeJSON(f.io.Out, map[string]any{"server": s.Target.Label(), "rttMs": ms})
+	}
+	if count > 1 {
+		lo, hi, sum := rtts[0], rtts[0], time.Duration(0)
+		for _, r := range rtts {
+			lo, hi, sum = min(lo, r), max(hi, r), sum+r
+		}
+		fmt.Fprintf(f.io.ErrOut, "min %s, avg %s, max %s\n", fmtRTT(lo), fmtRTT(sum/time.Duration(len(rtts))), fmtRTT(hi))
+	}
+	return nil
 }
 
 func fmtRTT(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }

@@ -15,6 +15,7 @@ import (
 )
 
 func TestFlakyToolShowsItsRetries(t *testing.T) {
+	t.Parallel()
 	logPath := filepath.Join(t.TempDir(), "session.jsonl")
 	r, srv := run(t, env{}, "call", "--demo", "flaky_sync", "--log", logPath)
 	wantCode(t, r, ExitOK)
@@ -36,6 +37,7 @@ func TestFlakyToolShowsItsRetries(t *testing.T) {
 }
 
 func TestEveryCallIsLoggedAndLogReadsIt(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	vars := map[string]string{"HOME": home}
 	script := "add_note title=x token=sk-abcdefghijklmnopqrstuvwx\npop_note\nweather_forecast city=Oslo\nget_note id=999\n"
@@ -87,6 +89,7 @@ func TestEveryCallIsLoggedAndLogReadsIt(t *testing.T) {
 }
 
 func TestLogFlags(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	vars := map[string]string{"HOME": home}
 	r, _ := run(t, env{vars: vars}, "call", "--demo", "list_notes", "--no-log")
@@ -151,6 +154,7 @@ func jsonEntries(t *testing.T, out string) []sessionlog.Entry {
 // TestLogReadsEverySession checks that `mcpsh log` reads every session in the
 // state folder, newest first, and that the filters combine across them.
 func TestLogReadsEverySession(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	vars := map[string]string{"HOME": home}
 	dir := filepath.Join(home, ".local", "state", "mcpsh", "sessions")
@@ -221,6 +225,7 @@ func TestLogReadsEverySession(t *testing.T) {
 // said in its error reaches the terminal without its escapes, and --json
 // with them escaped.
 func TestLogShowsServerTextSafely(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	dir := filepath.Join(home, ".local", "state", "mcpsh", "sessions")
 	p := sessionlog.DefaultPath(dir, time.Now(), 1<<30)
@@ -241,21 +246,20 @@ func TestLogShowsServerTextSafely(t *testing.T) {
 // ahead of the call: before a destructive or open-world call is sent, with
 // every earlier entry already written, and not before the others.
 func TestLogSyncsBeforeDangerousCalls(t *testing.T) {
+	t.Parallel()
 	type sync struct {
 		tool    string
 		written int // entries in the file when it synced
 	}
 	var syncs []sync
-	old := syncLog
-	syncLog = func(w *sessionlog.Writer, o *client.Outcome) error {
+	syncLog := func(w *sessionlog.Writer, o *client.Outcome) error {
 		es, _, _ := sessionlog.ReadFile(w.Path())
 		syncs = append(syncs, sync{o.Tool, len(es)})
 		return w.Sync()
 	}
-	defer func() { syncLog = old }()
 	p := filepath.Join(t.TempDir(), "s.jsonl")
 	script := "list_notes\nget_note id=1\nweather_forecast city=Oslo\nadd_note title=x\ndelete_note id=2\npop_note\n"
-	r, _ := run(t, env{stdin: script}, "run", "--demo", "--yes", "--log", p)
+	r, _ := run(t, env{stdin: script, syncLog: syncLog}, "run", "--demo", "--yes", "--log", p)
 	wantCode(t, r, ExitOK)
 	want := []sync{{"weather_forecast", 2}, {"delete_note", 4}, {"pop_note", 5}}
 	if fmt.Sprint(syncs) != fmt.Sprint(want) {
@@ -279,6 +283,7 @@ func TestLogSyncsBeforeDangerousCalls(t *testing.T) {
 // TestOpenWorldLog checks that open-world calls, and only they, also go to
 // openworld.jsonl in the state folder, --log or not, and nothing with --no-log.
 func TestOpenWorldLog(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	vars := map[string]string{"HOME": home}
 	owPath := filepath.Join(home, ".local", "state", "mcpsh", "openworld.jsonl")
@@ -317,6 +322,7 @@ func TestOpenWorldLog(t *testing.T) {
 // "log" key does not keep, never the new session, and that a bad value is
 // named by file and key.
 func TestRetention(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	vars := map[string]string{"HOME": home}
 	dir := filepath.Join(home, ".local", "state", "mcpsh", "sessions")

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -19,8 +20,23 @@ type logQuery struct {
 	asScript bool
 }
 
-func (a *app) logCmd() *cobra.Command {
-	var q logQuery
+// logOptions are mcpsh log's flags and argument.
+type logOptions struct {
+	f *factory
+	q logQuery
+	// file is the log FILE given, else --log's; "" for the state folder's sessions.
+	file string
+	// every is how often --follow looks for new entries.
+	every time.Duration
+}
+
+// followEvery is how often `log --follow` looks for new entries.
+const followEvery = 200 * time.Millisecond
+
+// newLogCmd is mcpsh log: its flags parsed into the options, then runF, or the run function when runF is nil.
+func newLogCmd(f *factory, runF func(context.Context, *logOptions) error) *cobra.Command {
+	opts := &logOptions{f: f, every: followEvery}
+	q := &opts.q
 	cmd := &cobra.Command{
 		Use:   "log [FILE]",
 		Short: "Show the calls recorded in the session logs",
@@ -49,22 +65,18 @@ with the whole session.`,
   mcpsh log --session latest --as-script > check.txt`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			q.filter.Server = a.target.server // -s is the root's flag: the server to show
-			if err := a.checkLogQuery(&q, args); err != nil {
+			q.filter.Server = f.target.server // -s is the root's flag: the server to show
+			if err := q.check(args); err != nil {
 				return err
 			}
-			file := a.logs.path
+			opts.file = f.logs.path
 			if len(args) == 1 {
-				file = args[0]
+				opts.file = args[0]
 			}
-			if file != "" {
-				return a.showLogFile(cmd, file, q)
+			if runF != nil {
+				return runF(cmd.Context(), opts)
 			}
-			dir, err := sessionlog.SessionsDir(a.getenv)
-			if err != nil {
-				return &usageError{err.Error()}
-			}
-			return a.showSessions(cmd, dir, q)
+			return logRun(cmd.Context(), opts)
 		},
 	}
 	fl := cmd.Flags()
@@ -80,8 +92,20 @@ with the whole session.`,
 	return cmd
 }
 
-// checkLogQuery turns the flags into a filter, or says which one is wrong.
-func (a *app) checkLogQuery(q *logQuery, args []string) error {
+// logRun shows or follows the calls logged in a file or the state folder.
+func logRun(ctx context.Context, opts *logOptions) error {
+	if opts.file != "" {
+		return opts.showLogFile(ctx, opts.file)
+	}
+	dir, err := sessionlog.SessionsDir(opts.f.getenv)
+	if err != nil {
+		return &usageError{err.Error()}
+	}
+	return opts.showSessions(ctx, dir)
+}
+
+// check turns the flags into a filter, or says which one is wrong.
+func (q *logQuery) check(args []string) error {
 	f := &q.filter
 	checks := []struct {
 		set   bool
@@ -116,13 +140,14 @@ func (a *app) checkLogQuery(q *logQuery, args []string) error {
 }
 
 // showLogFile shows or follows one log file.
-func (a *app) showLogFile(cmd *cobra.Command, file string, q logQuery) error {
+func (opts *logOptions) showLogFile(ctx context.Context, file string) error {
+	q := opts.q
 	if q.follow {
 		fl, err := sessionlog.FollowFile(file, q.filter, true)
 		if err != nil {
 			return &usageError{err.Error()}
 		}
-		return a.followLog(cmd, fl, "log "+file, q)
+		return opts.followLog(ctx, fl, "log "+file)
 	}
 	entries, warnings, err := sessionlog.ReadFile(file)
 	if err != nil {
@@ -134,11 +159,12 @@ func (a *app) showLogFile(cmd *cobra.Command, file string, q logQuery) error {
 			r.Entries = append(r.Entries, e)
 		}
 	}
-	return a.printSessions(func(yield func(sessionlog.SessionRead) bool) { yield(r) }, q)
+	return opts.printSessions(func(yield func(sessionlog.SessionRead) bool) { yield(r) })
 }
 
 // showSessions shows or follows the sessions in dir that the query selects.
-func (a *app) showSessions(cmd *cobra.Command, dir string, q logQuery) error {
+func (opts *logOptions) showSessions(ctx context.Context, dir string) error {
+	q := opts.q
 	sessions, err := sessionlog.Sessions(dir)
 	if err != nil {
 		return &usageError{fmt.Sprintf("reading the session logs: %v", err)}
@@ -157,7 +183,7 @@ func (a *app) showSessions(cmd *cobra.Command, dir string, q logQuery) error {
 			if err != nil {
 				return &usageError{err.Error()}
 			}
-			return a.followLog(cmd, fl, "session "+s.ID, q)
+			return opts.followLog(ctx, fl, "session "+s.ID)
 		}
 		sessions = []sessionlog.Session{s}
 	}
@@ -166,31 +192,32 @@ func (a *app) showSessions(cmd *cobra.Command, dir string, q logQuery) error {
 		if err != nil {
 			return &usageError{fmt.Sprintf("reading the session logs: %v", err)}
 		}
-		return a.followLog(cmd, fl, fmt.Sprintf("%s in %s", units.Plural(fl.Files(), "session log"), dir), q)
+		return opts.followLog(ctx, fl, fmt.Sprintf("%s in %s", units.Plural(fl.Files(), "session log"), dir))
 	}
 	if len(sessions) == 0 {
 		return &usageError{fmt.Sprintf("no session logs in %s yet: calls made with mcpsh are logged there", dir)}
 	}
-	return a.printSessions(sessionlog.Scan(sessions, q.filter), q)
+	return opts.printSessions(sessionlog.Scan(sessions, q.filter))
 }
 
 // printSessions prints what the sessions hold that matched: grouped under a
 // heading per session for people, JSON lines with --json, or a run script.
-func (a *app) printSessions(reads func(func(sessionlog.SessionRead) bool), q logQuery) error {
-	pr := &logPrinter{a: a, json: q.json}
+func (opts *logOptions) printSessions(reads func(func(sessionlog.SessionRead) bool)) error {
+	f, q := opts.f, opts.q
+	pr := &logPrinter{f: f, json: q.json}
 	total, sessions := 0, 0
 	var err error
 	reads(func(r sessionlog.SessionRead) bool {
 		if r.Err != nil {
-			a.warn(fmt.Sprintf("%s: %v", r.Path, r.Err))
+			f.warn(fmt.Sprintf("%s: %v", r.Path, r.Err))
 		}
 		for _, w := range r.Warnings {
-			a.warn(r.Path + ": " + w)
+			f.warn(r.Path + ": " + w)
 		}
 		total += r.Total
 		sessions++
 		if q.asScript {
-			err = writeAsScript(a.io.Out, r.ID, r.Entries)
+			err = writeAsScript(f.io.Out, r.ID, r.Entries)
 			return false
 		}
 		for _, e := range r.Entries {
@@ -203,6 +230,6 @@ func (a *app) printSessions(reads func(func(sessionlog.SessionRead) bool), q log
 	if err != nil || q.json || q.asScript {
 		return err
 	}
-	fmt.Fprintf(a.io.ErrOut, "%s of %d in %s\n", units.Plural(pr.shown, "call"), total, units.Plural(sessions, "session"))
+	fmt.Fprintf(f.io.ErrOut, "%s of %d in %s\n", units.Plural(pr.shown, "call"), total, units.Plural(sessions, "session"))
 	return nil
 }

@@ -34,19 +34,19 @@ func (f *logFlags) register(fs *pflag.FlagSet) {
 // best effort, with a warning. Open-world calls also go to the open-world log
 // in the state folder, with --log as without. A new session in the state
 // folder first prunes the old ones the retention does not keep.
-func (a *app) openLog() error {
-	if a.log != nil || a.logs.off {
+func (f *factory) openLog() error {
+	if f.log != nil || f.logs.off {
 		return nil
 	}
-	mode, err := sessionlog.ParseArgsMode(a.logs.args)
+	mode, err := sessionlog.ParseArgsMode(f.logs.args)
 	if err != nil {
 		return &usageError{err.Error()}
 	}
-	dir, dirErr := sessionlog.SessionsDir(a.getenv)
-	path, session := a.logs.path, ""
+	dir, dirErr := sessionlog.SessionsDir(f.getenv)
+	path, session := f.logs.path, ""
 	if path == "" {
 		if dirErr != nil {
-			fmt.Fprintln(a.io.ErrOut, "mcpsh: warning: no session log:", dirErr)
+			fmt.Fprintln(f.io.ErrOut, "mcpsh: warning: no session log:", dirErr)
 			return nil
 		}
 		path = sessionlog.DefaultPath(dir, time.Now(), os.Getpid())
@@ -56,23 +56,23 @@ func (a *app) openLog() error {
 		// names it by its path, so its entries can be found.
 		session = abs
 	}
-	a.log = sessionlog.New(path, mode)
-	if a.logs.path != "" {
-		if err := a.log.Open(); err != nil {
-			a.log = nil
+	f.log = sessionlog.New(path, mode)
+	if f.logs.path != "" {
+		if err := f.log.Open(); err != nil {
+			f.log = nil
 			return &usageError{fmt.Sprintf("--log %s: %v", path, err)}
 		}
 	}
 	if dirErr == nil {
-		ret, ok := a.retention()
+		ret, ok := f.retention()
 		if ok {
-			a.tidyLogs(dir, path, ret)
+			f.tidyLogs(dir, path, ret)
 		}
-		a.log.AlsoOpenWorld(sessionlog.New(sessionlog.OpenWorldPath(dir), mode), session)
+		f.log.AlsoOpenWorld(sessionlog.New(sessionlog.OpenWorldPath(dir), mode), session)
 	} else {
-		a.warn("no open-world log: " + dirErr.Error())
+		f.warn("no open-world log: " + dirErr.Error())
 	}
-	a.recorder = a.log.Record
+	f.recorder = f.log.Record
 	return nil
 }
 
@@ -80,21 +80,21 @@ func (a *app) openLog() error {
 // file is read for it, not other hosts' (which --demo has no need to look
 // at). A config file that cannot be read prunes nothing: it may ask to keep
 // more than the defaults.
-func (a *app) retention() (sessionlog.Retention, bool) {
+func (f *factory) retention() (sessionlog.Retention, bool) {
 	r := sessionlog.DefaultRetention()
 	var l config.Log
-	if a.cfg != nil {
-		l = a.cfg.Log
+	if f.cfg != nil {
+		l = f.cfg.Log
 	} else {
-		path, found, err := config.Find(a.configPath, a.getenv)
+		path, found, err := config.Find(f.configPath, f.getenv)
 		if err == nil && found {
-			var f *config.File
-			if f, err = config.Load(path, a.getenv); err == nil {
-				l = f.Log
+			var file *config.File
+			if file, err = config.Load(path, f.getenv); err == nil {
+				l = file.Log
 			}
 		}
 		if err != nil {
-			a.warn("old session logs are not pruned: " + err.Error())
+			f.warn("old session logs are not pruned: " + err.Error())
 			return r, false
 		}
 	}
@@ -111,27 +111,27 @@ func (a *app) retention() (sessionlog.Retention, bool) {
 // session there, never its own file, at most hourly) and rotates the
 // open-world log.
 // Problems are warnings: housekeeping never stops a call.
-func (a *app) tidyLogs(dir, path string, r sessionlog.Retention) {
-	if a.logs.path == "" {
+func (f *factory) tidyLogs(dir, path string, r sessionlog.Retention) {
+	if f.logs.path == "" {
 		_, errs, _ := r.MaybePrune(dir, path, time.Now())
 		for _, err := range errs {
-			a.warn(err.Error())
+			f.warn(err.Error())
 		}
 	}
 	if _, err := r.RotateOpenWorld(sessionlog.OpenWorldPath(dir)); err != nil {
-		a.warn(err.Error())
+		f.warn(err.Error())
 	}
 }
 
 // beforeSend runs right before a call is sent (client.Options.BeforeSend):
 // a destructive or open-world call is preceded by every entry written so far
 // reaching the disk, whatever SyncEvery would have waited for.
-func (a *app) beforeSend(o *client.Outcome) {
-	if a.log == nil || !syncsFirst(o) {
+func (f *factory) beforeSend(o *client.Outcome) {
+	if f.log == nil || !syncsFirst(o) {
 		return
 	}
-	if err := syncLog(a.log, o); err != nil {
-		a.warn("session log: " + termtext.Line(err.Error()))
+	if err := f.syncLog(f.log, o); err != nil {
+		f.warn("session log: " + termtext.Line(err.Error()))
 	}
 }
 
@@ -139,6 +139,3 @@ func (a *app) beforeSend(o *client.Outcome) {
 func syncsFirst(o *client.Outcome) bool {
 	return o.Class == policy.ClassDestructive || o.OpenWorld
 }
-
-// syncLog syncs the session log before o is sent; tests watch it.
-var syncLog = func(w *sessionlog.Writer, _ *client.Outcome) error { return w.Sync() }

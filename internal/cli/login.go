@@ -13,11 +13,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// authCommands are login and logout.
-func (a *app) authCommands() []*cobra.Command {
-	return []*cobra.Command{a.loginCmd(), a.logoutCmd()}
-}
-
 // loginFlags name the OAuth client for one login; each overrides the config
 // file's key of the same meaning.
 type loginFlags struct {
@@ -25,6 +20,15 @@ type loginFlags struct {
 	scopes                                     []string
 	noBrowser                                  bool
 	wait                                       time.Duration
+}
+
+// loginOptions are mcpsh login's flags and arguments.
+type loginOptions struct {
+	f *factory
+	loginFlags
+	// given are the OAuth flags given, which override the config's keys.
+	given   map[string]bool
+	command []string // after --: never a streamable HTTP server, so an error
 }
 
 const loginHelp = `Log in to a streamable HTTP server that asks for OAuth, and store the token.
@@ -47,8 +51,9 @@ flags below. Without either, mcpsh registers itself dynamically.
 "grant": "client_credentials" gets a token with the client's own ID and
 secret, for services: no browser, and renewed by itself when it expires.`
 
-func (a *app) loginCmd() *cobra.Command {
-	var f loginFlags
+// newLoginCmd is mcpsh login: its flags parsed into the options, then runF, or the run function when runF is nil.
+func newLoginCmd(f *factory, runF func(context.Context, *loginOptions) error) *cobra.Command {
+	opts := &loginOptions{f: f, given: map[string]bool{}}
 	cmd := &cobra.Command{
 		Use:   "login [-s NAME | --url URL]",
 		Short: "Log in to an HTTP server with OAuth and store the token",
@@ -57,49 +62,65 @@ func (a *app) loginCmd() *cobra.Command {
   mcpsh login --url https://mcp.example.com/mcp --scope "read write"
   mcpsh login -s tracker --client-id mcpsh-cli --no-browser`,
 		Args: cobra.ArbitraryArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return a.login(cmd, args, &f) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			command, err := oauthArgs(cmd, args, "login")
+			if err != nil {
+				return err
+			}
+			opts.command = command
+			for _, name := range []string{"client-id", "client-secret", "client-metadata-url", "scope", "grant"} {
+				opts.given[name] = cmd.Flags().Changed(name)
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return loginRun(cmd.Context(), opts)
+		},
 	}
 	fs := cmd.Flags()
-	fs.StringVar(&f.clientID, "client-id", "", "use the pre-registered OAuth client `ID` (config: clientId)")
-	fs.StringVar(&f.clientSecret, "client-secret", "", "the pre-registered client's `SECRET` (config: clientSecret, better with ${VAR})")
-	fs.StringVar(&f.metadataURL, "client-metadata-url", "", "identify mcpsh by the client ID metadata document at `URL` (https; config: clientMetadataUrl)")
-	fs.StringArrayVar(&f.scopes, "scope", nil, "ask for `SCOPE` instead of the scopes the server suggests (repeatable, or space-separated; config: scopes)")
-	fs.StringVar(&f.grant, "grant", "", "authorization_code (a person, in a browser; the default) or client_credentials (the client's own ID and secret; config: grant)")
-	fs.BoolVar(&f.noBrowser, "no-browser", false, "print the authorization URL without opening a browser")
-	fs.DurationVar(&f.wait, "wait", client.DefaultLoginWait, "give up waiting for the browser after `DURATION`")
+	lf := &opts.loginFlags
+	fs.StringVar(&lf.clientID, "client-id", "", "use the pre-registered OAuth client `ID` (config: clientId)")
+	fs.StringVar(&lf.clientSecret, "client-secret", "", "the pre-registered client's `SECRET` (config: clientSecret, better with ${VAR})")
+	fs.StringVar(&lf.metadataURL, "client-metadata-url", "", "identify mcpsh by the client ID metadata document at `URL` (https; config: clientMetadataUrl)")
+	fs.StringArrayVar(&lf.scopes, "scope", nil, "ask for `SCOPE` instead of the scopes the server suggests (repeatable, or space-separated; config: scopes)")
+	fs.StringVar(&lf.grant, "grant", "", "authorization_code (a person, in a browser; the default) or client_credentials (the client's own ID and secret; config: grant)")
+	fs.BoolVar(&lf.noBrowser, "no-browser", false, "print the authorization URL without opening a browser")
+	fs.DurationVar(&lf.wait, "wait", client.DefaultLoginWait, "give up waiting for the browser after `DURATION`")
 	return cmd
 }
 
-func (a *app) login(cmd *cobra.Command, args []string, f *loginFlags) error {
-	t, err := a.oauthTarget(cmd, args, "login")
+// loginRun logs in to the server and stores the token.
+func loginRun(ctx context.Context, opts *loginOptions) error {
+	f, lf := opts.f, &opts.loginFlags
+	t, err := oauthTarget(f, opts.command, "login")
 	if err != nil {
 		return err
 	}
-	o, err := a.loginOAuth(cmd, t, f)
+	o, err := opts.oauth(t)
 	if err != nil {
 		return err
 	}
 	if o.ClientSecret != "" {
 		t.Secrets = append(t.Secrets, o.ClientSecret)
 	}
-	if _, err := a.tokenStore(); err != nil {
+	if _, err := f.tokenStore(); err != nil {
 		return err
 	}
-	au := a.authWith(t, o, true)
+	au := f.authWith(t, o, true)
 	au.Fresh = true
-	au.Login.Wait = f.wait
-	if f.noBrowser {
+	au.Login.Wait = lf.wait
+	if lf.noBrowser {
 		au.Login.Open = nil
 	}
 	var where string
 	au.OnStored = func(w string) { where = w }
-	opts := a.clientOptions()
-	opts.Recorder = nil // login makes no calls
-	opts.Auth = au
+	co := f.clientOptions()
+	co.Recorder = nil // login makes no calls
+	co.Auth = au
 
-	ctx, cancel := context.WithTimeout(cmd.Context(), a.target.connectTimeout+f.wait)
+	ctx, cancel := context.WithTimeout(ctx, f.target.connectTimeout+lf.wait)
 	defer cancel()
-	s, err := client.Connect(ctx, t, opts)
+	s, err := client.Connect(ctx, t, co)
 	if err == nil {
 		// Some servers guard only their tools: listing them is part of logging in.
 		_, err = s.ListTools(ctx)
@@ -110,19 +131,19 @@ func (a *app) login(cmd *cobra.Command, args []string, f *loginFlags) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(a.io.ErrOut, "mcpsh: %s did not ask for a login: it answered without a token, so nothing was stored\n", name)
+		fmt.Fprintf(f.io.ErrOut, "mcpsh: %s did not ask for a login: it answered without a token, so nothing was stored\n", name)
 		return nil
 	}
-	msg := fmt.Sprintf("logged in to %s%s; the token is in %s", name, a.expiryNote(au.Store, t), termtext.Line(where))
+	msg := fmt.Sprintf("logged in to %s%s; the token is in %s", name, expiryNote(au.Store, t), termtext.Line(where))
 	if err != nil {
 		return fmt.Errorf("%s, but the server still refuses: %w", msg, err)
 	}
-	fmt.Fprintln(a.io.Out, msg)
+	fmt.Fprintln(f.io.Out, msg)
 	return nil
 }
 
 // expiryNote is " (token expires in 59m)", or "" when the server gave no expiry.
-func (a *app) expiryNote(store client.TokenStore, t client.Target) string {
+func expiryNote(store client.TokenStore, t client.Target) string {
 	info, err := client.LoginStatus(store, t.URL)
 	if err != nil || !info.Stored || info.Expiry.IsZero() {
 		return ""
@@ -130,26 +151,26 @@ func (a *app) expiryNote(store client.TokenStore, t client.Target) string {
 	return " (token expires in " + units.Approx(time.Until(info.Expiry)) + ")"
 }
 
-// loginOAuth is the configured OAuth client with login's flags on top.
-func (a *app) loginOAuth(cmd *cobra.Command, t client.Target, f *loginFlags) (config.OAuth, error) {
-	o := a.oauthOf(t)
-	fs := cmd.Flags()
-	if fs.Changed("client-id") {
+// oauth is the configured OAuth client with login's flags on top.
+func (opts *loginOptions) oauth(t client.Target) (config.OAuth, error) {
+	f, given := &opts.loginFlags, opts.given
+	o := opts.f.oauthOf(t)
+	if given["client-id"] {
 		o.ClientID = f.clientID
 	}
-	if fs.Changed("client-secret") {
+	if given["client-secret"] {
 		o.ClientSecret = f.clientSecret
 	}
-	if fs.Changed("client-metadata-url") {
+	if given["client-metadata-url"] {
 		o.ClientMetadataURL = f.metadataURL
 	}
-	if fs.Changed("scope") {
+	if given["scope"] {
 		o.Scopes = config.SplitScopes(f.scopes...)
 		if o.Scopes == nil {
 			o.Scopes = []string{}
 		}
 	}
-	if fs.Changed("grant") {
+	if given["grant"] {
 		o.Grant = f.grant
 	}
 	if field, msg := o.Check(); msg != "" {
@@ -162,14 +183,20 @@ func (a *app) loginOAuth(cmd *cobra.Command, t client.Target, f *loginFlags) (co
 	return o, nil
 }
 
-// oauthTarget resolves the target of login or logout, which must be a
-// streamable HTTP server: OAuth is defined for that transport.
-func (a *app) oauthTarget(cmd *cobra.Command, args []string, verb string) (client.Target, error) {
+// oauthArgs checks that login or logout was given no arguments but a
+// command after --, and returns that.
+func oauthArgs(cmd *cobra.Command, args []string, verb string) ([]string, error) {
 	rest, command := commandAfterDash(cmd, args)
 	if len(rest) > 0 {
-		return client.Target{}, &usageError{fmt.Sprintf("%s takes no arguments (got %q): name the server with -s NAME or --url URL", verb, rest[0])}
+		return nil, &usageError{fmt.Sprintf("%s takes no arguments (got %q): name the server with -s NAME or --url URL", verb, rest[0])}
 	}
-	t, err := a.resolveTarget(cmd, command)
+	return command, nil
+}
+
+// oauthTarget resolves the target of login or logout, which must be a
+// streamable HTTP server: OAuth is defined for that transport.
+func oauthTarget(f *factory, command []string, verb string) (client.Target, error) {
+	t, err := f.resolveTarget(command)
 	if err != nil {
 		return t, err
 	}
@@ -180,7 +207,15 @@ func (a *app) oauthTarget(cmd *cobra.Command, args []string, verb string) (clien
 	return t, nil
 }
 
-func (a *app) logoutCmd() *cobra.Command {
+// logoutOptions are mcpsh logout's arguments.
+type logoutOptions struct {
+	f       *factory
+	command []string // after --: never a streamable HTTP server, so an error
+}
+
+// newLogoutCmd is mcpsh logout: its flags parsed into the options, then runF, or the run function when runF is nil.
+func newLogoutCmd(f *factory, runF func(context.Context, *logoutOptions) error) *cobra.Command {
+	opts := &logoutOptions{f: f}
 	return &cobra.Command{
 		Use:   "logout [-s NAME | --url URL]",
 		Short: "Remove the stored OAuth token of an HTTP server",
@@ -190,25 +225,39 @@ again. The authorization server is not told: revoke the grant there too if the
 token may have leaked.`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			t, err := a.oauthTarget(cmd, args, "logout")
+			command, err := oauthArgs(cmd, args, "logout")
 			if err != nil {
 				return err
 			}
-			store, err := a.tokenStore()
-			if err != nil {
-				return err
+			opts.command = command
+			if runF != nil {
+				return runF(cmd.Context(), opts)
 			}
-			removed, err := client.Logout(store, t.URL)
-			if err != nil {
-				return fmt.Errorf("logging out of %s: %w", termtext.Line(t.Label()), err)
-			}
-			name := termtext.Line(t.Label())
-			if len(removed) == 0 {
-				fmt.Fprintf(a.io.Out, "no login was stored for %s\n", name)
-				return nil
-			}
-			fmt.Fprintf(a.io.Out, "logged out of %s: removed the token from %s\n", name, termtext.Line(strings.Join(removed, " and ")))
-			return nil
+			return logoutRun(cmd.Context(), opts)
 		},
 	}
+}
+
+// logoutRun removes the server's stored token.
+func logoutRun(_ context.Context, opts *logoutOptions) error {
+	f := opts.f
+	t, err := oauthTarget(f, opts.command, "logout")
+	if err != nil {
+		return err
+	}
+	store, err := f.tokenStore()
+	if err != nil {
+		return err
+	}
+	removed, err := client.Logout(store, t.URL)
+	if err != nil {
+		return fmt.Errorf("logging out of %s: %w", termtext.Line(t.Label()), err)
+	}
+	name := termtext.Line(t.Label())
+	if len(removed) == 0 {
+		fmt.Fprintf(f.io.Out, "no login was stored for %s\n", name)
+		return nil
+	}
+	fmt.Fprintf(f.io.Out, "logged out of %s: removed the token from %s\n", name, termtext.Line(strings.Join(removed, " and ")))
+	return nil
 }

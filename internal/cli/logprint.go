@@ -12,7 +12,7 @@ import (
 
 // logPrinter prints entries, a heading before each session's first one.
 type logPrinter struct {
-	a       *app
+	f       *factory
 	json    bool
 	shown   int
 	session string
@@ -22,9 +22,9 @@ type logPrinter struct {
 func (p *logPrinter) print(e sessionlog.Entry) error {
 	p.shown++
 	if p.json {
-		return writeJSONLine(p.a.io.Out, e)
+		return writeJSONLine(p.f.io.Out, e)
 	}
-	out, pal := p.a.io.Out, p.a.pal()
+	out, pal := p.f.io.Out, p.f.pal()
 	where := termtext.Line(e.Server) + " · " + termtext.Line(e.Via)
 	switch {
 	case e.Session != p.session:
@@ -37,14 +37,14 @@ func (p *logPrinter) print(e sessionlog.Entry) error {
 		fmt.Fprintf(out, "%s %s\n", pal.Muted("server"), where)
 	}
 	p.session, p.server = e.Session, e.Server+"\x00"+e.Via
-	p.a.printLogEntry(e)
+	p.entry(e)
 	return nil
 }
 
-// printLogEntry prints one call: time, status, tool, class, attempts, duration,
+// entry prints one call: time, status, tool, class, attempts, duration,
 // who approved, and the open-world mark; the reason or error on a second line.
-func (a *app) printLogEntry(e sessionlog.Entry) {
-	p := a.pal()
+func (lp *logPrinter) entry(e sessionlog.Entry) {
+	out, p := lp.f.io.Out, lp.f.pal()
 	status := string(e.Status)
 	switch e.Status {
 	case client.StatusOK:
@@ -62,7 +62,7 @@ func (a *app) printLogEntry(e sessionlog.Entry) {
 	if e.ApprovedBy != "" {
 		who = " · approved by " + string(e.ApprovedBy)
 	}
-	fmt.Fprintf(a.io.Out, "%s %s %s%s %s · %s · %s · %s%s\n",
+	fmt.Fprintf(out, "%s %s %s%s %s · %s · %s · %s%s\n",
 		e.Time.Local().Format("15:04:05"), status, mark, termtext.Line(e.Tool),
 		p.Muted(termtext.Line(e.Title)), p.Class(e.Class, string(e.Class)), units.Plural(len(e.Attempts), "attempt"), units.MS(e.DurationMS), who)
 	var notes []string
@@ -83,9 +83,9 @@ func (a *app) printLogEntry(e sessionlog.Entry) {
 		notes = append(notes, n)
 	}
 	if len(notes) > 0 {
-		fmt.Fprintf(a.io.Out, "         %s\n", p.Muted(strings.Join(notes, "; ")))
+		fmt.Fprintf(out, "         %s\n", p.Muted(strings.Join(notes, "; ")))
 	}
 	if e.Error != "" {
-		fmt.Fprintf(a.io.Out, "         %s\n", termtext.Line(e.Error))
+		fmt.Fprintf(out, "         %s\n", termtext.Line(e.Error))
 	}
 }

@@ -64,38 +64,18 @@ func resultText(r *client.Result, tty bool) string {
 	return b.String()
 }
 
-// reportOutcome prints a call's result on stdout and its diagnostics on
-// stderr. Whatever of the server's reaches stderr is made safe, terminal or
-// not: stderr is where people look, and it is often a terminal when stdout is not.
-func (a *app) reportOutcome(o *client.Outcome) {
-	p := a.palErr()
-	tool := termtext.Line(o.Tool)
-	switch o.Status {
-	case client.StatusOK:
-		fmt.Fprint(a.io.Out, resultText(o.Result, a.io.StdoutTTY))
-	case client.StatusToolError:
-		fmt.Fprint(a.io.ErrOut, resultText(o.Result, true))
-		fmt.Fprintf(a.io.ErrOut, "mcpsh: %s returned an error (isError)\n", tool)
-	case client.StatusRefused:
-		fmt.Fprintf(a.io.ErrOut, "mcpsh: %s\n%s", p.Bad(termtext.Sanitize(refusalText(o))), refusalBasis(o))
-	default:
-		fmt.Fprintf(a.io.ErrOut, "mcpsh: %s %s: %s\n", tool, o.Status, termtext.Sanitize(o.Error))
-	}
-	a.reportWarnings(o)
-}
-
-func (a *app) reportWarnings(o *client.Outcome) {
+func (f *factory) reportWarnings(o *client.Outcome) {
 	tool := termtext.Line(o.Tool)
 	if o.HintsChanged != "" {
-		fmt.Fprintf(a.io.ErrOut, "mcpsh: warning: %s: the server changed its hints since it was listed (%s); the call was decided on the new ones\n",
+		fmt.Fprintf(f.io.ErrOut, "mcpsh: warning: %s: the server changed its hints since it was listed (%s); the call was decided on the new ones\n",
 			tool, termtext.Line(o.HintsChanged))
 	}
 	if o.OutputSchemaError != "" {
-		fmt.Fprintf(a.io.ErrOut, "mcpsh: warning: %s: %s\n", tool, termtext.Line(o.OutputSchemaError))
+		fmt.Fprintf(f.io.ErrOut, "mcpsh: warning: %s: %s\n", tool, termtext.Line(o.OutputSchemaError))
 	}
 	if o.Result != nil {
 		for _, pr := range o.Result.Problems {
-			fmt.Fprintf(a.io.ErrOut, "mcpsh: warning: %s: %s\n", tool, termtext.Line(pr))
+			fmt.Fprintf(f.io.ErrOut, "mcpsh: warning: %s: %s\n", tool, termtext.Line(pr))
 		}
 	}
 }

@@ -34,8 +34,8 @@ type ioWriter struct {
 // progressDelay keeps quick calls from flashing a spinner.
 const progressDelay = 700 * time.Millisecond
 
-func (a *app) newProgress(tool string) *progressLine {
-	p := &progressLine{io: ioWriter{a.io.ErrOut, a.io.StderrTTY, a.io.Width}, tool: tool}
+func (f *factory) newProgress(tool string) *progressLine {
+	p := &progressLine{io: ioWriter{f.io.ErrOut, f.io.StderrTTY, f.io.Width}, tool: tool}
 	if !p.io.tty {
 		return p
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sort"
@@ -11,8 +12,16 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func (a *app) promptsCmd() *cobra.Command {
-	var asJSON bool
+// promptsOptions are mcpsh prompts' flags and arguments.
+type promptsOptions struct {
+	f       *factory
+	json    bool
+	command []string // a stdio server's command, after --
+}
+
+// newPromptsCmd is mcpsh prompts: its flags parsed into the options, then runF, or the run function when runF is nil.
+func newPromptsCmd(f *factory, runF func(context.Context, *promptsOptions) error) *cobra.Command {
+	opts := &promptsOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "prompts [target] [-- COMMAND ARGS...]",
 		Short: "List a server's prompts",
@@ -25,64 +34,84 @@ marked *). Get one with: mcpsh prompt NAME key=value...`,
 			if len(rest) > 0 {
 				return &usageError{fmt.Sprintf("prompts takes no arguments before --, got %q", rest)}
 			}
-			s, err := a.connect(cmd, command)
-			if err != nil {
-				return err
+			opts.command = command
+			if runF != nil {
+				return runF(cmd.Context(), opts)
 			}
-			defer s.Close()
-			l, err := s.ListPrompts(cmd.Context())
-			if errors.Is(err, client.ErrNotOffered) {
-				fmt.Fprintf(a.io.ErrOut, "mcpsh: %s offers no prompts\n", termtext.Line(s.Target.Label()))
-				if asJSON {
-					return writeJSON(a.io.Out, []*client.Prompt{})
-				}
-				return nil
-			}
-			// A listing stopped at mcpsh's budget still shows what came
-			// before the stop, and then fails.
-			if l == nil {
-				return err
-			}
-			for _, w := range l.Warnings {
-				a.warn(w)
-			}
-			if asJSON {
-				if l.Prompts == nil {
-					l.Prompts = []*client.Prompt{}
-				}
-				if werr := writeJSON(a.io.Out, l.Prompts); werr != nil {
-					return werr
-				}
-				return err
-			}
-			p := a.pal()
-			for _, pr := range l.Prompts {
-				var as []string
-				for _, arg := range pr.Arguments {
-					n := termtext.Line(arg.Name)
-					if arg.Required {
-						n += "*"
-					}
-					as = append(as, n)
-				}
-				if !a.io.StdoutTTY {
-					fmt.Fprintf(a.io.Out, "%s\t%s\t%s\n", termtext.Line(pr.Name), termtext.Line(pr.DisplayName()), strings.Join(as, ","))
-					continue
-				}
-				fmt.Fprintf(a.io.Out, "%s  %s  %s\n", p.Strong(termtext.Line(pr.DisplayName())), p.Muted(termtext.Line(pr.Name)), strings.Join(as, " "))
-				if d := termtext.Line(pr.Description); d != "" {
-					fmt.Fprintln(a.io.Out, "  "+p.Muted(termtext.Truncate(d, max(a.io.Width-2, 60))))
-				}
-			}
-			return err
+			return promptsRun(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print JSON")
 	return cmd
 }
 
-func (a *app) promptCmd() *cobra.Command {
-	var asJSON bool
+// promptsRun lists the server's prompts with their arguments.
+func promptsRun(ctx context.Context, opts *promptsOptions) error {
+	f := opts.f
+	s, err := f.connect(ctx, opts.command, nil)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	l, err := s.ListPrompts(ctx)
+	if errors.Is(err, client.ErrNotOffered) {
+		fmt.Fprintf(f.io.ErrOut, "mcpsh: %s offers no prompts\n", termtext.Line(s.Target.Label()))
+		if opts.json {
+			return writeJSON(f.io.Out, []*client.Prompt{})
+		}
+		return nil
+	}
+	// A listing stopped at mcpsh's budget still shows what came
+	// before the stop, and then fails.
+	if l == nil {
+		return err
+	}
+	for _, w := range l.Warnings {
+		f.warn(w)
+	}
+	if opts.json {
+		if l.Prompts == nil {
+			l.Prompts = []*client.Prompt{}
+		}
+		if werr := writeJSON(f.io.Out, l.Prompts); werr != nil {
+			return werr
+		}
+		return err
+	}
+	p := f.pal()
+	for _, pr := range l.Prompts {
+		var as []string
+		for _, arg := range pr.Arguments {
+			n := termtext.Line(arg.Name)
+			if arg.Required {
+				n += "*"
+			}
+			as = append(as, n)
+		}
+		if !f.io.StdoutTTY {
+			fmt.Fprintf(f.io.Out, "%s\t%s\t%s\n", termtext.Line(pr.Name), termtext.Line(pr.DisplayName()), strings.Join(as, ","))
+			continue
+		}
+		fmt.Fprintf(f.io.Out, "%s  %s  %s\n", p.Strong(termtext.Line(pr.DisplayName())), p.Muted(termtext.Line(pr.Name)), strings.Join(as, " "))
+		if d := termtext.Line(pr.Description); d != "" {
+			fmt.Fprintln(f.io.Out, "  "+p.Muted(termtext.Truncate(d, max(f.io.Width-2, 60))))
+		}
+	}
+	return err
+}
+
+// promptOptions are mcpsh prompt's flags and arguments.
+type promptOptions struct {
+	f       *factory
+	json    bool
+	name    string
+	values  map[string]string // the prompt's arguments
+	command []string          // a stdio server's command, after --
+}
+
+// newPromptCmd is mcpsh prompt: its flags parsed into the options, then runF, or the run function when runF is nil.
+func newPromptCmd(f *factory, runF func(context.Context, *promptOptions) error) *cobra.Command {
+	opts := &promptOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "prompt [target] NAME [key=value...] [-- COMMAND ARGS...]",
 		Short: "Get a prompt's messages",
@@ -104,38 +133,48 @@ one-line summary. --json prints {"description": ..., "messages": [...]}.`,
 				}
 				values[k] = v
 			}
-			s, err := a.connect(cmd, command)
-			if err != nil {
-				return err
+			opts.name, opts.values, opts.command = rest[0], values, command
+			if runF != nil {
+				return runF(cmd.Context(), opts)
 			}
-			defer s.Close()
-			l, err := s.ListPrompts(cmd.Context())
-			if l == nil {
-				return err
-			}
-			pr, ferr := findPrompt(s, l.Prompts, rest[0])
-			switch {
-			case ferr != nil && err != nil:
-				// Not among the prompts listed before the listing stopped.
-				return err
-			case ferr != nil:
-				return ferr
-			case err != nil:
-				a.warn(termtext.Line(err.Error()))
-			}
-			res, err := s.GetPrompt(cmd.Context(), pr, values)
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				return writeJSON(a.io.Out, res)
-			}
-			a.printPrompt(res)
-			return nil
+			return promptRun(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print JSON")
 	return cmd
+}
+
+// promptRun gets the prompt with its arguments and prints its messages.
+func promptRun(ctx context.Context, opts *promptOptions) error {
+	f := opts.f
+	s, err := f.connect(ctx, opts.command, nil)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	l, err := s.ListPrompts(ctx)
+	if l == nil {
+		return err
+	}
+	pr, ferr := findPrompt(s, l.Prompts, opts.name)
+	switch {
+	case ferr != nil && err != nil:
+		// Not among the prompts listed before the listing stopped.
+		return err
+	case ferr != nil:
+		return ferr
+	case err != nil:
+		f.warn(termtext.Line(err.Error()))
+	}
+	res, err := s.GetPrompt(ctx, pr, opts.values)
+	if err != nil {
+		return err
+	}
+	if opts.json {
+		return writeJSON(f.io.Out, res)
+	}
+	opts.printPrompt(res)
+	return nil
 }
 
 func findPrompt(s *client.Session, prompts []*client.Prompt, name string) (*client.Prompt, error) {
@@ -158,21 +197,22 @@ func findPrompt(s *client.Session, prompts []*client.Prompt, name string) (*clie
 	return nil, &usageError{msg}
 }
 
-func (a *app) printPrompt(res *client.PromptResult) {
-	p := a.pal()
-	if d := termtext.Line(res.Description); d != "" && a.io.StdoutTTY {
-		fmt.Fprintln(a.io.Out, p.Muted(d))
-		fmt.Fprintln(a.io.Out)
+func (opts *promptOptions) printPrompt(res *client.PromptResult) {
+	f := opts.f
+	p := f.pal()
+	if d := termtext.Line(res.Description); d != "" && f.io.StdoutTTY {
+		fmt.Fprintln(f.io.Out, p.Muted(d))
+		fmt.Fprintln(f.io.Out)
 	}
 	for i, m := range res.Messages {
 		if i > 0 {
-			fmt.Fprintln(a.io.Out)
+			fmt.Fprintln(f.io.Out)
 		}
-		fmt.Fprintln(a.io.Out, p.Strong("["+termtext.Line(m.Role)+"]"))
+		fmt.Fprintln(f.io.Out, p.Strong("["+termtext.Line(m.Role)+"]"))
 		text := m.Block.Summary()
-		if a.io.StdoutTTY {
+		if f.io.StdoutTTY {
 			text = termtext.Sanitize(text)
 		}
-		fmt.Fprintln(a.io.Out, strings.TrimRight(text, "\n"))
+		fmt.Fprintln(f.io.Out, strings.TrimRight(text, "\n"))
 	}
 }

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"context"
+
 	"github.com/spf13/cobra"
 )
 
@@ -18,11 +20,11 @@ command, and --as names it as the host knows it:
 mcpsh proxy config HOST:NAME writes that entry for a server you configured in
 a host, and --write puts it in the host's file.`
 
-// proxyCmd is mcpsh proxy: it serves a host on stdio in front of the
+// newProxyCmd is mcpsh proxy: it serves a host on stdio in front of the
 // target (proxyserve.go); its config subcommand writes the host entries
 // that start it (proxyconfig.go).
-func (a *app) proxyCmd() *cobra.Command {
-	var f proxyServeFlags
+func newProxyCmd(a *factory, runF func(context.Context, *proxyServeOptions) error) *cobra.Command {
+	opts := &proxyServeOptions{f: a}
 	cmd := &cobra.Command{
 		Use:   "proxy [TARGET] [-- COMMAND ARGS...] | proxy config HOST:NAME",
 		Short: "Route a host's calls to one server through mcpsh's policy, retries and log",
@@ -33,10 +35,16 @@ func (a *app) proxyCmd() *cobra.Command {
 			"  mcpsh proxy config cursor:github --write",
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.proxyServe(cmd, args, &f)
+			if err := proxyArgs(cmd, args, opts); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return proxyServeRun(cmd.Context(), opts)
 		},
 	}
-	f.register(cmd.Flags())
-	cmd.AddCommand(a.proxyConfigCmd())
+	opts.flags.register(cmd.Flags())
+	cmd.AddCommand(newProxyConfigCmd(a, nil))
 	return cmd
 }

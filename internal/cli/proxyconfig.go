@@ -45,8 +45,18 @@ type proxyConfigFlags struct {
 	command                         string
 }
 
-func (a *app) proxyConfigCmd() *cobra.Command {
-	var f proxyConfigFlags
+// proxyConfigOptions are mcpsh proxy config's flags and argument. It embeds
+// the factory, so that its helpers read the shared streams and config as
+// they did when they were the factory's.
+type proxyConfigOptions struct {
+	*factory
+	flags proxyConfigFlags
+	args  []string // HOST:NAME, or none (an error that lists them)
+}
+
+func newProxyConfigCmd(a *factory, runF func(context.Context, *proxyConfigOptions) error) *cobra.Command {
+	opts := &proxyConfigOptions{factory: a}
+	f := &opts.flags
 	cmd := &cobra.Command{
 		Use:   "config HOST:NAME [--write | --undo]",
 		Short: "Print, write or undo the host entry that routes a server through mcpsh",
@@ -56,7 +66,13 @@ func (a *app) proxyConfigCmd() *cobra.Command {
   mcpsh proxy config codex:figma --write --yes --json
   mcpsh proxy config cursor:github --undo`,
 		Args: cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error { return a.proxyConfig(cmd.Context(), args, &f) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.args = args
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return proxyConfigRun(cmd.Context(), opts)
+		},
 	}
 	fs := cmd.Flags()
 	fs.BoolVar(&f.write, "write", false, "edit the host's file: show the diff, ask, keep a backup, write")
@@ -81,7 +97,12 @@ type proxyEdit struct {
 	from *config.Server
 }
 
-func (a *app) proxyConfig(ctx context.Context, args []string, f *proxyConfigFlags) error {
+// proxyConfigRun prints, writes or undoes the host entry opts names.
+func proxyConfigRun(ctx context.Context, opts *proxyConfigOptions) error {
+	return opts.proxyConfig(ctx, opts.args, &opts.flags)
+}
+
+func (a *proxyConfigOptions) proxyConfig(ctx context.Context, args []string, f *proxyConfigFlags) error {
 	ref, err := a.proxyRef(args, f)
 	if err != nil {
 		return err
@@ -125,7 +146,7 @@ func (a *app) proxyConfig(ctx context.Context, args []string, f *proxyConfigFlag
 }
 
 // proxyRef is the server named: HOST:NAME, or -s's.
-func (a *app) proxyRef(args []string, f *proxyConfigFlags) (string, error) {
+func (a *proxyConfigOptions) proxyRef(args []string, f *proxyConfigFlags) (string, error) {
 	t := &a.target
 	switch {
 	case f.write && f.undo:
@@ -148,7 +169,7 @@ func (a *app) proxyRef(args []string, f *proxyConfigFlags) (string, error) {
 
 // proxyUnknown is the error for a server -s would not find, saying so when
 // the host is not one mcpsh knows.
-func (a *app) proxyUnknown(ref string, err error) error {
+func (a *proxyConfigOptions) proxyUnknown(ref string, err error) error {
 	if h, _, ok := strings.Cut(ref, ":"); ok {
 		if _, known := config.ParseHost(h); !known {
 			var hosts []string
@@ -172,7 +193,7 @@ func (a *app) proxyUnknown(ref string, err error) error {
 
 // planProxyEntry reads the server's file and makes the edit: in place, or
 // for Claude Code's project file, a local entry in ~/.claude.json.
-func (a *app) planProxyEntry(srv *config.Server, o hostedit.Options) (*proxyEdit, error) {
+func (a *proxyConfigOptions) planProxyEntry(srv *config.Server, o hostedit.Options) (*proxyEdit, error) {
 	pe := &proxyEdit{srv: srv, ref: srv.Ref(), expect: hostedit.Wrapped(nil)}
 	home := a.target.found.Home
 	if srv.Origin.Host == config.HostClaudeCode && srv.Origin.Scope == config.ScopeProject {
@@ -201,7 +222,7 @@ func (a *app) planProxyEntry(srv *config.Server, o hostedit.Options) (*proxyEdit
 
 // planClaudeOverride makes the local entry that stands in for a server of
 // the project's .mcp.json.
-func (a *app) planClaudeOverride(pe *proxyEdit, o hostedit.Options) (*proxyEdit, error) {
+func (a *proxyConfigOptions) planClaudeOverride(pe *proxyEdit, o hostedit.Options) (*proxyEdit, error) {
 	srv := pe.srv
 	src, err := readHostFile(srv.Origin.File)
 	if err != nil {
@@ -257,7 +278,7 @@ var (
 // mcpshCommand is the mcpsh the entry runs: --command's, else this binary,
 // by its $PATH name when that is this binary (a path that survives an
 // upgrade that moves the binary behind it), else by where it is.
-func (a *app) mcpshCommand(given string) (string, error) {
+func (a *proxyConfigOptions) mcpshCommand(given string) (string, error) {
 	if given != "" {
 		if !config.IsMcpsh(given) {
 			return "", &usageError{fmt.Sprintf("--command %q: the entry must run a program called mcpsh (mcpsh.exe on Windows): that is how mcpsh knows its own entries", given)}
@@ -287,4 +308,6 @@ func (a *app) mcpshCommand(given string) (string, error) {
 }
 
 // short writes a path under the home folder as ~/...
-func (a *app) short(path string) string { return config.ShortPath(path, a.target.found.Home) }
+func (a *proxyConfigOptions) short(path string) string {
+	return config.ShortPath(path, a.target.found.Home)
+}

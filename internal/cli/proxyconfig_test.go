@@ -58,6 +58,7 @@ func proxyEnv(h *testenv.Hosts) map[string]string {
 }
 
 func TestProxyConfigPrints(t *testing.T) {
+	t.Parallel()
 	h := installHosts(t)
 	before := snapshotFiles(t, h.Root)
 	r, _ := run(t, env{vars: proxyEnv(h)}, "proxy", "config", "cursor:github", "--command", proxyMcpsh)
@@ -109,6 +110,7 @@ func TestProxyConfigPrints(t *testing.T) {
 // server itself, never to the proxy), and --undo puts back the file byte
 // for byte.
 func TestProxyConfigWriteAndUndo(t *testing.T) {
+	t.Parallel()
 	h := installHosts(t)
 	vars := proxyEnv(h)
 	claudeJSON := filepath.Join(h.Home, ".claude.json")
@@ -192,6 +194,7 @@ func TestProxyConfigWriteAndUndo(t *testing.T) {
 
 // On a terminal mcpsh asks; anything but yes writes nothing.
 func TestProxyConfigAsksOnATerminal(t *testing.T) {
+	t.Parallel()
 	h := installHosts(t)
 	vars := proxyEnv(h)
 	path := filepath.Join(h.Home, ".cursor", "mcp.json")
@@ -222,6 +225,7 @@ func TestProxyConfigAsksOnATerminal(t *testing.T) {
 // --undo refuses an entry someone changed since, naming the record and the
 // backup; --force puts the original back.
 func TestProxyConfigUndoRefusesAChangedEntry(t *testing.T) {
+	t.Parallel()
 	h := installHosts(t)
 	vars := proxyEnv(h)
 	path := filepath.Join(h.Home, ".codex", "config.toml")
@@ -254,6 +258,7 @@ func TestProxyConfigUndoRefusesAChangedEntry(t *testing.T) {
 // Claude Code's project file is the repository's: the route is a local
 // entry in ~/.claude.json, which --undo takes out again.
 func TestProxyConfigClaudeProjectServer(t *testing.T) {
+	t.Parallel()
 	h := installHosts(t)
 	vars := proxyEnv(h)
 	claudeJSON := filepath.Join(h.Home, ".claude.json")
@@ -281,6 +286,7 @@ func TestProxyConfigClaudeProjectServer(t *testing.T) {
 
 // Bad input is a clear error naming what and where, and nothing is written.
 func TestProxyConfigBadInput(t *testing.T) {
+	t.Parallel()
 	h := installHosts(t)
 	vars := proxyEnv(h)
 	os.WriteFile(filepath.Join(h.Repo, ".cursor", "mcp.json"), []byte(`{"mcpServers": {"docs": "npx docs-server"}}`), 0o644)
@@ -353,7 +359,7 @@ func TestProxyConfigCommand(t *testing.T) {
 			}
 			return tt.path, nil
 		}
-		a := &app{}
+		a := &proxyConfigOptions{}
 		got, err := a.mcpshCommand("")
 		if got != tt.want || (err == nil) != (tt.err == "") || err != nil && !strings.Contains(err.Error(), tt.err) {
 			t.Errorf("%s with %q on $PATH: %q %v", tt.exe, tt.path, got, err)
@@ -364,6 +370,7 @@ func TestProxyConfigCommand(t *testing.T) {
 // A project's file is a cloned repository's: its comments and names reach
 // the terminal only made safe, in the entry, the diff and every message.
 func TestProxyConfigHostileProjectFile(t *testing.T) {
+	t.Parallel()
 	h := installHosts(t)
 	vars := proxyEnv(h)
 	path := filepath.Join(h.Repo, ".vscode", "mcp.json")

@@ -59,7 +59,7 @@ type proxyOverridesJSON struct {
 	Key  string `json:"key"`
 }
 
-func (a *app) proxyJSON(pe *proxyEdit) *proxyConfigJSON {
+func (a *proxyConfigOptions) proxyJSON(pe *proxyEdit) *proxyConfigJSON {
 	p := pe.plan
 	text := func(b []byte) *string {
 		if len(b) == 0 {
@@ -76,7 +76,7 @@ func (a *app) proxyJSON(pe *proxyEdit) *proxyConfigJSON {
 }
 
 // showProxyEntry prints the entry (stdout) and where it goes (stderr).
-func (a *app) showProxyEntry(pe *proxyEdit, f *proxyConfigFlags) error {
+func (a *proxyConfigOptions) showProxyEntry(pe *proxyEdit, f *proxyConfigFlags) error {
 	if f.asJSON {
 		return writeJSON(a.io.Out, a.proxyJSON(pe))
 	}
@@ -96,7 +96,7 @@ func (a *app) showProxyEntry(pe *proxyEdit, f *proxyConfigFlags) error {
 
 // writeProxyEntry shows the diff, asks, keeps the backup and the record,
 // and writes.
-func (a *app) writeProxyEntry(ctx context.Context, pe *proxyEdit, f *proxyConfigFlags) error {
+func (a *proxyConfigOptions) writeProxyEntry(ctx context.Context, pe *proxyEdit, f *proxyConfigFlags) error {
 	p := pe.plan
 	for _, w := range a.proxyWarnings(pe) {
 		a.warn(w)
@@ -144,7 +144,7 @@ func (a *app) writeProxyEntry(ctx context.Context, pe *proxyEdit, f *proxyConfig
 }
 
 // proxyWarnings are what to know before writing.
-func (a *app) proxyWarnings(pe *proxyEdit) []string {
+func (a *proxyConfigOptions) proxyWarnings(pe *proxyEdit) []string {
 	var out []string
 	s := pe.srv
 	if pe.from != nil && s.Origin.Held != "" {
@@ -161,7 +161,7 @@ func (a *app) proxyWarnings(pe *proxyEdit) []string {
 
 // confirmEdit prints the diff (on stderr under --json) and asks, or takes
 // --yes; without either, nothing is written.
-func (a *app) confirmEdit(ctx context.Context, p *hostedit.Plan, f *proxyConfigFlags) (string, error) {
+func (a *proxyConfigOptions) confirmEdit(ctx context.Context, p *hostedit.Plan, f *proxyConfigFlags) (string, error) {
 	label := a.short(p.File)
 	diff := hostedit.Diff(label, label, p.Old, p.New)
 	out := a.io.Out
@@ -190,7 +190,7 @@ func (a *app) confirmEdit(ctx context.Context, p *hostedit.Plan, f *proxyConfigF
 }
 
 // printDiff writes a unified diff, coloured on a terminal.
-func (a *app) printDiff(w io.Writer, diff string, colour bool) {
+func (a *proxyConfigOptions) printDiff(w io.Writer, diff string, colour bool) {
 	p := a.pal()
 	for _, l := range strings.SplitAfter(shownDiff(diff), "\n") {
 		if l == "" {
@@ -213,7 +213,7 @@ func (a *app) printDiff(w io.Writer, diff string, colour bool) {
 }
 
 // proxyStore is where backups and records go.
-func (a *app) proxyStore() (hostedit.Store, error) {
+func (a *proxyConfigOptions) proxyStore() (hostedit.Store, error) {
 	dir, err := paths.StateDir(a.getenv)
 	if err != nil {
 		return hostedit.Store{}, fmt.Errorf("cannot place the backup: %w", err)
@@ -222,7 +222,7 @@ func (a *app) proxyStore() (hostedit.Store, error) {
 }
 
 // proxyUndo puts back what --write replaced.
-func (a *app) proxyUndo(ctx context.Context, ref string, f *proxyConfigFlags) error {
+func (a *proxyConfigOptions) proxyUndo(ctx context.Context, ref string, f *proxyConfigFlags) error {
 	c := a.target.found
 	srv, _, _ := c.Resolve(ref)
 	host, name, known := "", ref, false

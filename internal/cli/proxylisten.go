@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -73,7 +74,7 @@ func (f *listenFlags) check(cmd *cobra.Command) (bindAddr string, err error) {
 
 // proxyListen serves hosts over streamable HTTP until the first
 // interrupt, then ends every host session and its server.
-func (a *app) proxyListen(cmd *cobra.Command, p *proxy.Proxy, f *listenFlags, bind string) error {
+func (a *factory) proxyListen(ctx context.Context, p *proxy.Proxy, f *listenFlags, bind string) error {
 	o := proxy.ListenOptions{Addr: bind, AllowHosts: f.allowHosts, AllowOrigins: f.allowOrigins, NoToken: f.noToken}
 	if !f.noToken {
 		dir, err := paths.StateDir(a.getenv)
@@ -92,5 +93,5 @@ func (a *app) proxyListen(cmd *cobra.Command, p *proxy.Proxy, f *listenFlags, bi
 	} else {
 		fmt.Fprintln(a.io.ErrOut, "mcpsh proxy: no token: any local user may use the server through this proxy")
 	}
-	return l.Serve(cmd.Context())
+	return l.Serve(ctx)
 }

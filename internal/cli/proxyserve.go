@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"time"
@@ -20,6 +21,15 @@ type proxyServeFlags struct {
 	calls           callFlags
 	approvalTimeout time.Duration
 	listen          listenFlags
+}
+
+// proxyServeOptions are mcpsh proxy's flags and arguments.
+type proxyServeOptions struct {
+	f       *factory
+	flags   proxyServeFlags
+	command []string   // a stdio server's command, after --
+	limits  callLimits // the call limits set on the command line
+	bind    string     // --listen's address, checked; "" serves stdio
 }
 
 func (f *proxyServeFlags) register(fs *pflag.FlagSet) {
@@ -51,9 +61,9 @@ stdout carries nothing but JSON-RPC; mcpsh's own messages go to stderr.`
 // starts in turn refuses to.
 const proxyMarkEnv = "MCPSH_PROXY"
 
-// proxyServe serves the host on the process's stdin and stdout until the
-// host closes stdin (or the first interrupt), then ends the server.
-func (a *app) proxyServe(cmd *cobra.Command, args []string, f *proxyServeFlags) error {
+// proxyArgs parses mcpsh proxy's command line into opts: the target's
+// command after --, and none of the flags that are not for a proxy.
+func proxyArgs(cmd *cobra.Command, args []string, opts *proxyServeOptions) error {
 	rest, command := commandAfterDash(cmd, args)
 	if len(rest) > 0 {
 		return &usageError{fmt.Sprintf("mcpsh proxy takes no arguments but its target (got %q): name the server with -s NAME, --url, --sse or -- COMMAND ARGS", rest[0])}
@@ -63,12 +73,20 @@ func (a *app) proxyServe(cmd *cobra.Command, args []string, f *proxyServeFlags) 
 			return &usageError{fmt.Sprintf("--%s is not for mcpsh proxy: the host's own roots, answers and log level are passed on", name)}
 		}
 	}
-	if f.approvalTimeout <= 0 {
-		return &usageError{"--approval-timeout must be more than 0"}
-	}
-	bind, err := f.listen.check(cmd)
+	bind, err := opts.flags.listen.check(cmd)
 	if err != nil {
 		return err
+	}
+	opts.command, opts.limits, opts.bind = command, opts.flags.calls.set(cmd), bind
+	return nil
+}
+
+// proxyServeRun serves the host on the process's stdin and stdout until the
+// host closes stdin (or the first interrupt), then ends the server.
+func proxyServeRun(ctx context.Context, opts *proxyServeOptions) error {
+	a, f, command := opts.f, &opts.flags, opts.command
+	if f.approvalTimeout <= 0 {
+		return &usageError{"--approval-timeout must be more than 0"}
 	}
 	if outer, ok := a.getenv(proxyMarkEnv); ok {
 		// A host entry whose command is itself mcpsh proxy (a hand-edited
@@ -81,7 +99,7 @@ func (a *app) proxyServe(cmd *cobra.Command, args []string, f *proxyServeFlags) 
 	if err := a.openLog(); err != nil {
 		return err
 	}
-	t, err := a.resolveTarget(cmd, command)
+	t, err := a.resolveTarget(command)
 	if err != nil {
 		return err
 	}
@@ -104,7 +122,7 @@ func (a *app) proxyServe(cmd *cobra.Command, args []string, f *proxyServeFlags) 
 	// go-sdk's decoding garbage behind (heapfloor.go).
 	a.raiseHeapFloor()
 	call := client.Call{OnlyReadOnly: f.calls.readOnly}
-	call.Timeout, call.MaxDuration, call.Attempts, call.RetryMax = f.calls.limits(cmd)
+	call.Timeout, call.MaxDuration, call.Attempts, call.RetryMax = opts.limits.timeout, opts.limits.maxDuration, opts.limits.attempts, opts.limits.retryMax
 	p := proxy.New(proxy.Options{
 		Target:          t,
 		Client:          *a.clientOptionsFor(t),
@@ -114,8 +132,8 @@ func (a *app) proxyServe(cmd *cobra.Command, args []string, f *proxyServeFlags) 
 		Version:         currentVersion().short(),
 		Warn:            a.warn,
 	})
-	if bind != "" {
-		return a.proxyListen(cmd, p, &f.listen, bind)
+	if opts.bind != "" {
+		return a.proxyListen(ctx, p, &f.listen, opts.bind)
 	}
 	// Closing stdin is how the session ends at an interrupt (a read blocked
 	// on it returns); stdout is never closed: it is the process's.
@@ -123,7 +141,7 @@ func (a *app) proxyServe(cmd *cobra.Command, args []string, f *proxyServeFlags) 
 	if !ok {
 		in = readCloser{a.io.In}
 	}
-	return p.Serve(cmd.Context(), in, writeCloser{a.io.Out})
+	return p.Serve(ctx, in, writeCloser{a.io.Out})
 }
 
 // readCloser and writeCloser hand the proxy streams it must not close.

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -12,14 +13,19 @@ import (
 	"github.com/yosida95/uritemplate/v3"
 )
 
-type readFlags struct {
-	out    string
-	asJSON bool
-	follow bool
+// readOptions are mcpsh read's flags and arguments.
+type readOptions struct {
+	f       *factory
+	out     string
+	asJSON  bool
+	follow  bool
+	uri     string   // expanded, when a template was given
+	command []string // a stdio server's command, after --
 }
 
-func (a *app) readCmd() *cobra.Command {
-	var f readFlags
+// newReadCmd is mcpsh read: its flags parsed into the options, then runF, or the run function when runF is nil.
+func newReadCmd(f *factory, runF func(context.Context, *readOptions) error) *cobra.Command {
+	opts := &readOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "read [target] URI [key=value...] [-- COMMAND ARGS...]",
 		Short: "Read a resource",
@@ -47,47 +53,59 @@ per read.`,
 			if err != nil {
 				return err
 			}
-			if f.follow {
-				a.withFollow()
+			opts.uri, opts.command = uri, command
+			if runF != nil {
+				return runF(cmd.Context(), opts)
 			}
-			s, err := a.connect(cmd, command)
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			if f.follow {
-				if err := s.Subscribe(cmd.Context(), uri); err != nil {
-					return err
-				}
-				defer s.Unsubscribe(cmd.Context(), uri)
-			}
-			for {
-				contents, err := s.ReadResource(cmd.Context(), uri)
-				if err != nil {
-					if f.follow && ctxDone(cmd.Context()) {
-						return nil
-					}
-					return err
-				}
-				if err := a.printContents(uri, contents, &f); err != nil {
-					return err
-				}
-				if !f.follow {
-					return nil
-				}
-				select {
-				case <-cmd.Context().Done():
-					return &exitError{ExitInterrupted}
-				case <-a.updated:
-					fmt.Fprintf(a.io.ErrOut, "mcpsh: %s changed at %s\n", termtext.Line(uri), time.Now().Format("15:04:05"))
-				}
-			}
+			return readRun(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVarP(&f.out, "out", "o", "", "write the resource to `FILE` (a blob as bytes)")
-	cmd.Flags().BoolVar(&f.asJSON, "json", false, "print JSON")
-	cmd.Flags().BoolVar(&f.follow, "follow", false, "subscribe and print the resource again each time it changes")
+	cmd.Flags().StringVarP(&opts.out, "out", "o", "", "write the resource to `FILE` (a blob as bytes)")
+	cmd.Flags().BoolVar(&opts.asJSON, "json", false, "print JSON")
+	cmd.Flags().BoolVar(&opts.follow, "follow", false, "subscribe and print the resource again each time it changes")
 	return cmd
+}
+
+// readRun reads the resource and prints it; with --follow, again each time
+// the server says it changed.
+func readRun(ctx context.Context, opts *readOptions) error {
+	f, uri := opts.f, opts.uri
+	d := &dial{}
+	if opts.follow {
+		d.updated = make(chan string, 1)
+	}
+	s, err := f.connect(ctx, opts.command, d)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	if opts.follow {
+		if err := s.Subscribe(ctx, uri); err != nil {
+			return err
+		}
+		defer s.Unsubscribe(ctx, uri)
+	}
+	for {
+		contents, err := s.ReadResource(ctx, uri)
+		if err != nil {
+			if opts.follow && ctxDone(ctx) {
+				return nil
+			}
+			return err
+		}
+		if err := opts.printContents(contents); err != nil {
+			return err
+		}
+		if !opts.follow {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return &exitError{ExitInterrupted}
+		case <-d.updated:
+			fmt.Fprintf(f.io.ErrOut, "mcpsh: %s changed at %s\n", termtext.Line(uri), time.Now().Format("15:04:05"))
+		}
+	}
 }
 
 // expandURI expands a resource template with key=value variables; a plain
@@ -135,38 +153,39 @@ func expandURI(uri string, vars []string) (string, error) {
 }
 
 // printContents writes what one read returned, as the flags ask.
-func (a *app) printContents(uri string, contents []client.ResourceContent, f *readFlags) error {
-	if f.asJSON {
+func (opts *readOptions) printContents(contents []client.ResourceContent) error {
+	f, uri := opts.f, opts.uri
+	if opts.asJSON {
 		if contents == nil {
 			contents = []client.ResourceContent{}
 		}
-		return writeJSONLine(a.io.Out, struct {
+		return writeJSONLine(f.io.Out, struct {
 			URI      string                   `json:"uri"`
 			Contents []client.ResourceContent `json:"contents"`
 		}{uri, contents})
 	}
-	if f.out != "" {
-		return a.writeContents(f.out, contents)
+	if opts.out != "" {
+		return opts.writeContents(contents)
 	}
 	for _, c := range contents {
 		switch {
-		case c.IsBlob && a.io.StdoutTTY:
-			fmt.Fprintln(a.io.Out, describeBlob(c))
-			fmt.Fprintln(a.io.ErrOut, "mcpsh: use --out FILE to save it")
+		case c.IsBlob && f.io.StdoutTTY:
+			fmt.Fprintln(f.io.Out, describeBlob(c))
+			fmt.Fprintln(f.io.ErrOut, "mcpsh: use --out FILE to save it")
 		case c.IsBlob:
-			if _, err := a.io.Out.Write(c.Blob); err != nil {
+			if _, err := f.io.Out.Write(c.Blob); err != nil {
 				return err
 			}
 		default:
 			text := c.Text
-			if a.io.StdoutTTY {
+			if f.io.StdoutTTY {
 				text = termtext.Sanitize(text)
 			}
-			fmt.Fprint(a.io.Out, text)
+			fmt.Fprint(f.io.Out, text)
 			// On a terminal, and between the reads of --follow, each read
 			// ends a line; piped once, the text is passed as it is.
-			if (a.io.StdoutTTY || f.follow) && !strings.HasSuffix(text, "\n") {
-				fmt.Fprintln(a.io.Out)
+			if (f.io.StdoutTTY || opts.follow) && !strings.HasSuffix(text, "\n") {
+				fmt.Fprintln(f.io.Out)
 			}
 		}
 	}
@@ -175,7 +194,8 @@ func (a *app) printContents(uri string, contents []client.ResourceContent, f *re
 
 // writeContents writes the contents to path, as curl -o does: a blob as its
 // bytes, text as it is; several contents one after another.
-func (a *app) writeContents(path string, contents []client.ResourceContent) error {
+func (opts *readOptions) writeContents(contents []client.ResourceContent) error {
+	f, path := opts.f, opts.out
 	var data []byte
 	for _, c := range contents {
 		if c.IsBlob {
@@ -187,6 +207,6 @@ func (a *app) writeContents(path string, contents []client.ResourceContent) erro
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		return &usageError{fmt.Sprintf("--out %s: %v", path, err)}
 	}
-	fmt.Fprintf(a.io.ErrOut, "mcpsh: wrote %s (%s)\n", path, client.HumanBytes(len(data)))
+	fmt.Fprintf(f.io.ErrOut, "mcpsh: wrote %s (%s)\n", path, client.HumanBytes(len(data)))
 	return nil
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -9,8 +10,16 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func (a *app) resourcesCmd() *cobra.Command {
-	var asJSON bool
+// resourcesOptions are mcpsh resources' flags and arguments.
+type resourcesOptions struct {
+	f       *factory
+	json    bool
+	command []string // a stdio server's command, after --
+}
+
+// newResourcesCmd is mcpsh resources: its flags parsed into the options, then runF, or the run function when runF is nil.
+func newResourcesCmd(f *factory, runF func(context.Context, *resourcesOptions) error) *cobra.Command {
+	opts := &resourcesOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "resources [target] [-- COMMAND ARGS...]",
 		Short: "List a server's resources and resource templates",
@@ -27,46 +36,56 @@ sizes; piped, one tab-separated line each (kind, URI, name, type, size).
 			if len(rest) > 0 {
 				return &usageError{fmt.Sprintf("resources takes no arguments before --, got %q", rest)}
 			}
-			s, err := a.connect(cmd, command)
-			if err != nil {
-				return err
+			opts.command = command
+			if runF != nil {
+				return runF(cmd.Context(), opts)
 			}
-			defer s.Close()
-			l, err := s.ListResources(cmd.Context())
-			if errors.Is(err, client.ErrNotOffered) {
-				fmt.Fprintf(a.io.ErrOut, "mcpsh: %s offers no resources\n", termtext.Line(s.Target.Label()))
-				if asJSON {
-					return writeJSON(a.io.Out, resourcesJSON{Resources: []*client.Resource{}, Templates: []*client.ResourceTemplate{}})
-				}
-				return nil
-			}
-			// A listing stopped at mcpsh's budget still shows what came
-			// before the stop, and then fails.
-			if l == nil {
-				return err
-			}
-			for _, w := range l.Warnings {
-				a.warn(w)
-			}
-			if asJSON {
-				j := resourcesJSON{Resources: l.Resources, Templates: l.Templates}
-				if j.Resources == nil {
-					j.Resources = []*client.Resource{}
-				}
-				if j.Templates == nil {
-					j.Templates = []*client.ResourceTemplate{}
-				}
-				if werr := writeJSON(a.io.Out, j); werr != nil {
-					return werr
-				}
-				return err
-			}
-			a.printResources(l)
-			return err
+			return resourcesRun(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print JSON")
 	return cmd
+}
+
+// resourcesRun lists the server's resources and templates, every page.
+func resourcesRun(ctx context.Context, opts *resourcesOptions) error {
+	f := opts.f
+	s, err := f.connect(ctx, opts.command, nil)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	l, err := s.ListResources(ctx)
+	if errors.Is(err, client.ErrNotOffered) {
+		fmt.Fprintf(f.io.ErrOut, "mcpsh: %s offers no resources\n", termtext.Line(s.Target.Label()))
+		if opts.json {
+			return writeJSON(f.io.Out, resourcesJSON{Resources: []*client.Resource{}, Templates: []*client.ResourceTemplate{}})
+		}
+		return nil
+	}
+	// A listing stopped at mcpsh's budget still shows what came
+	// before the stop, and then fails.
+	if l == nil {
+		return err
+	}
+	for _, w := range l.Warnings {
+		f.warn(w)
+	}
+	if opts.json {
+		j := resourcesJSON{Resources: l.Resources, Templates: l.Templates}
+		if j.Resources == nil {
+			j.Resources = []*client.Resource{}
+		}
+		if j.Templates == nil {
+			j.Templates = []*client.ResourceTemplate{}
+		}
+		if werr := writeJSON(f.io.Out, j); werr != nil {
+			return werr
+		}
+		return err
+	}
+	opts.printResources(l)
+	return err
 }
 
 type resourcesJSON struct {
@@ -74,9 +93,10 @@ type resourcesJSON struct {
 	Templates []*client.ResourceTemplate `json:"templates"`
 }
 
-func (a *app) printResources(l *client.ResourceListing) {
-	w := a.io.Out
-	if !a.io.StdoutTTY {
+func (opts *resourcesOptions) printResources(l *client.ResourceListing) {
+	f := opts.f
+	w := f.io.Out
+	if !f.io.StdoutTTY {
 		for _, r := range l.Resources {
 			fmt.Fprintf(w, "resource\t%s\t%s\t%s\t%d\n", termtext.Line(r.URI), termtext.Line(r.DisplayName()), termtext.Line(r.MIMEType), r.Size)
 		}
@@ -85,8 +105,8 @@ func (a *app) printResources(l *client.ResourceListing) {
 		}
 		return
 	}
-	p := a.pal()
-	width := a.io.Width
+	p := f.pal()
+	width := f.io.Width
 	if width <= 0 {
 		width = 100
 	}

@@ -3,71 +3,14 @@
 package cli
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"sync/atomic"
 
-	"github.com/mcpsh/mcpsh/client"
-	"github.com/mcpsh/mcpsh/config"
 	"github.com/mcpsh/mcpsh/internal/iostreams"
-	"github.com/mcpsh/mcpsh/internal/sessionlog"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/spf13/cobra"
 )
-
-// app is the state one invocation of mcpsh shares between its commands.
-type app struct {
-	io         *iostreams.IOStreams
-	getenv     func(string) (string, bool)
-	configPath string
-	target     targetFlags
-
-	cfg    *config.File
-	cfgErr error
-
-	logs logFlags
-	log  *sessionlog.Writer
-	// recorder receives every call's outcome (the session log); nil for none.
-	recorder func(*client.Outcome) error
-
-	// progress is the status line of the call in flight, which owns stderr
-	// while it is drawn; warnings go above it.
-	progress atomic.Pointer[progressLine]
-
-	// roots are --root's directories (and the config's), as the client takes them.
-	roots []client.Root
-	// elicitor answers a server's requests for input in batch mode (--elicit).
-	elicitor *elicitor
-	// updated receives the URIs of resources the server says changed (read --follow).
-	updated chan string
-	// stepBuf holds one step of run's output, written at once.
-	stepBuf bytes.Buffer
-	// trace is --trace's file, opened by the first command that connects.
-	trace *traceFile
-	// several: this command talks to every configured server (--all).
-	several bool
-	// stdin reads the answers to confirmations asked on the terminal.
-	stdin *bufio.Reader
-	// traceHook, when set, also hears each session's messages in wire order
-	// (audit --probe puts notifications on the call they arrived during).
-	traceHook func(client.Target, func(client.TraceEntry)) func(client.TraceEntry)
-	// hurry is closed by a second interrupt (WithHurry).
-	hurry <-chan struct{}
-}
-
-// warn prints a warning on stderr, above a call's status line if one is drawn.
-// It may run on the client's goroutines (Options.OnWarning).
-func (a *app) warn(msg string) {
-	line := "mcpsh: warning: " + termtext.Line(msg)
-	if p := a.progress.Load(); p != nil {
-		p.println(line)
-		return
-	}
-	fmt.Fprintln(a.io.ErrOut, line)
-}
 
 const rootHelp = `mcpsh explores, scripts and checks MCP servers, and takes their tool
 annotations seriously: tools are grouped by safety, destructive calls ask
@@ -99,21 +42,21 @@ For run, the worst outcome wins: 130, then 1, then 4, then 3.`
 
 // Main runs mcpsh with args and returns the exit status.
 func Main(ctx context.Context, args []string, io *iostreams.IOStreams, getenv func(string) (string, bool)) int {
-	a := &app{io: io, getenv: getenv, hurry: hurryOf(ctx)}
-	root := a.rootCmd()
+	f := newFactory(io, getenv)
+	f.hurry = hurryOf(ctx)
+	return execute(ctx, f, args)
+}
+
+// execute runs the command args name with f, and returns the exit status.
+func execute(ctx context.Context, f *factory, args []string) int {
+	io := f.io
+	root := newRootCmd(f)
 	root.SetArgs(args)
 	root.SetIn(io.In)
 	root.SetOut(io.Out)
 	root.SetErr(io.ErrOut)
 	err := root.ExecuteContext(ctx)
-	if a.log != nil {
-		a.log.Close()
-	}
-	if a.trace != nil {
-		if terr := a.trace.Close(); terr != nil {
-			fmt.Fprintln(io.ErrOut, "mcpsh: warning: the trace is incomplete:", terr)
-		}
-	}
+	f.close()
 	code := ExitCode(err)
 	if err != nil {
 		var ee *exitError
@@ -130,29 +73,19 @@ func Main(ctx context.Context, args []string, io *iostreams.IOStreams, getenv fu
 	return code
 }
 
-func (a *app) rootCmd() *cobra.Command {
-	var rootCall callFlags
-	root := &cobra.Command{
-		Use:           "mcpsh",
-		Short:         "A terminal client for MCP servers that honours tool annotations",
-		Long:          rootHelp,
-		Version:       currentVersion().String(),
-		SilenceErrors: true,
-		SilenceUsage:  true,
-		Args:          cobra.ArbitraryArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.interactive(cmd, args, &rootCall)
-		},
-	}
-	root.SetVersionTemplate("{{.Version}}")
-	rootCall.register(root.Flags())
+// newRootCmd is mcpsh: the interactive view (interactive.go), the flags
+// every command shares, and every command, each built from f.
+func newRootCmd(f *factory) *cobra.Command {
+	root := newInteractiveCmd(f, nil)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &shapeError{usageError{err.Error()}, c.CommandPath()} })
-	root.PersistentFlags().StringVar(&a.configPath, "config", "", "read servers from `FILE` (default $MCPSH_CONFIG, then $XDG_CONFIG_HOME/mcpsh/config.json)")
-	a.target.register(root.PersistentFlags())
-	a.logs.register(root.PersistentFlags())
-	root.AddCommand(a.toolsCmd(), a.callCmd(), a.runCmd(), a.auditCmd(), a.logCmd(), a.serversCmd(), a.serveDemoCmd(), a.proxyCmd())
-	root.AddCommand(a.resourcesCmd(), a.readCmd(), a.promptsCmd(), a.promptCmd(), a.completeCmd(), a.infoCmd(), a.pingCmd())
-	root.AddCommand(a.authCommands()...)
+	root.PersistentFlags().StringVar(&f.configPath, "config", "", "read servers from `FILE` (default $MCPSH_CONFIG, then $XDG_CONFIG_HOME/mcpsh/config.json)")
+	f.target.register(root.PersistentFlags())
+	f.logs.register(root.PersistentFlags())
+	root.AddCommand(newToolsCmd(f, nil), newCallCmd(f, nil), newRunCmd(f, nil), newAuditCmd(f, nil), newLogCmd(f, nil),
+		newServersCmd(f, nil), newServeDemoCmd(f, nil), newProxyCmd(f, nil))
+	root.AddCommand(newResourcesCmd(f, nil), newReadCmd(f, nil), newPromptsCmd(f, nil), newPromptCmd(f, nil),
+		newCompleteCmd(f, nil), newInfoCmd(f, nil), newPingCmd(f, nil))
+	root.AddCommand(newLoginCmd(f, nil), newLogoutCmd(f, nil))
 	shapeArgs(root)
 	return root
 }
@@ -179,56 +112,4 @@ func commandAfterDash(cmd *cobra.Command, args []string) (before, command []stri
 		return args[:i], args[i:]
 	}
 	return args, nil
-}
-
-// connect resolves the target and opens a session with its tools listed.
-func (a *app) connect(cmd *cobra.Command, command []string) (*client.Session, error) {
-	t, err := a.resolveTarget(cmd, command)
-	if err != nil {
-		return nil, err
-	}
-	if err := a.prepareFeatures(t); err != nil {
-		return nil, err
-	}
-	s, l, err := a.open(cmd.Context(), t, a.roots)
-	if err != nil {
-		return nil, err
-	}
-	for _, w := range l.Warnings {
-		a.warn(w)
-	}
-	return s, nil
-}
-
-// open connects to t, offering roots and the batch features, and lists its
-// tools, within --connect-timeout. prepareFeatures has checked the flags.
-func (a *app) open(ctx context.Context, t client.Target, roots []client.Root) (*client.Session, *client.Listing, error) {
-	ctx, cancel := context.WithTimeout(ctx, a.target.connectTimeout)
-	defer cancel()
-	o := a.clientOptionsFor(t)
-	a.batchFeatures(o)
-	o.Roots = roots
-	if a.traceHook != nil {
-		o.Trace = a.traceHook(t, o.Trace)
-	}
-	if a.several {
-		// With --all, say which server a warning is about.
-		name := termtext.Line(t.Label())
-		o.OnWarning = func(w string) { a.warn(name + ": " + w) }
-	}
-	s, err := client.Connect(ctx, t, o)
-	if err != nil {
-		return nil, nil, err
-	}
-	l, err := s.ListTools(ctx)
-	if err != nil {
-		s.Close()
-		return nil, nil, err
-	}
-	return s, l, nil
-}
-
-func (a *app) targetGiven(command []string) bool {
-	f := &a.target
-	return f.demo || f.server != "" || f.url != "" || f.sse != "" || len(command) > 0
 }

@@ -55,6 +55,7 @@ func logged(t *testing.T, path string) []client.Outcome {
 // sent, on a configured server and on --demo alike; the refusal says which
 // hint decided, and whose claim it was.
 func TestGlobalConfirmOnOpenWorld(t *testing.T) {
+	t.Parallel()
 	cfg := rulesConfigFile(t)
 	r, srv := run(t, env{}, "call", "--config", cfg, "--demo", "weather_forecast", "city=Oslo")
 	wantCode(t, r, ExitRefused)
@@ -106,6 +107,7 @@ func TestGlobalConfirmOnOpenWorld(t *testing.T) {
 // its destructive tools, even with --yes, and leaves another server's alone;
 // a top-level rule scoped with server: does the same for writes.
 func TestClassRulesPerServer(t *testing.T) {
+	t.Parallel()
 	cfg := rulesConfigFile(t)
 	log := filepath.Join(t.TempDir(), "log.jsonl")
 	r, _ := run(t, env{}, "call", "--config", cfg, "--log", log, "-s", "strict", "pop_note", "--yes")
@@ -141,6 +143,7 @@ func TestClassRulesPerServer(t *testing.T) {
 // TestBadRulesNameFileKeyAndTerm: a rule config cannot read stops every
 // command that would call with it, saying where.
 func TestBadRulesNameFileKeyAndTerm(t *testing.T) {
+	t.Parallel()
 	cfg := writeConfig(t, `{"policy": {"deny": ["is:destructive", "is:dest"]}, "mcpServers": {}}`)
 	r, _ := run(t, env{}, "call", "--config", cfg, "--demo", "list_notes")
 	wantCode(t, r, ExitUsage)

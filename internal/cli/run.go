@@ -16,9 +16,22 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func (a *app) runCmd() *cobra.Command {
-	var f callFlags
-	var failFast bool
+// runOptions are mcpsh run's flags and arguments, and the buffer each
+// step's output is written through.
+type runOptions struct {
+	f        *factory
+	calls    callFlags
+	limits   callLimits // the limits set on the command line
+	failFast bool
+	script   []string // the script FILE, "-", or none
+	command  []string // a stdio server's command, after --
+	// stepBuf holds one step's output, written at once.
+	stepBuf bytes.Buffer
+}
+
+// newRunCmd is mcpsh run: its flags parsed into the options, then runF, or the run function when runF is nil.
+func newRunCmd(f *factory, runF func(context.Context, *runOptions) error) *cobra.Command {
+	opts := &runOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "run [target] [FILE|-] [-- COMMAND ARGS...]",
 		Short: "Run a script of calls over one session",
@@ -69,58 +82,71 @@ refusal into a pass.`,
 			if len(rest) > 1 {
 				return &usageError{fmt.Sprintf("run takes one script FILE, got %q", rest)}
 			}
-			name, r, err := a.openScript(rest)
-			if err != nil {
-				return err
+			opts.script, opts.command = rest, command
+			opts.limits = opts.calls.set(cmd)
+			if runF != nil {
+				return runF(cmd.Context(), opts)
 			}
-			defer r.Close()
-			lines, syntaxErrs := parseScript(name, r)
-			if err := a.openLog(); err != nil {
-				return err
-			}
-			s, err := a.connect(cmd, command)
-			if err != nil {
-				if len(syntaxErrs) > 0 {
-					return a.scriptErrors(syntaxErrs)
-				}
-				return err
-			}
-			defer s.Close()
-			// Lines that parsed are checked against the server too, so one pass
-			// reports every mistake in the script.
-			calls, errs := resolveScript(s, name, lines)
-			if errs = append(syntaxErrs, errs...); len(errs) > 0 {
-				sort.SliceStable(errs, func(i, j int) bool { return errs[i].(*scriptError).line < errs[j].(*scriptError).line })
-				return a.scriptErrors(errs)
-			}
-			return a.runCalls(cmd, s, name, calls, &f, failFast)
+			return runRun(cmd.Context(), opts)
 		},
 	}
-	f.register(cmd.Flags())
-	cmd.Flags().BoolVar(&failFast, "fail-fast", false, "stop at the first call that fails an expectation or does not end ok")
+	opts.calls.register(cmd.Flags())
+	cmd.Flags().BoolVar(&opts.failFast, "fail-fast", false, "stop at the first call that fails an expectation or does not end ok")
 	return cmd
 }
 
-func (a *app) openScript(rest []string) (string, io.ReadCloser, error) {
+// runRun checks the whole script against the server, then runs its calls.
+func runRun(ctx context.Context, opts *runOptions) error {
+	f := opts.f
+	name, r, err := opts.openScript()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	lines, syntaxErrs := parseScript(name, r)
+	if err := f.openLog(); err != nil {
+		return err
+	}
+	s, err := f.connect(ctx, opts.command, nil)
+	if err != nil {
+		if len(syntaxErrs) > 0 {
+			return opts.scriptErrors(syntaxErrs)
+		}
+		return err
+	}
+	defer s.Close()
+	// Lines that parsed are checked against the server too, so one pass
+	// reports every mistake in the script.
+	calls, errs := resolveScript(s, name, lines)
+	if errs = append(syntaxErrs, errs...); len(errs) > 0 {
+		sort.SliceStable(errs, func(i, j int) bool { return errs[i].(*scriptError).line < errs[j].(*scriptError).line })
+		return opts.scriptErrors(errs)
+	}
+	return opts.runCalls(ctx, s, name, calls)
+}
+
+func (opts *runOptions) openScript() (string, io.ReadCloser, error) {
+	rest, f := opts.script, opts.f
 	if len(rest) == 0 || rest[0] == "-" {
-		if len(rest) == 0 && a.io.StdinTTY {
+		if len(rest) == 0 && f.io.StdinTTY {
 			return "", nil, &usageError{"run needs a script: give a FILE, or pipe one to standard input"}
 		}
-		return "<stdin>", io.NopCloser(a.io.In), nil
+		return "<stdin>", io.NopCloser(f.io.In), nil
 	}
-	f, err := os.Open(rest[0])
+	file, err := os.Open(rest[0])
 	if err != nil {
 		return "", nil, &usageError{err.Error()}
 	}
-	return rest[0], f, nil
+	return rest[0], file, nil
 }
 
 // scriptErrors reports every mistake in a script at once, then exits 2.
-func (a *app) scriptErrors(errs []error) error {
+func (opts *runOptions) scriptErrors(errs []error) error {
+	f := opts.f
 	for _, e := range errs {
-		fmt.Fprintln(a.io.ErrOut, "mcpsh:", e)
+		fmt.Fprintln(f.io.ErrOut, "mcpsh:", e)
 	}
-	fmt.Fprintf(a.io.ErrOut, "mcpsh: %s in the script; nothing was sent\n", units.Plural(len(errs), "error"))
+	fmt.Fprintf(f.io.ErrOut, "mcpsh: %s in the script; nothing was sent\n", units.Plural(len(errs), "error"))
 	return &exitError{ExitUsage}
 }
 
@@ -161,23 +187,24 @@ type runRecord struct {
 	Expectations []expectResult `json:"expectations"`
 }
 
-func (a *app) runCalls(cmd *cobra.Command, s *client.Session, file string, calls []scriptCall, f *callFlags, failFast bool) error {
-	p := a.pal()
+func (opts *runOptions) runCalls(ctx context.Context, s *client.Session, file string, calls []scriptCall) error {
+	f, cf := opts.f, &opts.calls
+	p := f.pal()
 	code := ExitOK
 	counts := map[client.Status]int{}
 	ran, checked, unmet := 0, 0, 0
 	for i, c := range calls {
-		if err := cmd.Context().Err(); err != nil {
+		if err := ctx.Err(); err != nil {
 			code = worse(code, ExitInterrupted)
 			break
 		}
-		call := f.call(cmd, c.tool, c.args)
+		call := cf.call(c.tool, c.args, opts.limits)
 		call.Checked = c.tool // resolveScript validated the arguments
-		if err := a.confirm(cmd.Context(), s, call, f); err != nil {
+		if err := f.confirm(ctx, s, call, cf); err != nil {
 			code = worse(code, ExitInterrupted)
 			break
 		}
-		o, err := a.doCall(cmd, s, call)
+		o, err := f.doCall(ctx, s, call)
 		if err != nil {
 			return err // validated above; only a bug lands here
 		}
@@ -200,25 +227,25 @@ func (a *app) runCalls(cmd *cobra.Command, s *client.Session, file string, calls
 		if failed > 0 {
 			code = worse(code, ExitFailure)
 		}
-		if f.json {
-			if err := writeJSONLine(a.io.Out, runRecord{Line: c.line, Outcome: o, Expectations: results}); err != nil {
+		if cf.json {
+			if err := writeJSONLine(f.io.Out, runRecord{Line: c.line, Outcome: o, Expectations: results}); err != nil {
 				return err
 			}
 		} else {
-			a.printRunStep(p, c, o, failed)
+			opts.printRunStep(p, c, o, failed)
 		}
-		a.reportWarnings(o)
+		f.reportWarnings(o)
 		for j, r := range results {
 			if !r.OK {
-				fmt.Fprintf(a.io.ErrOut, "mcpsh: %s:%d: %s\n", file, r.Line, c.expects[j].failure(r, o))
+				fmt.Fprintf(f.io.ErrOut, "mcpsh: %s:%d: %s\n", file, r.Line, c.expects[j].failure(r, o))
 			}
 		}
 		if o.Status == client.StatusCancelled {
 			break
 		}
-		if failFast && (failed > 0 || !owned && o.Status != client.StatusOK) {
+		if opts.failFast && (failed > 0 || !owned && o.Status != client.StatusOK) {
 			if left := len(calls) - i - 1; left > 0 {
-				fmt.Fprintf(a.io.ErrOut, "mcpsh: stopped at line %d (--fail-fast): %s not run\n", c.line, units.Plural(left, "call"))
+				fmt.Fprintf(f.io.ErrOut, "mcpsh: stopped at line %d (--fail-fast): %s not run\n", c.line, units.Plural(left, "call"))
 			}
 			break
 		}
@@ -230,8 +257,8 @@ func (a *app) runCalls(cmd *cobra.Command, s *client.Session, file string, calls
 	case checked > 0:
 		line += "; " + units.Plural(checked, "expectation") + " met"
 	}
-	fmt.Fprintln(a.io.ErrOut, line)
-	if errors.Is(cmd.Context().Err(), context.Canceled) {
+	fmt.Fprintln(f.io.ErrOut, line)
+	if errors.Is(ctx.Err(), context.Canceled) {
 		code = worse(code, ExitInterrupted)
 	}
 	if code != ExitOK {
@@ -240,7 +267,8 @@ func (a *app) runCalls(cmd *cobra.Command, s *client.Session, file string, calls
 	return nil
 }
 
-func (a *app) printRunStep(p palette, c scriptCall, o *client.Outcome, failed int) {
+func (opts *runOptions) printRunStep(p palette, c scriptCall, o *client.Outcome, failed int) {
+	f := opts.f
 	status := string(o.Status)
 	switch o.Status {
 	case client.StatusOK:
@@ -255,22 +283,22 @@ func (a *app) printRunStep(p palette, c scriptCall, o *client.Outcome, failed in
 		unmet = " · " + p.Bad(fmt.Sprintf("%d of %s failed", failed, units.Plural(len(c.expects), "expectation")))
 	}
 	// One write a step: stdout is not buffered, and a write is a system call.
-	b := &a.stepBuf
+	b := &opts.stepBuf
 	b.Reset()
 	fmt.Fprintf(b, "%s %s (%s) · %s · %s%s\n", p.Muted(fmt.Sprintf("[line %d]", c.line)),
 		termtext.Line(o.Title), termtext.Line(o.Tool), status, units.MS(o.DurationMS), unmet)
 	switch o.Status {
 	case client.StatusOK, client.StatusToolError:
-		b.WriteString(indent(resultText(o.Result, a.io.StdoutTTY)))
+		b.WriteString(indent(resultText(o.Result, f.io.StdoutTTY)))
 	case client.StatusRefused:
 		b.WriteString(indent(termtext.Sanitize(refusalText(o)) + "\n" + refusalBasis(o)))
 	default:
 		b.WriteString(indent(termtext.Sanitize(o.Error)))
 	}
-	a.io.Out.Write(b.Bytes())
+	f.io.Out.Write(b.Bytes())
 	if b.Cap() > 1<<20 {
 		// One huge result must not hold its memory for the rest of the run.
-		a.stepBuf = bytes.Buffer{}
+		opts.stepBuf = bytes.Buffer{}
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 )
 
 func TestRunScript(t *testing.T) {
+	t.Parallel()
 	script := `# a demo script
 list_notes
 
@@ -32,6 +33,7 @@ get_note id=5
 }
 
 func TestRunChecksEveryLineBeforeSending(t *testing.T) {
+	t.Parallel()
 	script := "add_note title=ok\nget_note id=zz\nnope\nadd_note title=\"open\nadd_note\n"
 	r, srv := run(t, env{stdin: script}, "run", "--demo")
 	wantCode(t, r, ExitUsage)
@@ -47,6 +49,7 @@ func TestRunChecksEveryLineBeforeSending(t *testing.T) {
 }
 
 func TestRunJSONLines(t *testing.T) {
+	t.Parallel()
 	r, _ := run(t, env{stdin: "list_notes\npop_note\nget_note id=999\n"}, "run", "--demo", "--json")
 	wantCode(t, r, ExitRefused) // refused outranks a tool error
 	ls := lines(r.out)
@@ -69,6 +72,7 @@ func TestRunJSONLines(t *testing.T) {
 }
 
 func TestRunExitCodePrecedence(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		script string
 		code   int
@@ -88,6 +92,7 @@ func TestRunExitCodePrecedence(t *testing.T) {
 }
 
 func TestRunFailFast(t *testing.T) {
+	t.Parallel()
 	r, srv := run(t, env{stdin: "get_note id=999\nadd_note title=never\n"}, "run", "--demo", "--fail-fast")
 	wantCode(t, r, ExitToolError)
 	contains(t, "stderr", r.errOut, "stopped at line 1 (--fail-fast): 1 call not run")
@@ -101,6 +106,7 @@ func TestRunFailFast(t *testing.T) {
 }
 
 func TestRunFromFile(t *testing.T) {
+	t.Parallel()
 	p := filepath.Join(t.TempDir(), "calls.txt")
 	os.WriteFile(p, []byte("delete_note id=1\n"), 0o600)
 	r, srv := run(t, env{}, "run", "--demo", p, "--yes")
@@ -116,6 +122,7 @@ func TestRunFromFile(t *testing.T) {
 }
 
 func TestSplitWords(t *testing.T) {
+	t.Parallel()
 	got, err := splitWords(`a=1 b="two words" c='it''s' d=\"x\" e="say \"hi\""`)
 	if err != nil {
 		t.Fatal(err)
@@ -127,6 +134,7 @@ func TestSplitWords(t *testing.T) {
 }
 
 func TestRunExpectations(t *testing.T) {
+	t.Parallel()
 	script := `get_note id=2
   expect status ok
   expect text "Shopping list"
@@ -159,6 +167,7 @@ add_note title=later
 // An expected status that comes is a pass: it does not make the exit 3 or 4,
 // and --fail-fast goes on past it.
 func TestRunExpectedStatusExit(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		script string
 		code   int
@@ -187,6 +196,7 @@ func TestRunExpectedStatusExit(t *testing.T) {
 }
 
 func TestRunExpectationsFailFast(t *testing.T) {
+	t.Parallel()
 	r, srv := run(t, env{stdin: "list_notes\n  expect text \"nothing like this\"\nadd_note title=never\nadd_note title=never\n"}, "run", "--demo", "--fail-fast")
 	wantCode(t, r, ExitFailure)
 	contains(t, "stderr", r.errOut, `<stdin>:2: expected text "nothing like this"`, "stopped at line 1 (--fail-fast): 2 calls not run", "1 call: 1 ok; 1 of 1 expectation failed")
@@ -196,6 +206,7 @@ func TestRunExpectationsFailFast(t *testing.T) {
 }
 
 func TestRunJSONExpectations(t *testing.T) {
+	t.Parallel()
 	script := "search_notes query=milk\n  expect status ok\n  expect json .matches[0] == {\"id\": 2}\nlist_notes\n"
 	r, _ := run(t, env{stdin: script}, "run", "--demo", "--json")
 	wantCode(t, r, ExitFailure)
@@ -223,6 +234,7 @@ func TestRunJSONExpectations(t *testing.T) {
 // A script that still holds <FILL> runs nothing, and says which argument on
 // which line, once each.
 func TestRunRefusesPlaceholders(t *testing.T) {
+	t.Parallel()
 	script := `add_note {"title": "<FILL>", "tags": ["a", "x <FILL> y"]}
   expect status ok
 get_note id=<FILL>
@@ -247,6 +259,7 @@ add_note title=fine
 
 // A failed expectation on a hostile server's text shows it as escapes only.
 func TestRunExpectationsHostileText(t *testing.T) {
+	t.Parallel()
 	sc, _ := fixture.Lookup("hostile")
 	ts := httptest.NewServer((&fixture.Server{Scenario: sc, StateDir: t.TempDir(), Stderr: io.Discard}).Handler(fixture.HTTPOptions{SSE: true}))
 	defer ts.Close()

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -13,8 +14,15 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func (a *app) serversCmd() *cobra.Command {
-	var asJSON bool
+// serversOptions are mcpsh servers' flags.
+type serversOptions struct {
+	f    *factory
+	json bool
+}
+
+// newServersCmd is mcpsh servers: its flags parsed into the options, then runF, or the run function when runF is nil.
+func newServersCmd(f *factory, runF func(context.Context, *serversOptions) error) *cobra.Command {
+	opts := &serversOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "servers",
 		Short: "List the configured servers: mcpsh's own and other hosts'",
@@ -54,30 +62,39 @@ Examples:
   mcpsh tools -s cursor:github`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if _, err := a.loadConfig(); err != nil {
-				return err
+			if runF != nil {
+				return runF(cmd.Context(), opts)
 			}
-			c := a.target.found
-			all := listed(c)
-			logins := a.logins(all)
-			if asJSON {
-				return writeJSON(a.io.Out, serversJSON(c, all, logins))
-			}
-			if len(all) == 0 {
-				fmt.Fprintf(a.io.ErrOut, "no servers configured in %s or in other hosts' files\n", termtext.Line(c.Own.Path))
-				return nil
-			}
-			if a.io.StdoutTTY {
-				fmt.Fprintf(a.io.Out, "%s\n\n", a.pal().Muted(termtext.Line(c.Own.Path)))
-			}
-			for _, s := range all {
-				a.printServer(c, s, logins[s])
-			}
-			return nil
+			return serversRun(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print a JSON array")
 	return cmd
+}
+
+// serversRun lists every server found, with where it came from and its login.
+func serversRun(_ context.Context, opts *serversOptions) error {
+	f := opts.f
+	if _, err := f.loadConfig(); err != nil {
+		return err
+	}
+	c := f.target.found
+	all := listed(c)
+	logins := opts.logins(all)
+	if opts.json {
+		return writeJSON(f.io.Out, serversJSON(c, all, logins))
+	}
+	if len(all) == 0 {
+		fmt.Fprintf(f.io.ErrOut, "no servers configured in %s or in other hosts' files\n", termtext.Line(c.Own.Path))
+		return nil
+	}
+	if f.io.StdoutTTY {
+		fmt.Fprintf(f.io.Out, "%s\n\n", f.pal().Muted(termtext.Line(c.Own.Path)))
+	}
+	for _, s := range all {
+		opts.printServer(c, s, logins[s])
+	}
+	return nil
 }
 
 // listed are every server found, by name, and for one name in the order -s
@@ -115,8 +132,9 @@ func clash(c *config.Catalog, s *config.Server) string {
 	return fmt.Sprintf("-s %s uses %s; -s %s picks this one", s.Name, config.Winner(same).Ref(), s.Ref())
 }
 
-func (a *app) printServer(c *config.Catalog, s *config.Server, login *loginState) {
-	p := a.pal()
+func (opts *serversOptions) printServer(c *config.Catalog, s *config.Server, login *loginState) {
+	f := opts.f
+	p := f.pal()
 	// Every field may come from a file in a repository someone cloned.
 	line := termtext.Line
 	var notes []string
@@ -142,20 +160,20 @@ func (a *app) printServer(c *config.Catalog, s *config.Server, login *loginState
 		notes = append(notes, p.Bad(line("problem: "+err.Error())))
 	}
 	origin := line(s.Origin.Describe(c.Home))
-	if !a.io.StdoutTTY {
+	if !f.io.StdoutTTY {
 		// The columns scripts read stay NAME, TRANSPORT, WHERE, NOTES; a
 		// server from another host's file says where in its notes.
 		if s.Origin.Host != config.HostMcpsh {
 			notes = append([]string{"from " + origin}, notes...)
 		}
-		fmt.Fprintf(a.io.Out, "%s\t%s\t%s\t%s\n", line(s.Name), s.Transport, line(where(s)), strings.Join(notes, "; "))
+		fmt.Fprintf(f.io.Out, "%s\t%s\t%s\t%s\n", line(s.Name), s.Transport, line(where(s)), strings.Join(notes, "; "))
 		return
 	}
-	fmt.Fprintf(a.io.Out, "%s  %s  %s  %s", p.Strong(line(s.Name)), p.Muted(string(s.Transport)), line(where(s)), p.Muted(origin))
+	fmt.Fprintf(f.io.Out, "%s  %s  %s  %s", p.Strong(line(s.Name)), p.Muted(string(s.Transport)), line(where(s)), p.Muted(origin))
 	if len(notes) > 0 {
-		fmt.Fprintf(a.io.Out, "  (%s)", strings.Join(notes, "; "))
+		fmt.Fprintf(f.io.Out, "  (%s)", strings.Join(notes, "; "))
 	}
-	fmt.Fprintln(a.io.Out)
+	fmt.Fprintln(f.io.Out)
 }
 
 type serverJSON struct {
@@ -263,7 +281,8 @@ type loginState struct {
 }
 
 // logins reads the stored login of every usable HTTP server.
-func (a *app) logins(servers []*config.Server) map[*config.Server]*loginState {
+func (opts *serversOptions) logins(servers []*config.Server) map[*config.Server]*loginState {
+	f := opts.f
 	out := map[*config.Server]*loginState{}
 	var store client.TokenStore
 	var storeErr error
@@ -272,7 +291,7 @@ func (a *app) logins(servers []*config.Server) map[*config.Server]*loginState {
 			continue
 		}
 		if store == nil && storeErr == nil {
-			store, storeErr = a.tokenStore()
+			store, storeErr = f.tokenStore()
 		}
 		if storeErr != nil {
 			out[s] = &loginState{Status: "unknown", Problem: storeErr.Error()}

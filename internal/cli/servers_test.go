@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/mcpsh/mcpsh/internal/testenv"
@@ -30,6 +31,7 @@ func configWithDemo(t *testing.T) string {
 }
 
 func TestServers(t *testing.T) {
+	t.Parallel()
 	cfg := configWithDemo(t)
 	r, _ := run(t, env{}, "servers", "--config", cfg)
 	wantCode(t, r, ExitOK)
@@ -50,39 +52,41 @@ func TestServers(t *testing.T) {
 }
 
 func TestConfiguredServerRulesAndTrust(t *testing.T) {
+	t.Parallel()
 	cfg := configWithDemo(t)
-	// An allow rule runs a destructive tool in batch without --yes.
-	r, _ := run(t, env{}, "call", "--config", cfg, "-s", "notes", "delete_note", "id=1")
-	wantCode(t, r, ExitOK)
-	// Deny wins, even over --yes.
-	r, _ = run(t, env{}, "call", "--config", cfg, "-s", "notes", "pop_note", "--yes")
-	wantCode(t, r, ExitRefused)
-	contains(t, "stderr", r.errOut, `denied by rule "pop_*"`)
-	r, _ = run(t, env{}, "call", "--config", cfg, "-s", "careful", "list_notes")
-	wantCode(t, r, ExitRefused)
-	contains(t, "stderr", r.errOut, "untrusted")
-	r, _ = run(t, env{}, "call", "--config", cfg, "-s", "careful", "flaky_sync", "--yes")
-	wantCode(t, r, ExitFailure)
-	contains(t, "stderr", r.errOut, "not retried because the server is untrusted")
-	// The configured retries apply (flaky_sync fails on its first execution)
-	// unless --retries says otherwise.
-	r, _ = run(t, env{}, "call", "--config", cfg, "-s", "notes", "flaky_sync")
-	wantCode(t, r, ExitFailure)
-	contains(t, "stderr", r.errOut, "gave up after 1 attempt")
-	r, _ = run(t, env{}, "call", "--config", cfg, "-s", "notes", "flaky_sync", "--retries", "4")
-	wantCode(t, r, ExitOK)
-	// MCPSH_CONFIG finds the file too.
-	r, _ = run(t, env{vars: map[string]string{"MCPSH_CONFIG": cfg}}, "tools", "-s", "notes")
-	wantCode(t, r, ExitOK)
-	r, _ = run(t, env{}, "tools", "--config", cfg, "-s", "remote")
-	wantCode(t, r, ExitUsage)
-	contains(t, "stderr", r.errOut, "${TOKEN} is not set")
-	r, _ = run(t, env{}, "tools", "--config", cfg, "-s", "nope")
-	wantCode(t, r, ExitUsage)
-	contains(t, "stderr", r.errOut, `unknown server "nope"`)
+	for _, tt := range []struct {
+		name string
+		vars map[string]string
+		args []string
+		code int
+		errs []string // what stderr says
+	}{
+		// An allow rule runs a destructive tool in batch without --yes.
+		{"allow rule", nil, []string{"call", "--config", cfg, "-s", "notes", "delete_note", "id=1"}, ExitOK, nil},
+		// Deny wins, even over --yes.
+		{"deny wins", nil, []string{"call", "--config", cfg, "-s", "notes", "pop_note", "--yes"}, ExitRefused, []string{`denied by rule "pop_*"`}},
+		{"untrusted asks", nil, []string{"call", "--config", cfg, "-s", "careful", "list_notes"}, ExitRefused, []string{"untrusted"}},
+		{"untrusted not retried", nil, []string{"call", "--config", cfg, "-s", "careful", "flaky_sync", "--yes"}, ExitFailure, []string{"not retried because the server is untrusted"}},
+		// The configured retries apply (flaky_sync fails on its first execution)
+		// unless --retries says otherwise.
+		{"configured retries", nil, []string{"call", "--config", cfg, "-s", "notes", "flaky_sync"}, ExitFailure, []string{"gave up after 1 attempt"}},
+		{"--retries wins", nil, []string{"call", "--config", cfg, "-s", "notes", "flaky_sync", "--retries", "4"}, ExitOK, nil},
+		// MCPSH_CONFIG finds the file too.
+		{"MCPSH_CONFIG", map[string]string{"MCPSH_CONFIG": cfg}, []string{"tools", "-s", "notes"}, ExitOK, nil},
+		{"unset header variable", nil, []string{"tools", "--config", cfg, "-s", "remote"}, ExitUsage, []string{"${TOKEN} is not set"}},
+		{"unknown server", nil, []string{"tools", "--config", cfg, "-s", "nope"}, ExitUsage, []string{`unknown server "nope"`}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			r, _ := run(t, env{vars: tt.vars}, tt.args...)
+			wantCode(t, r, tt.code)
+			contains(t, "stderr", r.errOut, tt.errs...)
+		})
+	}
 }
 
 func TestTargetMistakes(t *testing.T) {
+	t.Parallel()
 	cfg := configWithDemo(t)
 	tests := []struct {
 		args []string
@@ -106,6 +110,7 @@ func TestTargetMistakes(t *testing.T) {
 }
 
 func TestUnreachableServerExitsOne(t *testing.T) {
+	t.Parallel()
 	r, _ := run(t, env{}, "tools", "--url", "http://127.0.0.1:9/mcp")
 	wantCode(t, r, ExitFailure)
 	contains(t, "stderr", r.errOut, "connecting to http://127.0.0.1:9/mcp")
@@ -114,14 +119,15 @@ func TestUnreachableServerExitsOne(t *testing.T) {
 }
 
 func TestStdioTargetAfterDash(t *testing.T) {
+	t.Parallel()
 	exe, _ := os.Executable()
-	t.Setenv("MCPSH_TEST_SERVE_DEMO", "1")
-	r, _ := run(t, env{}, "call", "get_note", "id=1", "--", exe)
+	r, _ := run(t, env{}, "call", "get_note", "id=1", "--", exe, serveDemoArg)
 	wantCode(t, r, ExitOK)
 	contains(t, "stdout", r.out, "Welcome to mcpsh")
 }
 
 func TestHelpTeachesExitCodes(t *testing.T) {
+	t.Parallel()
 	r, _ := run(t, env{}, "--help")
 	wantCode(t, r, ExitOK)
 	contains(t, "help", r.out, "Exit codes:", "130  interrupted", "--demo", "-- COMMAND ARGS")
@@ -137,11 +143,14 @@ func installHosts(t *testing.T) *testenv.Hosts {
 		t.Fatal(err)
 	}
 	h := testenv.InstallHosts(t, exe)
-	old := getwd
-	getwd = func() (string, error) { return h.Cwd, nil }
-	t.Cleanup(func() { getwd = old })
+	hostsCwd.Store(t, h.Cwd)
+	t.Cleanup(func() { hostsCwd.Delete(t) })
 	return h
 }
+
+// hostsCwd is, per test that called installHosts, the folder run makes
+// mcpsh look for project files from.
+var hostsCwd sync.Map // *testing.T → string
 
 // discoveredJSON is the part of `servers --json` these tests read.
 type discoveredJSON struct {
@@ -152,6 +161,7 @@ type discoveredJSON struct {
 }
 
 func TestServersFromEveryHost(t *testing.T) {
+	t.Parallel()
 	h := installHosts(t)
 	r, _ := run(t, env{vars: h.Env()}, "servers", "--json")
 	wantCode(t, r, ExitOK)
@@ -231,6 +241,7 @@ func TestServersFromEveryHost(t *testing.T) {
 }
 
 func TestServerFromAnyHost(t *testing.T) {
+	t.Parallel()
 	h := installHosts(t)
 	// A project's server approved in Claude Code runs, and nothing is said.
 	r, _ := run(t, env{vars: h.Env()}, "tools", "-s", "api")
@@ -280,6 +291,7 @@ func TestServerFromAnyHost(t *testing.T) {
 // TestDiscoveredNamesAreSanitised: a cloned repository's .mcp.json names
 // servers and commands; none of its bytes reach the terminal raw.
 func TestDiscoveredNamesAreSanitised(t *testing.T) {
+	t.Parallel()
 	h := installHosts(t)
 	os.WriteFile(filepath.Join(h.Repo, ".mcp.json"), []byte(`{"mcpServers": {"evil\u001b]0;pwned\u0007": {"command": "x\u001b[2J", "args": ["\u202eabc"]}}}`), 0o644)
 	for _, tty := range []bool{false, true} {

@@ -21,10 +21,10 @@ type palette = theme.Text
 
 // pal is stdout's palette, palErr stderr's: each stream has its own colour
 // decision and profile.
-func (a *app) pal() palette { return theme.NewText(theme.ANSI(), a.io.Color, a.io.Profile) }
+func (f *factory) pal() palette { return theme.NewText(theme.ANSI(), f.io.Color, f.io.Profile) }
 
-func (a *app) palErr() palette {
-	return theme.NewText(theme.ANSI(), a.io.ColorErr, a.io.ProfileErr)
+func (f *factory) palErr() palette {
+	return theme.NewText(theme.ANSI(), f.io.ColorErr, f.io.ProfileErr)
 }
 
 var classHeading = map[policy.Class]string{
@@ -35,9 +35,9 @@ var classHeading = map[policy.Class]string{
 
 // printToolTable is the terminal form of `tools`: grouped by class, with titles,
 // the name dimmed beside a title that differs, flags and example counts.
-func (a *app) printToolTable(s *client.Session) {
-	p := a.pal()
-	w := a.io.Out
+func (f *factory) printToolTable(s *client.Session) {
+	p := f.pal()
+	w := f.io.Out
 	tools := s.Tools()
 	groups := map[policy.Class][]*client.Tool{}
 	for _, t := range tools {
@@ -58,7 +58,7 @@ func (a *app) printToolTable(s *client.Session) {
 		fmt.Fprintln(w, p.Bad("untrusted server: its hints are shown but not believed; every call asks first"))
 	}
 
-	width := a.io.Width
+	width := f.io.Width
 	if width <= 0 {
 		width = 100
 	}

@@ -3,17 +3,13 @@ package cli
 import (
 	"fmt"
 	"net/url"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/config"
-	"github.com/mcpsh/mcpsh/internal/demo"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
-	"github.com/mcpsh/mcpsh/ui"
-	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
 
@@ -62,19 +58,19 @@ func (f *targetFlags) register(fs *pflag.FlagSet) {
 
 // resolveTarget turns the target flags, or a command after "--", into a Target.
 // With no target given and exactly one server configured, that server is used.
-func (a *app) resolveTarget(cmd *cobra.Command, command []string) (client.Target, error) {
-	f := &a.target
+func (f *factory) resolveTarget(command []string) (client.Target, error) {
+	fl := &f.target
 	var chosen []string
-	if f.demo {
+	if fl.demo {
 		chosen = append(chosen, "--demo")
 	}
-	if f.server != "" {
+	if fl.server != "" {
 		chosen = append(chosen, "-s")
 	}
-	if f.url != "" {
+	if fl.url != "" {
 		chosen = append(chosen, "--url")
 	}
-	if f.sse != "" {
+	if fl.sse != "" {
 		chosen = append(chosen, "--sse")
 	}
 	if len(command) > 0 {
@@ -86,58 +82,58 @@ func (a *app) resolveTarget(cmd *cobra.Command, command []string) (client.Target
 	for _, h := range []struct {
 		name string
 		set  bool
-	}{{"--header", len(f.headers) > 0}, {"--header-env", len(f.headerEnv) > 0}, {"--bearer-env", f.bearerEnv != ""}} {
-		if h.set && f.url == "" && f.sse == "" {
+	}{{"--header", len(fl.headers) > 0}, {"--header-env", len(fl.headerEnv) > 0}, {"--bearer-env", fl.bearerEnv != ""}} {
+		if h.set && fl.url == "" && fl.sse == "" {
 			return client.Target{}, &usageError{h.name + " needs --url or --sse"}
 		}
 	}
-	if f.as != "" && f.server != "" {
+	if fl.as != "" && fl.server != "" {
 		// Its config (OAuth client, rules) is found by the name it has.
-		return client.Target{}, &usageError{"--as names a server reached by --url, --sse or -- COMMAND; -s " + f.server + " has its name"}
+		return client.Target{}, &usageError{"--as names a server reached by --url, --sse or -- COMMAND; -s " + fl.server + " has its name"}
 	}
 	var t client.Target
 	var err error
 	switch {
-	case f.demo:
-		t = client.Target{Name: "demo", Kind: client.KindInProcess, InProcess: newDemoServer().MCP(), Trust: policy.Trusted}
-	case f.server != "":
-		t, err = a.configuredTarget(f.server)
-	case f.url != "" || f.sse != "":
-		t, err = a.adHocHTTP()
+	case fl.demo:
+		t = client.Target{Name: "demo", Kind: client.KindInProcess, InProcess: f.newDemo().MCP(), Trust: policy.Trusted}
+	case fl.server != "":
+		t, err = f.configuredTarget(fl.server)
+	case fl.url != "" || fl.sse != "":
+		t, err = f.adHocHTTP()
 	case len(command) > 0:
 		t = client.Target{Kind: client.KindStdio, Command: command[0], Args: command[1:], Trust: policy.Trusted}
 	default:
-		t, err = a.onlyConfiguredTarget()
+		t, err = f.onlyConfiguredTarget()
 	}
-	if err == nil && (f.demo || f.url != "" || f.sse != "" || len(command) > 0) {
-		err = a.addGlobalRules(&t) // globalrules.go
+	if err == nil && (fl.demo || fl.url != "" || fl.sse != "" || len(command) > 0) {
+		err = f.addGlobalRules(&t) // globalrules.go
 	}
 	if err != nil {
 		return client.Target{}, err
 	}
-	if f.untrusted {
+	if fl.untrusted {
 		t.Trust = policy.Untrusted
 	}
-	if f.as != "" {
-		if err := a.nameAs(&t); err != nil {
+	if fl.as != "" {
+		if err := f.nameAs(&t); err != nil {
 			return client.Target{}, err
 		}
 	}
 	return t, nil
 }
 
-func (a *app) adHocHTTP() (client.Target, error) {
-	f := &a.target
-	t := client.Target{Kind: client.KindHTTP, URL: f.url, Trust: policy.Trusted}
+func (f *factory) adHocHTTP() (client.Target, error) {
+	fl := &f.target
+	t := client.Target{Kind: client.KindHTTP, URL: fl.url, Trust: policy.Trusted}
 	flag := "--url"
-	if f.sse != "" {
-		t.Kind, t.URL, flag = client.KindSSE, f.sse, "--sse"
+	if fl.sse != "" {
+		t.Kind, t.URL, flag = client.KindSSE, fl.sse, "--sse"
 	}
 	u, err := url.Parse(t.URL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return t, &usageError{fmt.Sprintf("%s %q: want an http:// or https:// URL", flag, t.URL)}
 	}
-	for _, h := range f.headers {
+	for _, h := range fl.headers {
 		k, v, ok := strings.Cut(h, ":")
 		k = strings.TrimSpace(k)
 		if !ok || k == "" {
@@ -148,55 +144,52 @@ func (a *app) adHocHTTP() (client.Target, error) {
 		}
 		t.Headers[k] = strings.TrimSpace(v)
 	}
-	return t, a.headersFromEnv(&t)
+	return t, f.headersFromEnv(&t)
 }
 
 // loadConfig reads mcpsh's config file once per run (a missing default file
 // is no error) and, unless --no-discover or the file's "discover": false
 // says not to, every other host's file (config.Discover). The File it
 // returns holds the servers used when none is named: for each name the one
-// that wins, none held back (a.target.found has them all). A host file that
+// that wins, none held back (f.target.found has them all). A host file that
 // cannot be read is a warning, printed here, once.
-func (a *app) loadConfig() (*config.File, error) {
-	if a.cfg != nil || a.cfgErr != nil {
-		return a.cfg, a.cfgErr
+func (f *factory) loadConfig() (*config.File, error) {
+	if f.cfg != nil || f.cfgErr != nil {
+		return f.cfg, f.cfgErr
 	}
-	path, found, err := config.Find(a.configPath, a.getenv)
+	path, found, err := config.Find(f.configPath, f.getenv)
 	own := &config.File{Path: path, Missing: !found}
 	switch {
 	case err != nil:
-		a.cfgErr = err
+		f.cfgErr = err
 	case found:
-		own, a.cfgErr = config.Load(path, a.getenv)
+		own, f.cfgErr = config.Load(path, f.getenv)
 	}
-	if a.cfgErr != nil {
-		return nil, a.cfgErr
+	if f.cfgErr != nil {
+		return nil, f.cfgErr
 	}
-	cwd, _ := getwd()
-	c := config.Discover(config.Discovery{Own: own, Getenv: a.getenv, Dir: cwd, Off: a.target.noDiscover})
+	cwd, _ := f.getwd()
+	c := config.Discover(config.Discovery{Own: own, Getenv: f.getenv, Dir: cwd, Off: f.target.noDiscover})
 	for _, w := range c.Warnings {
-		a.warn(w.Error() + " (its servers are left out)")
+		f.warn(w.Error() + " (its servers are left out)")
 	}
-	a.target.found = c
-	f := *own // every key of mcpsh's file, with the servers of every file
-	f.Servers = c.Active()
-	a.cfg = &f
-	return a.cfg, nil
+	f.target.found = c
+	file := *own // every key of mcpsh's file, with the servers of every file
+	file.Servers = c.Active()
+	f.cfg = &file
+	return f.cfg, nil
 }
 
-// getwd is where project files are looked for; tests replace it.
-var getwd = os.Getwd
-
 // configuredTarget resolves -s REF: NAME by precedence, or HOST:NAME.
-func (a *app) configuredTarget(ref string) (client.Target, error) {
-	if _, err := a.loadConfig(); err != nil {
+func (f *factory) configuredTarget(ref string) (client.Target, error) {
+	if _, err := f.loadConfig(); err != nil {
 		return client.Target{}, err
 	}
-	srv, others, err := a.target.found.Resolve(ref)
+	srv, others, err := f.target.found.Resolve(ref)
 	if srv == nil {
 		return client.Target{}, err
 	}
-	a.sayWhich(ref, srv, others)
+	f.sayWhich(ref, srv, others)
 	if err != nil {
 		return client.Target{}, err
 	}
@@ -205,8 +198,8 @@ func (a *app) configuredTarget(ref string) (client.Target, error) {
 
 // sayWhich tells on stderr which server -s REF got when it had a choice, or
 // when it starts a server only because it was named.
-func (a *app) sayWhich(ref string, s *config.Server, others []*config.Server) {
-	home := a.target.found.Home
+func (f *factory) sayWhich(ref string, s *config.Server, others []*config.Server) {
+	home := f.target.found.Home
 	var b strings.Builder
 	fmt.Fprintf(&b, "mcpsh: -s %s: ", ref)
 	switch {
@@ -228,11 +221,11 @@ func (a *app) sayWhich(ref string, s *config.Server, others []*config.Server) {
 	default:
 		return
 	}
-	fmt.Fprintln(a.io.ErrOut, termtext.Line(b.String()))
+	fmt.Fprintln(f.io.ErrOut, termtext.Line(b.String()))
 }
 
-func (a *app) onlyConfiguredTarget() (client.Target, error) {
-	cfg, err := a.loadConfig()
+func (f *factory) onlyConfiguredTarget() (client.Target, error) {
+	cfg, err := f.loadConfig()
 	if err != nil {
 		return client.Target{}, err
 	}
@@ -249,39 +242,6 @@ func (a *app) onlyConfiguredTarget() (client.Target, error) {
 	}
 	return client.Target{}, &usageError{fmt.Sprintf("no server given and %d are configured (%s): %s",
 		len(names), strings.Join(names, ", "), how)}
-}
-
-// choices are the workspace's servers: the ones used when none is named,
-// each with where it came from, then the project's servers waiting for an
-// approval, shown unusable with how to open one (a server its host turned
-// off is left out).
-func (a *app) choices(cfg *config.File) []ui.Choice {
-	home := a.target.found.Home
-	var out []ui.Choice
-	active := map[string]bool{}
-	for _, s := range cfg.Servers {
-		active[s.Name] = true
-		c := ui.Choice{Name: s.Name, Transport: string(s.Transport), Where: where(s), Origin: s.Origin.Describe(home), Target: targetOf(s)}
-		if err := s.Validate(); err != nil {
-			c.Problem = err.Error()
-		}
-		if a.target.untrusted {
-			c.Target.Trust = policy.Untrusted
-		}
-		out = append(out, c)
-	}
-	for _, s := range listed(a.target.found) {
-		if !s.Origin.Unapproved() {
-			continue
-		}
-		name := s.Name
-		if active[name] {
-			name = s.Ref()
-		}
-		out = append(out, ui.Choice{Name: name, Transport: string(s.Transport), Where: where(s), Origin: s.Origin.Describe(home),
-			Problem: fmt.Sprintf("held: %s; open it alone with mcpsh -s %s", s.Origin.Held, s.Ref())})
-	}
-	return out
 }
 
 func targetOf(s *config.Server) client.Target {
@@ -302,22 +262,3 @@ func targetOf(s *config.Server) client.Target {
 	}
 	return t
 }
-
-// DefaultConnectTimeout bounds the handshake, so a server that never answers
-// does not hang a script (or the TUI).
-const DefaultConnectTimeout = 30 * time.Second
-
-func (a *app) clientOptions() *client.Options {
-	o := &client.Options{ProtocolVersion: a.target.protocol, Version: currentVersion().short(), Recorder: a.recorder, BeforeSend: a.beforeSend, OnWarning: a.warn,
-		Roots: a.roots, Handshakes: a.handshakes(), Hurry: a.hurry}
-	if a.trace != nil {
-		o.Trace = a.trace.write
-	}
-	if a.target.serverStderr {
-		o.ServerStderr = a.io.ErrOut
-	}
-	return o
-}
-
-// newDemoServer builds the --demo server; tests replace it to watch the server's counters.
-var newDemoServer = demo.New

@@ -18,12 +18,12 @@ import (
 // nameAs gives the target the name --as says, and mcpsh's config's trust
 // for that name: a host's entry that runs mcpsh proxy --as cursor:github
 // gets what the entry itself would (it can only be made stricter).
-func (a *app) nameAs(t *client.Target) error {
-	ref := strings.TrimSpace(a.target.as)
+func (f *factory) nameAs(t *client.Target) error {
+	ref := strings.TrimSpace(f.target.as)
 	if name := ref[strings.IndexByte(ref, ':')+1:]; name == "" {
-		return &usageError{fmt.Sprintf("--as %q: want HOST:NAME or NAME", a.target.as)}
+		return &usageError{fmt.Sprintf("--as %q: want HOST:NAME or NAME", f.target.as)}
 	}
-	own, err := a.ownConfig()
+	own, err := f.ownConfig()
 	if err != nil {
 		return err
 	}
@@ -37,25 +37,25 @@ func (a *app) nameAs(t *client.Target) error {
 // ownConfig is mcpsh's own config file, without reading the other hosts':
 // --as needs only its "trust", and a proxy a host starts should not read
 // every host's files for it.
-func (a *app) ownConfig() (*config.File, error) {
-	if a.cfg != nil || a.cfgErr != nil {
-		return a.cfg, a.cfgErr
+func (f *factory) ownConfig() (*config.File, error) {
+	if f.cfg != nil || f.cfgErr != nil {
+		return f.cfg, f.cfgErr
 	}
-	path, found, err := config.Find(a.configPath, a.getenv)
+	path, found, err := config.Find(f.configPath, f.getenv)
 	switch {
 	case err != nil:
 		return nil, err
 	case !found:
 		return &config.File{Path: path, Missing: true}, nil
 	}
-	return config.Load(path, a.getenv)
+	return config.Load(path, f.getenv)
 }
 
 // headersFromEnv adds --header-env's and --bearer-env's headers, read from
 // the environment: a host's entry gives mcpsh proxy its secrets there,
 // where other users cannot read them as they can a command line.
-func (a *app) headersFromEnv(t *client.Target) error {
-	f := &a.target
+func (f *factory) headersFromEnv(t *client.Target) error {
+	fl := &f.target
 	set := func(flag, k, v string) error {
 		if t.Headers == nil {
 			t.Headers = map[string]string{}
@@ -68,24 +68,24 @@ func (a *app) headersFromEnv(t *client.Target) error {
 		t.Headers[k] = v
 		return nil
 	}
-	for _, h := range f.headerEnv {
+	for _, h := range fl.headerEnv {
 		k, name, ok := strings.Cut(h, "=")
 		k, name = strings.TrimSpace(k), strings.TrimSpace(name)
 		if !ok || k == "" || name == "" {
 			return &usageError{fmt.Sprintf("--header-env %q: want NAME=VARIABLE", h)}
 		}
-		v, _ := a.getenv(name)
+		v, _ := f.getenv(name)
 		if v == "" {
 			// As Codex does with env_http_headers: no value, no header.
-			a.warn(fmt.Sprintf("--header-env %s: $%s is not set, so the header is not sent", h, name))
+			f.warn(fmt.Sprintf("--header-env %s: $%s is not set, so the header is not sent", h, name))
 			continue
 		}
 		if err := set("--header-env", k, v); err != nil {
 			return err
 		}
 	}
-	if name := strings.TrimSpace(f.bearerEnv); name != "" {
-		v, _ := a.getenv(name)
+	if name := strings.TrimSpace(fl.bearerEnv); name != "" {
+		v, _ := f.getenv(name)
 		if v == "" {
 			return &usageError{fmt.Sprintf("--bearer-env %s: $%s is not set", name, name)}
 		}

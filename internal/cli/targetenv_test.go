@@ -59,6 +59,7 @@ func (hs *headerServer) header(t *testing.T, name string) string {
 // --header-env and --bearer-env send headers from the environment, so a
 // host's entry keeps its secrets off mcpsh's command line.
 func TestHeadersFromTheEnvironment(t *testing.T) {
+	t.Parallel()
 	hs := newHeaderServer(t)
 	vars := map[string]string{"TENANT": "t-42", "TOKEN": "tok-s3cret-value-123"}
 	r, _ := run(t, env{vars: vars}, "tools", "--no-log", "--url", hs.URL, "--header-env", "X-Tenant=TENANT", "--bearer-env", "TOKEN")
@@ -105,23 +106,23 @@ func TestHeadersFromTheEnvironment(t *testing.T) {
 // --as names the server in messages, and mcpsh's config untrusts it by
 // that name as it would the host's entry.
 func TestAsNamesTheServer(t *testing.T) {
+	t.Parallel()
 	exe, _ := os.Executable()
-	t.Setenv("MCPSH_TEST_SERVE_DEMO", "1")
 	cfg := writeConfig(t, `{"trust": {"cursor:*": "untrusted"}}`)
-	r, _ := run(t, env{}, "ping", "--config", cfg, "--no-log", "--as", "cursor:github", "--", exe)
+	r, _ := run(t, env{}, "ping", "--config", cfg, "--no-log", "--as", "cursor:github", "--", exe, serveDemoArg)
 	wantCode(t, r, ExitOK)
 	contains(t, "stdout", r.out, "pong from cursor:github")
 	// list_notes is read-only: trusted it runs, untrusted it asks (refused in batch).
-	r, _ = run(t, env{}, "call", "--config", cfg, "--no-log", "--as", "codex:notes", "list_notes", "--", exe)
+	r, _ = run(t, env{}, "call", "--config", cfg, "--no-log", "--as", "codex:notes", "list_notes", "--", exe, serveDemoArg)
 	wantCode(t, r, ExitOK)
-	r, _ = run(t, env{}, "call", "--config", cfg, "--no-log", "--as", "cursor:notes", "list_notes", "--", exe)
+	r, _ = run(t, env{}, "call", "--config", cfg, "--no-log", "--as", "cursor:notes", "list_notes", "--", exe, serveDemoArg)
 	wantCode(t, r, ExitRefused)
 	contains(t, "stderr", r.errOut, "untrusted")
 	for _, tt := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"--as", "cursor:", "--", exe}, `--as "cursor:": want HOST:NAME or NAME`},
+		{[]string{"--as", "cursor:", "--", exe, serveDemoArg}, `--as "cursor:": want HOST:NAME or NAME`},
 		{[]string{"--as", "cursor:x", "-s", "notes"}, "--as names a server reached by --url, --sse or -- COMMAND; -s notes has its name"},
 	} {
 		r, _ := run(t, env{}, append([]string{"tools", "--config", cfg, "--no-log"}, tt.args...)...)

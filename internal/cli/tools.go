@@ -1,17 +1,28 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
 
 	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/spf13/cobra"
 )
 
-func (a *app) toolsCmd() *cobra.Command {
-	var asJSON, all bool
+// toolsOptions are mcpsh tools' flags and arguments.
+type toolsOptions struct {
+	f       *factory
+	json    bool
+	all     bool
+	command []string // a stdio server's command, after --
+}
+
+// newToolsCmd is mcpsh tools: its flags parsed into the options, then runF, or the run function when runF is nil.
+func newToolsCmd(f *factory, runF func(context.Context, *toolsOptions) error) *cobra.Command {
+	opts := &toolsOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "tools [target] [-- COMMAND ARGS...]",
 		Short: "List a server's tools, grouped by safety",
@@ -37,28 +48,38 @@ exit status 1, after the others are listed.`,
 			if len(rest) > 0 {
 				return &usageError{fmt.Sprintf("tools takes no arguments before --, got %q", rest)}
 			}
-			if all {
-				return a.toolsAll(cmd, command, asJSON)
+			opts.command = command
+			if runF != nil {
+				return runF(cmd.Context(), opts)
 			}
-			s, err := a.connect(cmd, command)
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			if asJSON {
-				return writeJSON(a.io.Out, toolsJSON(s.Tools()))
-			}
-			if a.io.StdoutTTY {
-				a.printToolTable(s)
-			} else {
-				printToolLines(a.io, s.Tools())
-			}
-			return nil
+			return toolsRun(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array")
-	cmd.Flags().BoolVar(&all, "all", false, "every configured server")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print a JSON array")
+	cmd.Flags().BoolVar(&opts.all, "all", false, "every configured server")
 	return cmd
+}
+
+// toolsRun lists the tools of the server named, or of every configured one.
+func toolsRun(ctx context.Context, opts *toolsOptions) error {
+	f := opts.f
+	if opts.all {
+		return toolsAll(ctx, opts)
+	}
+	s, err := f.connect(ctx, opts.command, nil)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	if opts.json {
+		return writeJSON(f.io.Out, toolsJSON(s.Tools()))
+	}
+	if f.io.StdoutTTY {
+		f.printToolTable(s)
+	} else {
+		printToolLines(f.io, s.Tools())
+	}
+	return nil
 }
 
 // toolJSON is one element of `tools --json`. Field names are a stable interface.
@@ -131,4 +152,58 @@ func flagWords(t *client.Tool) []string {
 		}
 	}
 	return w
+}
+
+// allToolJSON is one element of `tools --all --json`: a tool and its server.
+type allToolJSON struct {
+	Server string `json:"server"`
+	toolJSON
+}
+
+func toolsAll(ctx context.Context, opts *toolsOptions) error {
+	f := opts.f
+	rs, err := f.eachServer(ctx, opts.command, &dial{})
+	defer closeAll(rs)
+	if err != nil {
+		return err
+	}
+	switch {
+	case opts.json:
+		out := []allToolJSON{}
+		for _, r := range rs {
+			if r.session == nil {
+				continue
+			}
+			for _, t := range toolsJSON(r.session.Tools()) {
+				out = append(out, allToolJSON{Server: r.name, toolJSON: t})
+			}
+		}
+		if err := writeJSON(f.io.Out, out); err != nil {
+			return err
+		}
+	case f.io.StdoutTTY:
+		for i, r := range rs {
+			if r.session == nil {
+				continue
+			}
+			if i > 0 {
+				fmt.Fprintln(f.io.Out)
+			}
+			f.printToolTable(r.session)
+		}
+	default:
+		for _, r := range rs {
+			if r.session == nil {
+				continue
+			}
+			for _, t := range r.session.Tools() {
+				fmt.Fprintf(f.io.Out, "%s\t", termtext.Line(r.name))
+				printToolLine(f.io.Out, t)
+			}
+		}
+	}
+	if f.reportUnreached(rs) {
+		return &exitError{ExitFailure}
+	}
+	return nil
 }

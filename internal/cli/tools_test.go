@@ -7,6 +7,7 @@ import (
 )
 
 func TestToolsOnATerminalGroupsBySafety(t *testing.T) {
+	t.Parallel()
 	r, _ := run(t, env{tty: true, width: 100}, "tools", "--demo")
 	wantCode(t, r, ExitOK)
 	contains(t, "stdout", r.out, "demo · 15 tools (6 read-only, 5 write, 4 destructive)", "reports itself as mcpsh-demo 1.0.0",
@@ -36,6 +37,7 @@ func TestToolsOnATerminalGroupsBySafety(t *testing.T) {
 }
 
 func TestToolsPipedIsTabSeparated(t *testing.T) {
+	t.Parallel()
 	r, _ := run(t, env{}, "tools", "--demo")
 	wantCode(t, r, ExitOK)
 	ls := lines(r.out)
@@ -56,6 +58,7 @@ func TestToolsPipedIsTabSeparated(t *testing.T) {
 }
 
 func TestToolsJSON(t *testing.T) {
+	t.Parallel()
 	r, _ := run(t, env{}, "tools", "--demo", "--json")
 	wantCode(t, r, ExitOK)
 	var tools []map[string]any
@@ -102,6 +105,7 @@ func TestToolsJSON(t *testing.T) {
 }
 
 func TestBareMcpshWithoutATerminal(t *testing.T) {
+	t.Parallel()
 	// Piped, bare mcpsh prints the grouped table instead of the full-screen view.
 	r, _ := run(t, env{}, "--demo")
 	wantCode(t, r, ExitOK)

@@ -11,6 +11,7 @@ import (
 // A trace holds arguments and results in full: a file that was already
 // there, readable by others, is made private before anything is written.
 func TestTraceFileIsPrivate(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, pre := range []bool{false, true} {
 		path := filepath.Join(dir, "new.ndjson")

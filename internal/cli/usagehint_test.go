@@ -9,6 +9,7 @@ import (
 // the command that was run; a usage error that already says what to do
 // (an unknown tool, an unknown server) is not followed by it.
 func TestUsageHintOnlyForTheCommandLinesShape(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		args []string
@@ -36,6 +37,7 @@ func TestUsageHintOnlyForTheCommandLinesShape(t *testing.T) {
 
 // A name asked of a config file that does not exist does not blame the file.
 func TestUnknownServerWithoutAConfigFileSaysWhereItWouldBe(t *testing.T) {
+	t.Parallel()
 	r, _ := run(t, env{vars: map[string]string{"XDG_CONFIG_HOME": t.TempDir()}}, "login", "-s", "nosuch", "--no-discover")
 	wantCode(t, r, ExitUsage)
 	if !strings.Contains(r.errOut, "does not exist yet") || strings.HasPrefix(r.errOut, "mcpsh: /") {

@@ -7,6 +7,7 @@ import (
 )
 
 func TestVersion(t *testing.T) {
+	t.Parallel()
 	vcs := func(rev, when, modified string) []debug.BuildSetting {
 		return []debug.BuildSetting{{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: rev},
 			{Key: "vcs.time", Value: when}, {Key: "vcs.modified", Value: modified}}
@@ -47,6 +48,7 @@ func TestVersion(t *testing.T) {
 // What servers are told and SARIF names: one token that traces a build back
 // to its code ("dev" told them nothing).
 func TestVersionShort(t *testing.T) {
+	t.Parallel()
 	vcs := func(rev, modified string) []debug.BuildSetting {
 		return []debug.BuildSetting{{Key: "vcs.revision", Value: rev}, {Key: "vcs.modified", Value: modified}}
 	}

@@ -20,6 +20,10 @@ import (
 type Entry struct {
 	client.Outcome
 	Args json.RawMessage `json:"args,omitempty"`
+	// Result is what the log keeps of the result (results.go); absent in
+	// none mode, for a call without a result, and in entries written before
+	// results were kept.
+	Result *Result `json:"result,omitempty"`
 	// Session is the ID of the session the call belongs to. A session's own
 	// file leaves it out (the file's name is the ID); the open-world log and
 	// `mcpsh log --json` carry it.
@@ -29,11 +33,12 @@ type Entry struct {
 // Writer appends entries to one log file. It opens the file on the first
 // record, so commands that make no call leave no empty log behind.
 type Writer struct {
-	mu   sync.Mutex
-	path string
-	mode ArgsMode
-	f    *os.File
-	err  error
+	mu      sync.Mutex
+	path    string
+	mode    ArgsMode
+	results ResultsMode
+	f       *os.File
+	err     error
 	// torn is set when the file we opened ends inside a line, left by a writer
 	// that was killed while writing: the next entry must start a line of its own.
 	torn bool
@@ -46,9 +51,11 @@ type Writer struct {
 	session   string
 }
 
-// New returns a writer for path; nothing is created until the first Record.
+// New returns a writer for path that keeps arguments as mode says and
+// results as digests (KeepResults changes that); nothing is created until
+// the first Record.
 func New(path string, mode ArgsMode) *Writer {
-	w := &Writer{path: path, mode: mode}
+	w := &Writer{path: path, mode: mode, results: ResultsDigest}
 	w.syncer.init()
 	return w
 }
@@ -58,13 +65,33 @@ func New(path string, mode ArgsMode) *Writer {
 // both.
 func (w *Writer) AlsoOpenWorld(ow *Writer, session string) {
 	w.openWorld, w.session = ow, session
+	ow.KeepResults(w.ResultsMode())
 }
 
 // Path is the log file's path.
 func (w *Writer) Path() string { return w.path }
 
-// ArgsMode is how much of a call's arguments the log keeps (--log-args).
+// ArgsMode is how much of a call's arguments the log keeps.
 func (w *Writer) ArgsMode() ArgsMode { return w.mode }
+
+// KeepResults sets how much of each result the log keeps, before the first
+// Record; the open-world log it feeds keeps the same.
+func (w *Writer) KeepResults(m ResultsMode) {
+	w.mu.Lock()
+	w.results = m
+	ow := w.openWorld
+	w.mu.Unlock()
+	if ow != nil {
+		ow.KeepResults(m)
+	}
+}
+
+// ResultsMode is how much of each result the log keeps.
+func (w *Writer) ResultsMode() ResultsMode {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.results
+}
 
 // Open creates the folder (0700) and the file (0600) now, so a bad --log path
 // fails before any call is made.
@@ -115,7 +142,13 @@ func endsInsideLine(f *os.File) (bool, error) {
 // returns, so it survives mcpsh being killed; it reaches the disk within
 // SyncEvery, at the next Sync, or at Close, whichever comes first.
 func (w *Writer) Record(o *client.Outcome) error {
-	e := Entry{Outcome: *o}
+	e := Entry{Outcome: *o, Result: KeepResult(w.ResultsMode(), o.Content, o.StructuredContent)}
+	if e.Result != nil && w.mode == ArgsNone && w.ResultsMode() == ResultsDigest {
+		// A result's text often quotes the arguments (Added note "…"): a log
+		// told to keep no arguments keeps only the digest, unless told to
+		// keep results in full.
+		e.Result.Text, e.Result.TextCut = "", false
+	}
 	e.Content, e.StructuredContent = nil, nil
 	e.LogError = ""
 	redactMessages(&e.Outcome)
