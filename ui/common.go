@@ -49,11 +49,15 @@ type common struct {
 	calls   []*client.Outcome
 	logPane *overlays.Log
 
+	// dialogs is the one stack of dialogs (dialog.go): the root's, which
+	// it owns, and each server's own.
+	dialogs *dialogStack
+
 	spinner spinner.Model
 	bar     progress.Model
 
 	// auditShown reports whether the audit's pane is on screen; the root,
-	// which holds the overlays, answers it.
+	// which opens its panes, answers it.
 	auditShown func() bool
 }
 

@@ -15,18 +15,11 @@ import (
 // lay themselves out as their content and size change (ui/scroll).
 
 // prepareFrame lays out what the next View draws. A server brought on
-// screen, or a mode or overlay opened, is laid out by the Update that did it.
+// screen, or a mode or dialog opened, is laid out by the Update that did it.
 func (m *Model) prepareFrame() {
-	if m.shown().dialog != nil {
-		return // the dialogs lay themselves out (setSize)
-	}
-	switch m.overlay {
-	case overlayHelp:
-		m.layoutHelp()
+	if d := m.top(); d != nil {
+		d.layout()
 		return
-	case overlayNone:
-	default:
-		return // the panes lay themselves out
 	}
 	m.shown().prepareFrame()
 }

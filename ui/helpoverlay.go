@@ -161,7 +161,7 @@ func (m *Model) helpSections() []helpSection {
 			keymap.Relabel(k.AskLater, "answer the requests put aside")}},
 		{title: "Anywhere", keys: []key.Binding{k.Help, k.Log, k.Server, k.Traffic, k.Audit, k.Quit, k.ForceQuit}},
 	}
-	here := map[mode]string{modeBrowse: "Tool list", modeForm: "Argument editor", modeConfirm: "Confirmation",
+	here := map[mode]string{modeBrowse: "Tool list", modeForm: "Argument editor",
 		modeRunning: "Call in flight", modeResult: "Result", modeArgs: "Template and prompt arguments",
 		modeResource: "Resource viewer", modeConnectFailed: "Connecting"}[m.shown().mode]
 	for i, s := range sections {

@@ -36,7 +36,7 @@ func TestExampleKeysCallThroughThePolicy(t *testing.T) {
 	m.shown().running, m.shown().mode = nil, modeBrowse
 	// A destructive one still asks, and nothing is sent before the answer.
 	del, _ := m.shown().session.Tool("delete_note")
-	if cmd := m.shown().callWithExample(del, 1); cmd != nil || m.shown().mode != modeConfirm || m.shown().pending == nil {
+	if cmd := m.shown().callWithExample(del, 1); cmd != nil || !confirming(m.shown()) || m.shown().pending == nil {
 		t.Fatalf("delete_note with example 1: mode %v", m.shown().mode)
 	}
 	if fmt.Sprint(m.shown().pending.call.Args["id"]) != "2" || d.Executions("delete_note") != 0 {
@@ -68,10 +68,11 @@ func TestEnterRunsAToolWithoutArguments(t *testing.T) {
 	}
 	m.shown().running, m.shown().mode = nil, modeBrowse
 	pop, _ := m.shown().session.Tool("pop_note")
-	if cmd := m.shown().callTool(pop); cmd != nil || m.shown().mode != modeConfirm {
+	if cmd := m.shown().callTool(pop); cmd != nil || !confirming(m.shown()) {
 		t.Errorf("pop_note is destructive: mode %v, want the dialog", m.shown().mode)
 	}
-	m.shown().pending, m.shown().mode = nil, modeBrowse
+	m.shown().closeConfirm()
+	m.shown().mode = modeBrowse
 	add, _ := m.shown().session.Tool("add_note")
 	if cmd := m.shown().callTool(add); m.shown().mode != modeForm || m.shown().running != nil {
 		t.Errorf("add_note takes arguments: mode %v (cmd %v), want its form", m.shown().mode, cmd != nil)

@@ -31,8 +31,8 @@ func TestViewIsPure(t *testing.T) {
 	for _, c := range pureScreens() {
 		t.Run(c.name, func(t *testing.T) {
 			m := c.open(t)
-			if m.shown().mode != c.mode || m.overlay != c.overlay || (m.shown().dialog != nil) != c.dialog {
-				t.Fatalf("the screen was not reached: mode %v, overlay %v, dialog %v", m.shown().mode, m.overlay, m.shown().dialog != nil)
+			if m.shown().mode != c.mode || topID(m) != c.overlay || (m.shown().asking() != nil) != c.dialog {
+				t.Fatalf("the screen was not reached: mode %v, overlay %v, dialog %v", m.shown().mode, topID(m), m.shown().asking() != nil)
 			}
 			before := stateOf(m)
 			first := m.render()
@@ -52,7 +52,7 @@ func TestViewIsPure(t *testing.T) {
 type pureScreen struct {
 	name    string
 	mode    mode
-	overlay overlay
+	overlay string // the dialog on top
 	dialog  bool
 	open    func(t *testing.T) *Model
 }
@@ -70,13 +70,13 @@ func pureScreens() []pureScreen {
 	}
 	j := func(n int, k string) []string { return slices.Repeat([]string{k}, n) }
 	return []pureScreen{
-		{"connecting", modeConnecting, overlayNone, false, func(t *testing.T) *Model {
+		{"connecting", modeConnecting, "", false, func(t *testing.T) *Model {
 			target := &client.Target{Name: "demo", Kind: client.KindInProcess, InProcess: demo.New().MCP(), Trust: policy.Trusted}
 			m := New(context.Background(), Options{Target: target, NoColor: true, Now: func() time.Time { return fixedNow }})
 			m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 			return m
 		}},
-		{"connect failed", modeConnectFailed, overlayNone, false, func(t *testing.T) *Model {
+		{"connect failed", modeConnectFailed, "", false, func(t *testing.T) *Model {
 			target := &client.Target{Name: "demo", Kind: client.KindInProcess, InProcess: demo.New().MCP(), Trust: policy.Trusted}
 			m := New(context.Background(), Options{Target: target, NoColor: true, Now: func() time.Time { return fixedNow }})
 			m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
@@ -85,24 +85,24 @@ func pureScreens() []pureScreen {
 			return m
 		}},
 		// The cursor far down the list, the detail scrolled past its end.
-		{"browse", modeBrowse, overlayNone, false, func(t *testing.T) *Model { return demoAt(t, append(j(12, "j"), j(60, "J")...)...) }},
-		{"browse narrow", modeBrowse, overlayNone, false, func(t *testing.T) *Model {
+		{"browse", modeBrowse, "", false, func(t *testing.T) *Model { return demoAt(t, append(j(12, "j"), j(60, "J")...)...) }},
+		{"browse narrow", modeBrowse, "", false, func(t *testing.T) *Model {
 			m := demoAt(t, "G")
 			m.Update(tea.WindowSizeMsg{Width: 50, Height: 12})
 			return m
 		}},
-		{"filter", modeBrowse, overlayNone, false, func(t *testing.T) *Model { return demoAt(t, "/", "n", "o", "t", "e") }},
-		{"filter no match", modeBrowse, overlayNone, false, func(t *testing.T) *Model { return demoAt(t, "/", "z", "z", "z") }},
-		{"form", modeForm, overlayNone, false, func(t *testing.T) *Model { return demoAt(t, "/", "a", "d", "d", "enter", "enter") }},
-		{"confirm", modeConfirm, overlayNone, false, func(t *testing.T) *Model {
+		{"filter", modeBrowse, "", false, func(t *testing.T) *Model { return demoAt(t, "/", "n", "o", "t", "e") }},
+		{"filter no match", modeBrowse, "", false, func(t *testing.T) *Model { return demoAt(t, "/", "z", "z", "z") }},
+		{"form", modeForm, "", false, func(t *testing.T) *Model { return demoAt(t, "/", "a", "d", "d", "enter", "enter") }},
+		{"confirm", modeForm, dialogConfirm, false, func(t *testing.T) *Model {
 			m := demoAt(t, append([]string{"/"}, strings.Split("delete", "")...)...)
 			send(m, "enter", "enter", "1", "ctrl+r")
 			send(m, j(40, "down")...)
 			m.Update(tea.WindowSizeMsg{Width: 100, Height: 16})
 			return m
 		}},
-		{"running", modeRunning, overlayNone, false, func(t *testing.T) *Model { return demoAt(t, "/", "l", "i", "s", "t", "enter", "enter", "ctrl+r") }},
-		{"result", modeResult, overlayNone, false, func(t *testing.T) *Model {
+		{"running", modeRunning, "", false, func(t *testing.T) *Model { return demoAt(t, "/", "l", "i", "s", "t", "enter", "enter", "ctrl+r") }},
+		{"result", modeResult, "", false, func(t *testing.T) *Model {
 			m := demoAt(t)
 			m.shown().result.SetOutcome(&client.Outcome{Tool: "echo", Status: client.StatusOK, Result: &client.Result{Content: []client.Block{{Type: "text", Text: strings.Repeat("a line of the result\n", 80)}}}})
 			m.shown().mode = modeResult
@@ -110,8 +110,8 @@ func pureScreens() []pureScreen {
 			m.Update(tea.WindowSizeMsg{Width: 100, Height: 50})
 			return m
 		}},
-		{"help", modeBrowse, overlayHelp, false, func(t *testing.T) *Model { return demoAt(t, append([]string{"?"}, j(300, "down")...)...) }},
-		{"log", modeBrowse, overlayLog, false, func(t *testing.T) *Model {
+		{"help", modeBrowse, dialogHelp, false, func(t *testing.T) *Model { return demoAt(t, append([]string{"?"}, j(300, "down")...)...) }},
+		{"log", modeBrowse, dialogLog, false, func(t *testing.T) *Model {
 			m := demoAt(t)
 			var outs []*client.Outcome
 			for i := range 40 {
@@ -122,7 +122,7 @@ func pureScreens() []pureScreen {
 			send(m, "L", "k", "k", "/", "t")
 			return m
 		}},
-		{"log open", modeBrowse, overlayLog, false, func(t *testing.T) *Model {
+		{"log open", modeBrowse, dialogLog, false, func(t *testing.T) *Model {
 			m := demoAt(t)
 			o := &client.Outcome{Tool: "echo", Status: client.StatusOK, Time: fixedNow, Args: map[string]any{"text": strings.Repeat("long ", 200)}}
 			m.logPane.SetEntries("/state/s.jsonl", []*client.Outcome{o})
@@ -131,7 +131,7 @@ func pureScreens() []pureScreen {
 			m.Update(tea.WindowSizeMsg{Width: 100, Height: 60})
 			return m
 		}},
-		{"server", modeBrowse, overlayServer, false, func(t *testing.T) *Model {
+		{"server", modeBrowse, dialogServer, false, func(t *testing.T) *Model {
 			m := demoAt(t)
 			for i := range 100 {
 				m.shown().serverPane.Append(client.Event{Kind: client.EventStderr, Time: fixedNow, Text: fmt.Sprintf("line %d", i)})
@@ -140,43 +140,43 @@ func pureScreens() []pureScreen {
 			m.Update(tea.WindowSizeMsg{Width: 100, Height: 60})
 			return m
 		}},
-		{"audit", modeBrowse, overlayAudit, false, func(t *testing.T) *Model {
+		{"audit", modeBrowse, dialogAudit, false, func(t *testing.T) *Model {
 			m, _ := openAudited(t, 100, 12)
 			send(m, "G")
 			m.Update(tea.WindowSizeMsg{Width: 100, Height: 40})
 			return m
 		}},
-		{"traffic", modeBrowse, overlayTraffic, false, func(t *testing.T) *Model {
+		{"traffic", modeBrowse, dialogTraffic, false, func(t *testing.T) *Model {
 			m := demoAt(t)
 			m.Update(overlays.TrafficMsg{Entries: pureTraffic(60)})
 			send(m, "T", "k", "k")
 			return m
 		}},
-		{"traffic open", modeBrowse, overlayTraffic, false, func(t *testing.T) *Model {
+		{"traffic open", modeBrowse, dialogTraffic, false, func(t *testing.T) *Model {
 			m := demoAt(t)
 			m.Update(overlays.TrafficMsg{Entries: pureTraffic(3)})
 			send(m, "T", "enter", "G")
 			m.Update(tea.WindowSizeMsg{Width: 100, Height: 80})
 			return m
 		}},
-		{"servers", modeConnecting, overlayServers, false, func(t *testing.T) *Model {
+		{"servers", modeConnecting, dialogServers, false, func(t *testing.T) *Model {
 			m := New(context.Background(), Options{NoColor: true, Now: func() time.Time { return fixedNow },
 				Choices: []Choice{demoChoice("alpha", demo.New(), policy.Trusted), demoChoice("beta", demo.New(), policy.Trusted)}})
 			m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 			send(m, "W", "down", "down")
 			return m
 		}},
-		{"servers wide", modeConnecting, overlayNone, false, func(t *testing.T) *Model {
+		{"servers wide", modeConnecting, "", false, func(t *testing.T) *Model {
 			m := New(context.Background(), Options{NoColor: true, Now: func() time.Time { return fixedNow },
 				Choices: []Choice{demoChoice("alpha", demo.New(), policy.Trusted), demoChoice("beta", demo.New(), policy.Trusted)}})
 			m.Update(tea.WindowSizeMsg{Width: 200, Height: 30}) // the server sidebar
 			send(m, "]")
 			return m
 		}},
-		{"resources", modeBrowse, overlayNone, false, func(t *testing.T) *Model { return features(t, "r", "G") }},
-		{"prompts", modeBrowse, overlayNone, false, func(t *testing.T) *Model { return features(t, "p") }},
-		{"args", modeArgs, overlayNone, false, func(t *testing.T) *Model { return features(t, "p", "enter", "A") }},
-		{"resource", modeResource, overlayNone, false, func(t *testing.T) *Model {
+		{"resources", modeBrowse, "", false, func(t *testing.T) *Model { return features(t, "r", "G") }},
+		{"prompts", modeBrowse, "", false, func(t *testing.T) *Model { return features(t, "p") }},
+		{"args", modeArgs, "", false, func(t *testing.T) *Model { return features(t, "p", "enter", "A") }},
+		{"resource", modeResource, "", false, func(t *testing.T) *Model {
 			m := features(t, "r")
 			selectItem(t, &m.shown().resources.list, "r info://readme.md")
 			read(t, m)
@@ -184,24 +184,24 @@ func pureScreens() []pureScreen {
 			m.Update(tea.WindowSizeMsg{Width: 100, Height: 70})
 			return m
 		}},
-		{"prompt", modePrompt, overlayNone, false, func(t *testing.T) *Model {
+		{"prompt", modePrompt, "", false, func(t *testing.T) *Model {
 			m := features(t, "p", "enter", "A", "ctrl+r")
 			m.Update(getPromptCmd(context.Background(), m.shown().promptOut.id, m.shown().session, m.shown().strForm.Prompt, m.shown().strForm.Values())())
 			return m
 		}},
-		{"login", modeLogin, overlayNone, false, func(t *testing.T) *Model {
+		{"login", modeLogin, "", false, func(t *testing.T) *Model {
 			m := demoAt(t)
 			m.shown().mode = modeLogin
 			m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 			return m
 		}},
-		{"elicit", modeBrowse, overlayNone, true, func(t *testing.T) *Model { m := demoAt(t); m.Update(askMsg{ask: formAsk()}); return m }},
-		{"elicit url", modeBrowse, overlayNone, true, func(t *testing.T) *Model {
+		{"elicit", modeBrowse, dialogAsk, true, func(t *testing.T) *Model { m := demoAt(t); m.Update(askMsg{ask: formAsk()}); return m }},
+		{"elicit url", modeBrowse, dialogAsk, true, func(t *testing.T) *Model {
 			m := demoAt(t)
 			m.Update(askMsg{ask: urlAsk("https://example.com/a")})
 			return m
 		}},
-		{"sample", modeBrowse, overlayNone, true, func(t *testing.T) *Model { m := demoAt(t); m.Update(askMsg{ask: sampleAsk()}); return m }},
+		{"sample", modeBrowse, dialogAsk, true, func(t *testing.T) *Model { m := demoAt(t); m.Update(askMsg{ask: sampleAsk()}); return m }},
 	}
 }
 

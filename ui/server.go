@@ -56,12 +56,11 @@ type serverState struct {
 	promptOut  *promptView
 	subscribed map[string]bool
 
-	// The server's requests for the user (asks.go): the queue and the first
-	// one's dialog; whether the user put them aside (the dialog is then not
-	// shown) or muted the server; how many were declined at once, and why
-	// the last were (askqueue.go).
+	// The server's requests for the user (asks.go): the queue, whose first
+	// one's dialog is on the dialog stack (asking); whether the user put
+	// them aside (the dialog is then not shown) or muted the server; how many
+	// were declined at once, and why the last were (askqueue.go).
 	asks      []*serverAsk
-	dialog    askDialog
 	asksAside bool
 	muted     bool
 	declined  int
@@ -75,7 +74,7 @@ type serverState struct {
 
 	// Calls.
 	form     *form.ArgForm
-	pending  *pendingCall
+	pending  *pendingCall // the confirmation's call, while its dialog is up
 	running  *runningCall
 	result   *resultView
 	lastTool string // the last call's tool and arguments, for "edit and run again"

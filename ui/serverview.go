@@ -89,8 +89,8 @@ func (s *serverState) layout() {
 	if s.promptOut != nil {
 		s.promptOut.SetSize(s.width, h)
 	}
-	if s.dialog != nil {
-		s.dialog.setSize(s.width, s.dialogHeight())
+	if d := s.asking(); d != nil {
+		d.setSize(s.width, s.dialogHeight())
 	}
 	s.laid = [2]int{s.width, h}
 }
@@ -203,7 +203,7 @@ func (s *serverState) renderDialog(h int) string {
 	if line := s.queueLine(); line != "" {
 		top = append(top, s.st.Muted.Render(termtext.Truncate(line, s.width)))
 	}
-	out := append(top, layout.FitLines(s.dialog.view(), s.width, max(h-len(top), 0))...)
+	out := append(top, layout.FitLines(s.asking().view(), s.width, max(h-len(top), 0))...)
 	return strings.Join(out, "\n")
 }
 

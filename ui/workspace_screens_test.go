@@ -76,13 +76,14 @@ func TestWorkspaceScreensFit(t *testing.T) {
 		// The traffic pane as the user leaves it: the filter kept, the
 		// message closed.
 		switch {
-		case m.overlay != overlayTraffic:
+		case pane(m) != dialogTraffic:
 		case m.shown().traffic.Filtering():
 			send(m, "enter")
 		case m.shown().traffic.Opened():
 			send(m, "esc")
 		}
-		m.overlay, m.shown().mode, m.shown().filtering, m.shown().form, m.shown().pending = overlayNone, modeBrowse, false, nil, nil
+		closeDialogs(m)
+		m.shown().mode, m.shown().filtering, m.shown().form = modeBrowse, false, nil
 		m.switchTo(0)
 		m.askReturn = nil
 	}
@@ -127,7 +128,7 @@ func TestWorkspaceAskScreensFit(t *testing.T) {
 		a := formAsk()
 		a.srv = m.servers[1]
 		m.Update(askMsg{ask: a})
-		if m.shown() != m.servers[1] || m.shown().dialog == nil {
+		if m.shown() != m.servers[1] || m.shown().asking() == nil {
 			t.Fatalf("the ask did not bring shared on screen")
 		}
 		checkScreen(t, fmt.Sprintf("ask at %dx%d", size[0], size[1]), m.render(), size[0], size[1])
