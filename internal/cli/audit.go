@@ -20,6 +20,10 @@ type auditOptions struct {
 	command            []string // a stdio server's command, after --
 	// dial is audit's own: with --probe, its tap feeds each server's watch.
 	dial dial
+	// saveBaseline and baseline are --save-baseline's and --baseline's
+	// files; base is the baseline read, before anything is sent.
+	saveBaseline, baseline string
+	base                   *audit.Baseline
 }
 
 // audited is one server as audit saw it: its report, or why there is none.
@@ -61,6 +65,16 @@ break the output schema, and examples the tool answers with an error. It never
 calls a tool that is not read-only, that has contradictory hints, or that a rule
 denies or asks for; examples that break the input schema are never sent.
 
+--save-baseline FILE pins what hosts rely on in each tool: its name, title,
+hints as declared and in effect, class, input and output schemas, and a hash of
+its declaration. --baseline FILE later compares the server with it, instead of
+auditing, and fails (5) when the server weakened something: a tool now claims
+to be less dangerous (destructive to not, open-world to closed, newly read-only
+or idempotent), a new tool has no annotations or leaves hints to the spec's
+defaults, or a schema breaks callers (a required argument added, a type, enum
+or range narrowed, an output field no longer guaranteed). Strengthening,
+rewording and other changes are listed as information.
+
 --format sarif writes SARIF 2.1.0 for code-scanning dashboards: one run, every
 server's results in it (the server is in each result's logical location and
 properties), and what could not be audited in the run's invocation.
@@ -78,7 +92,9 @@ With --all the worst server decides: 1, then 5, then 0.`,
   mcpsh audit --format markdown -s mine > audit.md
   mcpsh audit --fail-on error --url http://127.0.0.1:8080/mcp
   mcpsh audit --probe --format sarif -s mine > mcpsh.sarif
-  mcpsh audit --all --probe --probe-timeout 10s --fail-on error`,
+  mcpsh audit --all --probe --probe-timeout 10s --fail-on error
+  mcpsh audit --save-baseline mcp-tools.baseline.json -- node dist/server.js
+  mcpsh audit --baseline mcp-tools.baseline.json -- node dist/server.js`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			rest, command := commandAfterDash(cmd, args)
 			if len(rest) > 0 {
@@ -99,6 +115,8 @@ With --all the worst server decides: 1, then 5, then 0.`,
 	cmd.Flags().StringVar(&opts.format, "format", "text", "report `FORMAT`: text, markdown, json or sarif (SARIF 2.1.0)")
 	cmd.Flags().StringVar(&opts.failOn, "fail-on", string(audit.Warning), "exit 5 when a finding is at least `SEVERITY`: error, warning, info, or none")
 	cmd.Flags().BoolVar(&opts.probe, "probe", false, "also call each read-only tool with its input examples and report what it does (trusted servers only)")
+	cmd.Flags().StringVar(&opts.saveBaseline, "save-baseline", "", "write what hosts rely on in each tool (hints, class, schemas, a hash of its declaration) to `FILE`, to check later with --baseline")
+	cmd.Flags().StringVar(&opts.baseline, "baseline", "", "compare the server with the baseline in `FILE` and report what weakened (exit 5) instead of auditing")
 	cmd.Flags().DurationVar(&opts.probeTimeout, "probe-timeout", 0, "give up on a probe call after `DURATION` without an answer (default: the server's timeout, else 1m)")
 	return cmd
 }
@@ -131,6 +149,12 @@ func auditRun(ctx context.Context, opts *auditOptions) error {
 		}
 		return err
 	}
+	switch {
+	case opts.saveBaseline != "":
+		return opts.writeBaseline(servers[0])
+	case opts.base != nil:
+		opts.compareBaseline(servers[0])
+	}
 	if err := opts.writeAudit(servers); err != nil {
 		return err
 	}
@@ -156,7 +180,7 @@ func (opts *auditOptions) check() error {
 	if opts.probeTimeout < 0 {
 		return &usageError{fmt.Sprintf("--probe-timeout %s: want a positive duration", opts.probeTimeout)}
 	}
-	return nil
+	return opts.checkBaseline()
 }
 
 // writeAudit prints the reports in the chosen format.
@@ -173,7 +197,11 @@ func (opts *auditOptions) writeAudit(servers []*audited) error {
 		if sv.report == nil {
 			continue
 		}
-		if opts.format == "markdown" {
+		switch {
+		case opts.base != nil && opts.format == "markdown":
+			sv.report.WriteBaselineMarkdown(f.io.Out, opts.base, opts.baseline)
+			continue
+		case opts.format == "markdown":
 			sv.report.WriteMarkdown(f.io.Out)
 			continue
 		}
@@ -181,6 +209,10 @@ func (opts *auditOptions) writeAudit(servers []*audited) error {
 			fmt.Fprintln(f.io.Out)
 		}
 		first = false
+		if opts.base != nil {
+			sv.report.WriteBaselineText(f.io.Out, opts.base, opts.baseline, f.io.Width, auditPaint(f.pal()))
+			continue
+		}
 		sv.report.WriteText(f.io.Out, f.io.Width, auditPaint(f.pal()))
 	}
 	return nil
