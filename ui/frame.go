@@ -5,6 +5,7 @@ import (
 
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/mcpsh/mcpsh/ui/tooldetail"
 )
 
 // View is pure: it draws the model and writes nothing, so drawing twice
@@ -43,7 +44,7 @@ func (s *serverState) layoutBrowse() {
 		t := s.list.Selected()
 		k := s.detailKey(t, dw)
 		if !s.detail.key.equal(k) || s.detail.lines == nil {
-			s.detail = detailCache{key: k, lines: strings.Split(renderDetail(t, k.d, s.findingsFor(t), dw, s.st), "\n")}
+			s.detail = detailCache{key: k, lines: strings.Split(tooldetail.Render(t, k.d, s.findingsFor(t), dw, s.st), "\n")}
 		}
 		s.detailTop = min(s.detailTop, max(len(s.detail.lines)-h, 0))
 	}
@@ -92,5 +93,5 @@ func (s *serverState) toolDetail(t *client.Tool, width int) []string {
 		return s.detail.lines
 	}
 	f, _ := s.findings(t)
-	return strings.Split(renderDetail(t, k.d, f, width, s.st), "\n")
+	return strings.Split(tooldetail.Render(t, k.d, f, width, s.st), "\n")
 }

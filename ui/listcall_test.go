@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/mcpsh/mcpsh/ui/overlays"
 )
 
 // selectTool puts the list's cursor on the tool called name.
@@ -99,14 +100,14 @@ func TestUnallowTakesBackAnAllowance(t *testing.T) {
 	m := demoList(t, 80, 24) // echo is allowed
 	selectTool(t, m, "echo")
 	echo := m.shown().list.Selected()
-	if !m.shown().sessionAllowed(echo) || !strings.Contains(listShows(m, 40, 22), markAllowed) {
+	if !m.shown().sessionAllowed(echo) || !strings.Contains(listShows(m, 40, 22), overlays.MarkAllowed) {
 		t.Fatal("echo is not allowed and marked to begin with")
 	}
 	if b := ansi.Strip(m.footerKeys(m.bindings())); !strings.Contains(b, "u stop") {
 		t.Errorf("the footer does not offer u on an allowed tool: %q", b)
 	}
 	m.shown().onListExtraKey(keyOf("u"))
-	if m.shown().sessionAllowed(echo) || strings.Contains(listShows(m, 40, 22), markAllowed) || !strings.Contains(m.shown().status, "echo is no longer allowed") {
+	if m.shown().sessionAllowed(echo) || strings.Contains(listShows(m, 40, 22), overlays.MarkAllowed) || !strings.Contains(m.shown().status, "echo is no longer allowed") {
 		t.Errorf("u: allowed %v, status %q", m.shown().sessionAllowed(echo), m.shown().status)
 	}
 	m.shown().onListExtraKey(keyOf("u"))

@@ -12,6 +12,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/demo"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/mcpsh/mcpsh/ui/tooldetail"
 )
 
 var fixedNow = time.Date(2026, 11, 22, 9, 30, 0, 0, time.UTC)
@@ -155,7 +156,7 @@ func TestDetailGoldens(t *testing.T) {
 	m, _ := connected(t, true, 80, 24)
 	for _, name := range []string{"archive_notes", "echo", "search_notes", "weather_forecast"} {
 		tool, _ := m.shown().session.Tool(name)
-		golden(t, "detail/"+name+"-60", renderDetail(tool, m.shown().decision(tool), m.shown().findingsFor(tool), 60, m.st))
+		golden(t, "detail/"+name+"-60", tooldetail.Render(tool, m.shown().decision(tool), m.shown().findingsFor(tool), 60, m.st))
 	}
 }
 

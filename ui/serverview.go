@@ -9,6 +9,7 @@ import (
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/mcpsh/mcpsh/ui/layout"
 	"github.com/mcpsh/mcpsh/ui/overlays"
+	"github.com/mcpsh/mcpsh/ui/tooldetail"
 )
 
 func (s *serverState) untrusted() bool {
@@ -57,7 +58,7 @@ func (s *serverState) formHeader() string {
 	w.Add(toolHeading(s.st, t) + "  " +
 		s.st.ClassStyle(t.Class()).Render(string(t.Class())))
 	verdict := map[policy.Verdict]string{policy.Run: "ctrl+r runs it", policy.Ask: "ctrl+r asks first", policy.Refuse: "ctrl+r will be refused"}[d.Verdict]
-	w.Add(decisionStyle(s.st, d).Render(termtext.Truncate(verdict+": "+d.Reason, s.width)))
+	w.Add(tooldetail.DecisionStyle(s.st, d).Render(termtext.Truncate(verdict+": "+d.Reason, s.width)))
 	w.Add(s.st.Muted.Render(strings.Repeat("─", s.width)))
 	return strings.Join(w.Out, "\n")
 }

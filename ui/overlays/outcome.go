@@ -17,6 +17,19 @@ import (
 // the list, an open-world call in the session log.
 const MarkOpenWorld = "◆"
 
+// The other marks shown beside a tool, in the tool list and its detail.
+const (
+	MarkIdempotent = "↻"
+	MarkImplied    = "~"
+	// MarkConflict takes the place of MarkImplied: a tool declared both
+	// read-only and destructive, read as destructive.
+	MarkConflict = "!"
+	// MarkAllowed: the user allowed the tool for this session (a in the
+	// confirmation dialog); MarkDenied: a deny rule blocks it.
+	MarkAllowed = "✓"
+	MarkDenied  = "⊘"
+)
+
 // nameMax caps the name of a rule or an approver.
 const nameMax = 120
 
