@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -202,5 +203,29 @@ func TestListGoldens(t *testing.T) {
 		golden(t, "list/demo-"+name, m.shown().list.View(m.st, w, h))
 		m.shown().list.SetFilter("is:dest note")
 		golden(t, "list/filter-is-dest-note-"+name, m.shown().list.View(m.st, w, h))
+	}
+}
+func TestParseQuery(t *testing.T) {
+	q := parseQuery("  Note is:DEST is:readonly is:open is: is:d is:frob  ")
+	if !slices.Equal(q.words, []string{"note"}) {
+		t.Errorf("words %q", q.words)
+	}
+	want := []facet{facetDestructive, facetReadOnly, facetOpenWorld, facetDestructive | facetDenied}
+	if !slices.Equal(q.is, want) {
+		t.Errorf("is %v, want %v (is: alone asks for nothing; a prefix of two words asks for either)", q.is, want)
+	}
+	if !slices.Equal(q.unknown, []string{"frob"}) {
+		t.Errorf("unknown %q", q.unknown)
+	}
+	if !q.wants(facetDenied) || q.wants(facetAllowed) {
+		t.Error("wants")
+	}
+	if !parseQuery(" is: ").empty() || parseQuery("x").empty() {
+		t.Error("empty")
+	}
+	for _, f := range isFilters {
+		if got := parseQuery("is:" + f.word).is; len(got) != 1 || got[0] != f.facet {
+			t.Errorf("is:%s asks for %v, want %v", f.word, got, f.facet)
+		}
 	}
 }
