@@ -94,7 +94,8 @@ type SampleRequest struct {
 	ModelHints                                        []string
 	CostPriority, SpeedPriority, IntelligencePriority float64
 	// Raw are the request's params as the server sent them, for a caller
-	// that passes the request on (a proxy).
+	// that passes the request on (a proxy), with the credentials the target
+	// knows of taken out (Target.RedactJSON).
 	Raw json.RawMessage
 }
 
@@ -162,6 +163,9 @@ func (s *Session) answerElicit(ctx context.Context, r *ElicitRequest) (*mcp.Elic
 	// mcpsh holds for it. The URL is left as it came: its host is what the
 	// person is shown to judge the page by.
 	r.Message = s.Target.Redact(r.Message)
+	// The form's schema is data a program may pass on (a proxy to its
+	// host): only the known values come out, so it stays the same JSON.
+	r.Schema, _ = s.Target.RedactJSON(r.Schema)
 	if r.Mode == "" {
 		r.Mode = "form"
 		if r.URL != "" {
@@ -232,6 +236,7 @@ func (s *Session) answerSample(ctx context.Context, r *SampleRequest) (*mcp.Crea
 	for i := range r.Messages {
 		r.Messages[i].Block.Text = s.Target.Redact(r.Messages[i].Block.Text)
 	}
+	r.Raw, _ = s.Target.RedactJSON(r.Raw)
 	res, err := s.opts.Sample(ctx, r)
 	if err != nil {
 		s.emit(Event{Kind: EventRequest, Text: "the server asked for a completion (sampling): declined"})

@@ -142,11 +142,17 @@ func (t Target) Redact(s string) string {
 // (a JSON-RPC message) that a pattern's replacement could break.
 func (t Target) redactKnown(s string) string { return redact.Known(s, t.knownSecrets()) }
 
-// knownSecrets are the values redactKnown takes out.
+// knownSecrets are the values redactKnown takes out. A header's value
+// counts whole and, after an auth scheme ("Bearer TOKEN"), as its
+// credential alone: a server echoing the bare token must not hand it on.
 func (t Target) knownSecrets() []string {
 	secrets := append(t.live.list(), t.Secrets...)
+	for _, v := range t.Secrets {
+		secrets = append(secrets, redact.Credentials(v)...)
+	}
 	for _, v := range t.Headers {
 		secrets = append(secrets, v)
+		secrets = append(secrets, redact.Credentials(v)...)
 	}
 	if t.URL != "" {
 		secrets = append(secrets, redact.Find(t.URL)...)

@@ -93,16 +93,23 @@ func (f *File) UntrustsRef(ref string) bool {
 	if f == nil {
 		return false
 	}
-	s := &Server{Name: ref, Origin: Origin{Host: HostMcpsh}}
-	if h, name, ok := strings.Cut(ref, ":"); ok {
-		if host, known := ParseHost(h); known {
-			s.Name, s.Origin.Host = name, host
-		}
-	}
+	host, name := splitRef(ref)
+	s := &Server{Name: name, Origin: Origin{Host: host}}
 	for _, pat := range f.Untrust {
 		if untrusts(pat, s) {
 			return true
 		}
 	}
 	return false
+}
+
+// splitRef reads a server's reference as UntrustsRef and RulesForRef take
+// it: HOST:NAME when HOST is a host mcpsh knows, else a NAME of mcpsh's own.
+func splitRef(ref string) (Host, string) {
+	if h, name, ok := strings.Cut(ref, ":"); ok {
+		if host, known := ParseHost(h); known {
+			return host, name
+		}
+	}
+	return HostMcpsh, ref
 }

@@ -131,6 +131,15 @@ func (f *File) RulesFor(host Host, name string) []policy.Rule {
 	return out
 }
 
+// RulesForRef are the top-level rules for the server ref names, read as
+// UntrustsRef reads it (HOST:NAME, or a NAME of mcpsh's own): a server
+// mcpsh reaches by the name a host gave it (mcpsh proxy --as cursor:github
+// -- ...) gets the rules that server: terms write for that host's entry.
+func (f *File) RulesForRef(ref string) []policy.Rule {
+	host, name := splitRef(ref)
+	return f.RulesFor(host, name)
+}
+
 // applyPolicy appends to each server the top-level rules that serve it,
 // after its own.
 func applyPolicy(f *File, servers []*Server) {

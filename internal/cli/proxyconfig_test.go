@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"io/fs"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpsh/mcpsh/internal/iostreams"
 	"github.com/mcpsh/mcpsh/internal/testenv"
 )
 
@@ -397,4 +399,98 @@ func TestProxyConfigHostileProjectFile(t *testing.T) {
 	if data, _ := os.ReadFile(path); !strings.Contains(string(data), "// \x1b]0;pwned\x07 \x1b[2J cleared\n") {
 		t.Errorf("the file's own bytes are kept as they are:\n%q", data)
 	}
+}
+
+// --undo restores an entry of a file this folder's host reads, never the
+// newest record of the server's name wherever it was written: run in
+// another project, where the entry does not resolve, it names the folder
+// the record is for and writes nothing.
+func TestProxyConfigUndoIsForThisFoldersEntry(t *testing.T) {
+	h := installHosts(t)
+	vars := proxyEnv(h)
+	// cursor:notion is another project's only: the user's file has none.
+	user := filepath.Join(h.Home, ".cursor", "mcp.json")
+	if err := os.WriteFile(user, []byte(`{"mcpServers": {}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(h.Root, "other")
+	otherFile := filepath.Join(other, ".cursor", "mcp.json")
+	for _, d := range []string{filepath.Join(other, ".git"), filepath.Dir(otherFile)} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	original := []byte(`{"mcpServers": {"notion": {"command": "npx", "args": ["-y", "@notionhq/notion-mcp-server"]}}}` + "\n")
+	if err := os.WriteFile(otherFile, original, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hostsCwd.Store(t, other)
+	r, _ := run(t, env{vars: vars}, "proxy", "config", "cursor:notion", "--command", proxyMcpsh, "--write", "--yes")
+	wantCode(t, r, ExitOK)
+
+	hostsCwd.Store(t, h.Cwd)
+	before := snapshotFiles(t, h.Root)
+	r, _ = run(t, env{vars: vars}, "proxy", "config", "cursor:notion", "--undo", "--yes")
+	wantCode(t, r, ExitUsage)
+	contains(t, "stderr", r.errOut, "mcpsh's records of writing cursor:notion's entry are for other folders ("+otherFile+" (mcpServers.notion)); run --undo in the folder the entry is for")
+	before.unchanged(t, h.Root, "--undo in another folder")
+
+	hostsCwd.Store(t, other)
+	r, _ = run(t, env{vars: vars}, "proxy", "config", "cursor:notion", "--undo", "--yes")
+	wantCode(t, r, ExitOK)
+	if now, _ := os.ReadFile(otherFile); string(now) != string(original) {
+		t.Errorf("undo in its folder:\n%s", now)
+	}
+}
+
+// hostWritesWhileAsked is a person's answer that comes after the host has
+// written its file meanwhile (as a host does while it runs).
+type hostWritesWhileAsked struct {
+	t      *testing.T
+	path   string
+	answer *strings.Reader
+	done   bool
+}
+
+func (h *hostWritesWhileAsked) Read(p []byte) (int, error) {
+	if !h.done {
+		h.done = true
+		data, _ := os.ReadFile(h.path)
+		if err := os.WriteFile(h.path, append(data, ' '), 0o644); err != nil {
+			h.t.Error(err)
+		}
+	}
+	return h.answer.Read(p)
+}
+
+// A write that fails (the host wrote its file while the person was asked)
+// leaves mcpsh's records as they were: the entry's last record is not
+// replaced by one of an edit that was never made.
+func TestProxyConfigFailedWriteKeepsTheRecords(t *testing.T) {
+	h := installHosts(t)
+	vars := proxyEnv(h)
+	path := filepath.Join(h.Home, ".cursor", "mcp.json")
+	original, _ := os.ReadFile(path)
+	args := []string{"proxy", "config", "cursor:notion", "--command", proxyMcpsh, "--write"}
+	r, _ := run(t, env{vars: vars}, append(args, "--yes")...)
+	wantCode(t, r, ExitOK)
+	records := filepath.Join(vars["XDG_STATE_HOME"], "mcpsh", "proxy-config", "records")
+	kept := snapshotFiles(t, records)
+	if len(kept) != 1 {
+		t.Fatalf("records after the write: %v", kept)
+	}
+	// The entry is put back by hand, then written again while the host
+	// writes the file.
+	if err := os.WriteFile(path, original, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ios, _, out, errOut := iostreams.Test()
+	ios.In = &hostWritesWhileAsked{t: t, path: path, answer: strings.NewReader("y\n")}
+	ios.SetTTY(true, 100)
+	getenv := func(k string) (string, bool) { v, ok := vars[k]; return v, ok }
+	code := Main(context.Background(), args, ios, getenv)
+	if code != ExitFailure || !strings.Contains(errOut.String(), "nothing written") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	kept.unchanged(t, records, "a failed write")
 }

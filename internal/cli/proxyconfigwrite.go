@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -109,13 +110,17 @@ func (a *proxyConfigOptions) writeProxyEntry(ctx context.Context, pe *proxyEdit,
 	if err != nil {
 		return err
 	}
-	rec, err := store.Save(p, pe.file, currentVersion().String(), time.Now())
+	rec, err := store.Backup(p, pe.file, currentVersion().String(), time.Now())
 	if err != nil {
-		return fmt.Errorf("cannot keep the backup and record of %s (%v); nothing written", a.short(p.File), err)
+		return fmt.Errorf("cannot keep the backup of %s (%v); nothing written", a.short(p.File), err)
 	}
 	if err := pe.snap.Replace(p.New); err != nil {
-		store.Remove(rec)
 		return fmt.Errorf("%v; nothing written", err)
+	}
+	// Only now: a record of an edit that was not made would stand in for
+	// the entry's last one, which --undo may still need.
+	if err := store.Keep(rec); err != nil {
+		return fmt.Errorf("wrote %s, but cannot keep the record --undo reads (%v); the file as it was is in %s", a.short(p.File), err, a.short(rec.Backup))
 	}
 	if f.asJSON {
 		j := a.proxyJSON(pe)
@@ -245,21 +250,13 @@ func (a *proxyConfigOptions) proxyUndo(ctx context.Context, ref string, f *proxy
 	if err != nil {
 		return err
 	}
-	if srv != nil {
-		var same []*hostedit.Record
-		for _, r := range recs {
-			if r.File == srv.Origin.File {
-				same = append(same, r)
-			}
-		}
-		if len(same) > 0 {
-			recs = same
-		}
-	}
 	if len(recs) == 0 {
 		return &usageError{fmt.Sprintf("mcpsh has no record of writing %s:%s's entry (in %s); nothing to undo", host, termtext.Line(name), a.short(store.Dir))}
 	}
-	rec := recs[0] // the newest
+	rec, err := a.undoRecord(recs, srv, host+":"+name)
+	if err != nil {
+		return err
+	}
 	snap, err := readHostFile(rec.File)
 	if err != nil {
 		return err
@@ -296,4 +293,64 @@ func (a *proxyConfigOptions) proxyUndo(ctx context.Context, ref string, f *proxy
 	fmt.Fprintf(a.io.ErrOut, "mcpsh: %s: %s %s (restart %s, or reload its MCP servers); the backup stays in %s\n",
 		termtext.Line(a.short(rec.File)), termtext.Line(rec.Key), what, rec.Host, termtext.Line(a.short(rec.Backup)))
 	return nil
+}
+
+// undoRecord is the record --undo restores, of the records of ref's
+// entries (newest first): of the entry in the file ref resolves to now,
+// else (its entry is gone, or mcpsh did not write it) of the host's files
+// this folder reads: the user's, this project's, Claude Code's entries
+// for this folder. One entry's newest record, never the newest of
+// several entries: undoing another file's entry would be a guess.
+func (a *proxyConfigOptions) undoRecord(recs []*hostedit.Record, srv *config.Server, ref string) (*hostedit.Record, error) {
+	cwd, _ := a.getwd()
+	var here []*hostedit.Record
+	for _, r := range recs {
+		if recordApplies(r, cwd) {
+			here = append(here, r)
+		}
+	}
+	if srv != nil {
+		for _, r := range here {
+			if r.File == srv.Origin.File {
+				return r, nil
+			}
+		}
+	}
+	var places []string
+	seen := map[string]bool{}
+	for _, r := range here {
+		if p := a.short(r.File) + " (" + r.Key + ")"; !seen[p] {
+			seen[p] = true
+			places = append(places, termtext.Line(p))
+		}
+	}
+	switch len(places) {
+	case 1:
+		return here[0], nil
+	case 0:
+		for _, r := range recs {
+			places = append(places, termtext.Line(a.short(r.File)+" ("+r.Key+")"))
+		}
+		return nil, &usageError{fmt.Sprintf("mcpsh's records of writing %s's entry are for other folders (%s); run --undo in the folder the entry is for",
+			termtext.Line(ref), strings.Join(slices.Compact(places), ", "))}
+	}
+	return nil, &usageError{fmt.Sprintf("mcpsh wrote %s's entry in %d places this folder reads (%s), and %s resolves to none of them: mcpsh does not guess which to undo; each file as it was is in %s",
+		termtext.Line(ref), len(places), strings.Join(places, ", "), termtext.Line(ref), a.short(filepath.Dir(here[0].Backup)))}
+}
+
+// recordApplies reports whether a record's entry is one a host reads in
+// dir: a user's file, a project's that dir is in, or Claude Code's entry
+// for a folder dir is in.
+func recordApplies(r *hostedit.Record, dir string) bool {
+	in := func(root string) bool {
+		rel, err := filepath.Rel(root, dir)
+		return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+	}
+	switch {
+	case len(r.KeyPath) == 4 && r.KeyPath[0] == "projects":
+		return in(filepath.FromSlash(r.KeyPath[1]))
+	case r.Scope == config.ScopeProject:
+		return in(r.Project)
+	}
+	return true
 }

@@ -129,6 +129,7 @@ func proxyServeRun(ctx context.Context, opts *proxyServeOptions) error {
 		Call:            call,
 		ApprovalTimeout: f.approvalTimeout,
 		ConnectTimeout:  a.target.connectTimeout,
+		RuleRef:         a.ruleRef(t), // globalrules.go
 		Version:         currentVersion().short(),
 		Warn:            a.warn,
 	})

@@ -105,6 +105,9 @@ func (f *factory) resolveTarget(command []string) (client.Target, error) {
 	default:
 		t, err = f.onlyConfiguredTarget()
 	}
+	if err == nil && fl.as != "" {
+		err = f.nameAs(&t) // first: the global rules are found by this name
+	}
 	if err == nil && (fl.demo || fl.url != "" || fl.sse != "" || len(command) > 0) {
 		err = f.addGlobalRules(&t) // globalrules.go
 	}
@@ -113,11 +116,6 @@ func (f *factory) resolveTarget(command []string) (client.Target, error) {
 	}
 	if fl.untrusted {
 		t.Trust = policy.Untrusted
-	}
-	if fl.as != "" {
-		if err := f.nameAs(&t); err != nil {
-			return client.Target{}, err
-		}
 	}
 	return t, nil
 }

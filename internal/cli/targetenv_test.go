@@ -131,3 +131,29 @@ func TestAsNamesTheServer(t *testing.T) {
 		}
 	}
 }
+
+// A global rule written for a host's server reaches a target given that
+// name with --as (the entry mcpsh proxy config --write puts in the host's
+// file), in each form a server: term can name it; a rule for another
+// server does not.
+func TestAsTargetGetsGlobalServerRules(t *testing.T) {
+	exe, _ := os.Executable()
+	t.Setenv("MCPSH_TEST_SERVE_DEMO", "1")
+	for _, tt := range []struct {
+		rule string
+		code int
+	}{
+		{"server:cursor:notes list_notes", ExitRefused},
+		{"server:notes list_notes", ExitRefused},
+		{"server:cursor:* list_notes", ExitRefused},
+		{"list_notes", ExitRefused},
+		{"server:codex:notes list_notes", ExitOK},
+		{"server:github list_notes", ExitOK},
+	} {
+		cfg := writeConfig(t, `{"policy": {"deny": ["`+tt.rule+`"]}}`)
+		r, _ := run(t, env{}, "call", "--config", cfg, "--no-log", "--as", "cursor:notes", "list_notes", "--", exe)
+		if r.code != tt.code {
+			t.Errorf("deny %q, --as cursor:notes: exit %d, want %d\n%s", tt.rule, r.code, tt.code, r.errOut)
+		}
+	}
+}

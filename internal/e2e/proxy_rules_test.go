@@ -203,3 +203,69 @@ func TestProxyClassRules(t *testing.T) {
 		})
 	}
 }
+
+// The entry proxy config --write puts in a host's file starts mcpsh proxy
+// --as HOST:NAME -- COMMAND: the global rules written for that host's
+// server (server:cursor:notes, or server:notes for every host's) reach it,
+// and the host's user, who would say yes, is never asked.
+func TestProxyAsTargetGetsTheHostServersGlobalRules(t *testing.T) {
+	env, _, _ := stateEnv(t)
+	for _, rule := range []string{"server:cursor:notes is:destructive", "server:notes is:destructive"} {
+		t.Run(rule, func(t *testing.T) {
+			state := t.TempDir()
+			cfg := filepath.Join(t.TempDir(), "config.json")
+			body, _ := json.Marshal(map[string]any{"policy": map[string]any{"deny": []string{rule}}})
+			if err := os.WriteFile(cfg, body, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			user := &answeringHost{}
+			cs, _ := goHost(t, proxyCmd(env, state, "proxy", "--config", cfg, "--no-log", "--as", "cursor:notes"), "2025-11-25",
+				&mcp.ClientOptions{ElicitationHandler: user.elicit})
+			defer cs.Close()
+			res, text := hostCall(t, cs, "wipe")
+			if !res.IsError || !contains2(text, `denied by rule "`+rule+`"`, "nothing was sent") {
+				t.Errorf("wipe: %q", text)
+			}
+			if q := user.questions(); len(q) != 0 {
+				t.Errorf("a call a deny rule refuses was put to the host's user: %q", q)
+			}
+			if n := fixture.CountIn(state, "executions", "wipe"); n != 0 {
+				t.Errorf("the denied wipe reached the server %d times", n)
+			}
+		})
+	}
+}
+
+// The allow rule a refusal suggests for a host's server (which has no
+// entry in mcpsh's config), pasted into mcpsh's config as it says, lets
+// that call run.
+func TestProxySuggestedAllowRuleServesTheHostsServer(t *testing.T) {
+	env, _, _ := stateEnv(t)
+	state := t.TempDir()
+	cfg := filepath.Join(t.TempDir(), "config.json")
+	if err := os.WriteFile(cfg, []byte(`{}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	proxy := func() *mcp.ClientSession {
+		cs, _ := goHost(t, proxyCmd(env, state, "proxy", "--config", cfg, "--no-log", "--as", "cursor:notes"), "2025-11-25", nil)
+		t.Cleanup(func() { cs.Close() })
+		return cs
+	}
+	res, text := hostCall(t, proxy(), "wipe")
+	const lead = `("policy": {"allow": `
+	i := strings.Index(text, lead)
+	if !res.IsError || i < 0 || !strings.Contains(text, "} at its top level)") {
+		t.Fatalf("wipe: %q", text)
+	}
+	var rules []string
+	if err := json.NewDecoder(strings.NewReader(text[i+len(lead):])).Decode(&rules); err != nil || len(rules) != 1 || rules[0] != "server:cursor:notes wipe" {
+		t.Fatalf("the suggested rules %q (%v) in %q", rules, err, text)
+	}
+	body, _ := json.Marshal(map[string]any{"policy": map[string]any{"allow": rules}})
+	if err := os.WriteFile(cfg, body, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if res, text := hostCall(t, proxy(), "wipe"); res.IsError || text != "ran wipe" || fixture.CountIn(state, "executions", "wipe") != 1 {
+		t.Fatalf("wipe with the suggested rule: %q", text)
+	}
+}

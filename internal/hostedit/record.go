@@ -73,9 +73,12 @@ func recordID(file string, path []string) string {
 	return hex.EncodeToString(sum[:8])
 }
 
-// Save keeps the file as it was before p and the record of p's entry,
-// before the file is written; f is how the file is read, version mcpsh's.
-func (st Store) Save(p *Plan, f config.HostFile, version string, now time.Time) (*Record, error) {
+// Backup keeps the file as it was before p, before the file is written,
+// and returns the record of p's entry, for Keep to keep once the file is
+// written: a record is kept only of an edit that was made, so a write
+// that fails leaves the records as they were. f is how the file is read,
+// version mcpsh's.
+func (st Store) Backup(p *Plan, f config.HostFile, version string, now time.Time) (*Record, error) {
 	backups, records := filepath.Join(st.Dir, "backups"), filepath.Join(st.Dir, "records")
 	for _, d := range []string{backups, records} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
@@ -113,11 +116,16 @@ func (st Store) Save(p *Plan, f config.HostFile, version string, now time.Time) 
 		Original: string(p.Original), Written: string(p.Written), Prefix: string(p.Prefix), Suffix: string(p.Suffix),
 		Backup: backup, Time: now.UTC(), Mcpsh: version,
 		path: filepath.Join(records, recordID(p.File, p.Path)+".json")}
+	return r, nil
+}
+
+// Keep keeps the record of an edit made, replacing the entry's last.
+func (st Store) Keep(r *Record) error {
 	data, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return r, writeAtomic(r.path, append(data, '\n'))
+	return writeAtomic(r.path, append(data, '\n'))
 }
 
 // writeAtomic writes a file of mcpsh's own (0600) in one rename.

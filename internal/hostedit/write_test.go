@@ -103,16 +103,22 @@ func tempFiles(t *testing.T, dir string) []string {
 	return out
 }
 
-// Save keeps the whole file and the entry's bytes, private to the user;
-// Find finds the record by the server; a new edit of the entry replaces
-// its record; Remove keeps the backup.
+// Backup keeps the whole file, Keep the entry's bytes, private to the
+// user; Find finds the record by the server, and only once it is kept; a
+// new edit of the entry replaces its record; Remove keeps the backup.
 func TestStore(t *testing.T) {
 	st := NewStore(t.TempDir())
 	c := wrapCases[4] // cursor github
 	p := c.wrap(t)
 	now := time.Date(2026, 7, 1, 12, 0, 0, 0, time.UTC)
-	r, err := st.Save(p, c.hostFile(), "v1.2.3", now)
+	r, err := st.Backup(p, c.hostFile(), "v1.2.3", now)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if found, err := st.Find(config.HostCursor, "github"); err != nil || len(found) != 0 {
+		t.Fatalf("a record before Keep: %v %v", found, err)
+	}
+	if err := st.Keep(r); err != nil {
 		t.Fatal(err)
 	}
 	backup, err := os.ReadFile(r.Backup)
@@ -135,7 +141,10 @@ func TestStore(t *testing.T) {
 		saved["file"] != p.File || saved["key"] != "mcpServers.github" || saved["mcpsh"] != "v1.2.3" || saved["host"] != "cursor" {
 		t.Errorf("record: %s %v", data, err)
 	}
-	r2, err := st.Save(p, c.hostFile(), "v1.2.3", now)
+	r2, err := st.Backup(p, c.hostFile(), "v1.2.3", now)
+	if err == nil {
+		err = st.Keep(r2)
+	}
 	if err != nil || r2.Path() != r.Path() || r2.Backup == r.Backup {
 		t.Errorf("second save: %+v %v", r2, err)
 	}

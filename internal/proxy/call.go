@@ -164,7 +164,9 @@ func (h *host) start(ctx context.Context, req *mcp.CallToolRequest, up *client.S
 	j := &job{done: make(chan struct{}), asks: make(chan *parked)}
 	h.inflight = append(h.inflight, j)
 	h.mu.Unlock()
-	j.ctx, j.cancel = context.WithCancel(h.life)
+	// The job rides on its context, so a request the server makes in
+	// answer to this call (a round of input) is put to the host with it.
+	j.ctx, j.cancel = context.WithCancel(context.WithValue(h.life, jobKey{}, j))
 	if tok := req.Params.GetProgressToken(); tok != nil {
 		relay := newRelay(h.ss, context.WithoutCancel(ctx), tok)
 		c.OnProgress = relay.send
@@ -229,7 +231,7 @@ func (h *host) answer(req *mcp.CallToolRequest, up *client.Session, j *job) (mcp
 	label := up.Target.Label()
 	switch o.Status {
 	case client.StatusRefused:
-		return h.toolError(req, up, refusal(label, o, h.canAsk(req)))
+		return h.toolError(req, up, refusal(label, o, h.canAsk(req), h.p.allowAt()))
 	case client.StatusCancelled:
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "mcpsh: " + termtext.Line(o.Error)}
 	case client.StatusFailed:

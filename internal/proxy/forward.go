@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/mcpsh/mcpsh/client"
@@ -25,6 +26,12 @@ import (
 // 2026-07-28 inside the result of the host's call in flight (parked).
 func (h *host) forwardElicit(ctx context.Context, r *client.ElicitRequest) (*client.ElicitResponse, error) {
 	params := &mcp.ElicitParams{Mode: r.Mode, Message: markServer(r.Server, r.Message), URL: r.URL, ElicitationID: r.ElicitationID}
+	if up := h.upNow(); up != nil {
+		// The page is the server's; the credentials mcpsh holds for it
+		// are not the host's to send there (client leaves the URL whole
+		// for a person of mcpsh's own to judge).
+		params.URL = redactKnown(up.Target, params.URL)
+	}
 	if len(r.Schema) > 0 {
 		params.RequestedSchema = r.Schema
 	}
@@ -119,16 +126,16 @@ type parked struct {
 	answer chan mcp.InputResponse
 }
 
-// park puts the server's request to the host through the call in flight:
-// the host's request for that call is answered with the question, and the
-// call goes on when the host sends it again with its answer. With no call
-// in flight, or no answer within the approval timeout, the request is
-// declined.
+// park puts the server's request to the host through the call it came
+// in: the host's request for that call is answered with the question, and
+// the call goes on when the host sends it again with its answer. When the
+// call cannot be told, no answer comes within the approval timeout, or
+// the call ends first, the request is declined.
 func (h *host) park(ctx context.Context, params *mcp.ElicitParams) (*client.ElicitResponse, error) {
-	j := h.latestJob()
+	j, why := h.jobFor(ctx)
 	decline := &client.ElicitResponse{Action: client.ElicitDecline}
 	if j == nil {
-		h.p.warn("the server asked for input outside any call of the host's; declined")
+		h.p.warn("the server asked for input " + why + "; declined")
 		return decline, nil
 	}
 	pk := &parked{id: newID(), method: "elicitation/create", params: params, answer: make(chan mcp.InputResponse, 1)}
@@ -198,12 +205,31 @@ func (h *host) resumeParked(ctx context.Context, req *mcp.CallToolRequest, up *c
 	return h.await(ctx, req, up, pj.j)
 }
 
-// latestJob is the host's call in flight started last, or nil.
-func (h *host) latestJob() *job {
+// jobKey marks a job's context with the job.
+type jobKey struct{}
+
+// jobFor is the host's call a request of the server's belongs to, or nil
+// and why none. A request in a round of input (an upstream of 2026-07-28)
+// is answered on the call's own context, which names it. One the server
+// sends on its own while calls run (an older upstream's elicitation/create)
+// names no call: it goes with the only call in flight, and with several
+// it is declined, since a question put to the host with the wrong call
+// would be answered as if about that call.
+func (h *host) jobFor(ctx context.Context) (*job, string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if len(h.inflight) == 0 {
-		return nil
+	if j, ok := ctx.Value(jobKey{}).(*job); ok {
+		if slices.Contains(h.inflight, j) {
+			return j, ""
+		}
+		return nil, "for a call of the host's that has ended"
 	}
-	return h.inflight[len(h.inflight)-1]
+	switch n := len(h.inflight); n {
+	case 0:
+		return nil, "outside any call of the host's"
+	case 1:
+		return h.inflight[0], ""
+	default:
+		return nil, fmt.Sprintf("while %d calls of the host's were in flight, without saying for which", n)
+	}
 }

@@ -120,7 +120,7 @@ func (h *host) inputRequired(req mcp.Request, up *client.Session, requests map[s
 		return nil, internalError(err)
 	}
 	r := &rawResult{raw: body}
-	r.Meta = mcp.Meta{mcp.MetaKeyServerInfo: implementationOf(up.Server())}
+	r.Meta = mcp.Meta{mcp.MetaKeyServerInfo: implementationOf(upstreamInfo(up))}
 	return r, nil
 }
 

@@ -55,6 +55,12 @@ type Options struct {
 	// Console, when set, is asked first about calls that need a person (a
 	// console watching the agent's calls, issue 21); nil: the host's user.
 	Console Asker
+	// RuleRef names the upstream in a top-level rule's server: term of
+	// mcpsh's config when it has no entry there (a host's server,
+	// cursor:github, or one named on the command line), so a refusal
+	// suggests a rule that serves it; "" when it has an entry (whose own
+	// "policy" is the place), or no name.
+	RuleRef string
 	// Version is mcpsh's version, for the upstream's clientInfo.
 	Version string
 	// Warn hears the proxy's own diagnostics, made safe for a terminal.
@@ -103,6 +109,11 @@ func (p *Proxy) Serve(ctx context.Context, in io.ReadCloser, out io.WriteCloser)
 	select {
 	case err = <-done:
 	case <-ctx.Done():
+		// go-sdk's Close waits for the requests being handled: the host's
+		// calls in flight are cancelled first (upstream too, with
+		// notifications/cancelled), or a call on a server that never
+		// answers would hold the proxy up until its timeout.
+		h.stop()
 		ss.Close()
 		err = <-done
 	}

@@ -65,11 +65,13 @@ func newRaw(raw json.RawMessage, drop []string, newProtocol bool) (*rawResult, e
 
 // MarshalJSON never fails: jsonrpc2 sends no answer at all for a result it
 // cannot marshal, and the host would wait until its own timeout. raw was
-// checked by newRaw, and the splice only drops and adds whole members.
+// checked by newRaw, and the splice only drops and adds whole members; if
+// it still made no JSON object, the host gets a result that says so
+// (unpassable), never an empty one that would read as success.
 func (r *rawResult) MarshalJSON() ([]byte, error) {
 	fields, err := topLevel(r.raw)
 	if err != nil {
-		return []byte(`{}`), nil
+		return r.unpassable(), nil
 	}
 	var b bytes.Buffer
 	b.Grow(len(r.raw) + 64)
@@ -113,9 +115,24 @@ func (r *rawResult) MarshalJSON() ([]byte, error) {
 	}
 	b.WriteByte('}')
 	if !json.Valid(b.Bytes()) {
-		return []byte(`{}`), nil
+		return r.unpassable(), nil
 	}
 	return b.Bytes(), nil
+}
+
+// unpassableText is what the agent reads when mcpsh could not pass the
+// server's answer on.
+const unpassableText = "mcpsh could not pass the server's answer on: it did not make a JSON object; nothing of it was sent here. If this was a tool call, it may have run on the server."
+
+// unpassable is a tool result with isError that says the server's answer
+// could not be passed on, with this hop's members (resultType).
+func (r *rawResult) unpassable() []byte {
+	b := []byte(`{"content":[{"type":"text","text":"` + unpassableText + `"}],"isError":true`)
+	for _, s := range r.set {
+		k, _ := json.Marshal(s.key)
+		b = append(append(append(append(b, ','), k...), ':'), s.value...)
+	}
+	return append(b, '}')
 }
 
 func (r *rawResult) sets(name string) bool {
@@ -134,9 +151,12 @@ func (r *rawResult) meta(upstream json.RawMessage) json.RawMessage {
 	var fields []field
 	if upstream != nil {
 		fields, _ = topLevel(upstream)
-		if fields == nil && !isNullJSON(upstream) {
+		if fields == nil && !isNullJSON(upstream) && len(r.Meta) == 0 {
 			return upstream // not an object: the server's, as it was
 		}
+		// Not an object, with members of this hop's to write (the server's
+		// name, at 2026-07-28): they go in an object of their own, in its
+		// place, since no _meta can hold both.
 	}
 	var b bytes.Buffer
 	b.WriteByte('{')

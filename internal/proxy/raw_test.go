@@ -32,6 +32,9 @@ func TestRawResultRewritesOnlyTheHopsMembers(t *testing.T) {
 		{"_meta added", `{"content":[]}`, true, mcp.Meta{mcp.MetaKeyServerInfo: map[string]string{"name": "up"}},
 			`{"content":[],"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"up"}},"resultType":"complete"}`},
 		{"a _meta that is not an object kept", `{"_meta":[1],"content":[]}`, false, nil, `{"_meta":[1],"content":[]}`},
+		{"a _meta that is not an object gives way to the hop's", `{"_meta":"x","content":[]}`, true,
+			mcp.Meta{mcp.MetaKeyServerInfo: map[string]string{"name": "up"}},
+			`{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"up"}},"content":[],"resultType":"complete"}`},
 	}
 	for _, c := range cases {
 		r, err := newRaw(json.RawMessage(c.raw), hopMembers, c.isNew)
@@ -48,6 +51,50 @@ func TestRawResultRewritesOnlyTheHopsMembers(t *testing.T) {
 	for _, bad := range []string{`[1]`, `"x"`, `{"a":`, ``} {
 		if _, err := newRaw(json.RawMessage(bad), hopMembers, false); err == nil {
 			t.Errorf("newRaw(%q) took it", bad)
+		}
+	}
+}
+
+// A result whose bytes do not make a JSON object (newRaw checks them; only
+// a fault of mcpsh's own gets here) reaches the host as a tool result that
+// says so, never as an empty, successful one.
+func TestAnAnswerThatCannotBePassedOnSaysSo(t *testing.T) {
+	for _, isNew := range []bool{false, true} {
+		r, err := newRaw(json.RawMessage(`{"content":[]}`), hopMembers, isNew)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.raw = json.RawMessage(`[1]`) // what newRaw would have refused
+		got, err := r.MarshalJSON()
+		var res mcp.CallToolResult
+		if err != nil || json.Unmarshal(got, &res) != nil || !res.IsError || len(res.Content) != 1 {
+			t.Fatalf("%s (%v)", got, err)
+		}
+		if tc, ok := res.Content[0].(*mcp.TextContent); !ok || tc.Text != unpassableText {
+			t.Errorf("text: %s", got)
+		}
+		if isNew != bytes.Contains(got, []byte(`"resultType":"complete"`)) {
+			t.Errorf("at 2026-07-28 %v: %s", isNew, got)
+		}
+	}
+}
+
+// A server whose result has a _meta that is not an object does not keep a
+// 2026-07-28 host from learning which server answered.
+func TestAServersNonObjectMetaKeepsTheServersName(t *testing.T) {
+	r := newRig(t, "proxy")
+	h := r.rawHost()
+	if _, e := h.call("server/discover", `{`+newMeta+`}`); e != nil {
+		t.Fatal(string(e))
+	}
+	for _, meta := range []string{`"x"`, `[1,2]`, `7`} {
+		res, e := h.call("tools/call", `{"name":"read","arguments":{"meta":`+meta+`},`+newMeta+`}`)
+		var m struct {
+			Meta map[string]json.RawMessage `json:"_meta"`
+		}
+		if e != nil || json.Unmarshal(res, &m) != nil ||
+			string(m.Meta["io.modelcontextprotocol/serverInfo"]) != `{"name":"mcpsh-fixture","title":"Fixture","version":"7"}` {
+			t.Errorf("_meta %s: the host got %s %s", meta, res, e)
 		}
 	}
 }

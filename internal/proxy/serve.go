@@ -66,7 +66,7 @@ func (h *host) initialize(ctx context.Context, next mcp.MethodHandler, method st
 		return nil, h.connectError(err)
 	}
 	if ir, ok := res.(*mcp.InitializeResult); ok {
-		info := up.Server()
+		info := upstreamInfo(up)
 		ir.Capabilities = capabilitiesOf(info)
 		ir.ServerInfo = implementationOf(info)
 		ir.Instructions = info.Instructions
@@ -93,7 +93,7 @@ func (h *host) discover(ctx context.Context, next mcp.MethodHandler, method stri
 		return nil, h.connectError(err)
 	}
 	if dr, ok := res.(*mcp.DiscoverResult); ok {
-		info := up.Server()
+		info := upstreamInfo(up)
 		dr.Capabilities = capabilitiesOf(info)
 		dr.Instructions = info.Instructions
 		// go-sdk names the server in each result's _meta unless a name is
@@ -224,7 +224,7 @@ func (h *host) raw(req mcp.Request, up *client.Session, raw json.RawMessage, dro
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 	}
 	if isNew {
-		r.Meta = mcp.Meta{mcp.MetaKeyServerInfo: implementationOf(up.Server())}
+		r.Meta = mcp.Meta{mcp.MetaKeyServerInfo: implementationOf(upstreamInfo(up))}
 	}
 	return r, nil
 }

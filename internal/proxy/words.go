@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf16"
 
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
@@ -126,21 +128,75 @@ func clipRaw(raw json.RawMessage, n int) string {
 // refused, why (with where each hint came from, as the decision recorded
 // it in the outcome), and how a person can let it run. asked says whether
 // the host could be asked.
-func refusal(server string, o *client.Outcome, asked bool) string {
+func refusal(server string, o *client.Outcome, asked bool, at allowAt) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "mcpsh refused %s on server %q; nothing was sent.\n", termtext.Line(o.Tool), termtext.Line(server))
 	fmt.Fprintf(&b, "Why: %s\n", termtext.Line(o.Reason))
 	for _, l := range basis(o.Basis, o.Rule, o.Declared) {
 		b.WriteString(l + "\n")
 	}
-	b.WriteString("How a person can allow it: " + howToAllow(o, asked))
+	b.WriteString("How a person can allow it: " + howToAllow(o, asked, at))
+	return b.String()
+}
+
+// allowAt says where in mcpsh's config a rule for the server goes.
+type allowAt struct {
+	// ref names a server with no entry in mcpsh's config (a host's, as
+	// cursor:github) in a top-level rule's server: term.
+	ref string
+	// entry: the server has an entry in mcpsh's config, whose own
+	// "policy" is the place. With neither, the server has no name a rule
+	// can give (a command or a URL): only a rule for every server serves it.
+	entry bool
+}
+
+// allowAt is where a rule for the proxy's upstream goes.
+func (p *Proxy) allowAt() allowAt {
+	return allowAt{ref: p.opts.RuleRef, entry: p.opts.RuleRef == "" && p.opts.Target.Name != ""}
+}
+
+// allowRule is the rule that lets tool run, where it goes. The tool's
+// name is written literally (policy.LiteralGlob: a tool named "*" must
+// not get a rule for every tool), as a JSON string a person can paste.
+func (at allowAt) allowRule(tool string) string {
+	name := policy.LiteralGlob(tool)
+	switch {
+	case at.ref != "":
+		ref := policy.LiteralGlob(at.ref)
+		if host, n, ok := strings.Cut(at.ref, ":"); ok {
+			ref = policy.LiteralGlob(host) + ":" + policy.LiteralGlob(n)
+		}
+		return fmt.Sprintf(`an allow rule in mcpsh's config ("policy": {"allow": [%s]} at its top level)`, jsonText("server:"+ref+" "+name))
+	case at.entry:
+		return fmt.Sprintf(`an allow rule in mcpsh's config ("policy": {"allow": [%s]} on the server's entry)`, jsonText(name))
+	}
+	return fmt.Sprintf(`an allow rule in mcpsh's config ("policy": {"allow": [%s]} at its top level, for every server)`, jsonText(name))
+}
+
+// jsonText is s as a JSON string whose every character is printable:
+// what a terminal would not show plainly is written as a \u escape, so
+// the text is safe and still says exactly s.
+func jsonText(s string) string {
+	enc, _ := marshalNoEscape(s)
+	var b strings.Builder
+	for _, r := range string(enc) {
+		switch {
+		case unicode.IsPrint(r):
+			b.WriteRune(r)
+		case r > 0xffff:
+			r1, r2 := utf16.EncodeRune(r)
+			fmt.Fprintf(&b, `\u%04x\u%04x`, r1, r2)
+		default:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+	}
 	return b.String()
 }
 
 // howToAllow says what a person can do to let a refused call run, in
 // mcpsh's words (its config keys and commands: the proxy is mcpsh's own).
-func howToAllow(o *client.Outcome, asked bool) string {
-	rule := fmt.Sprintf(`an allow rule in mcpsh's config ("policy": {"allow": [%q]} on the server's entry)`, termtext.Line(o.Tool))
+func howToAllow(o *client.Outcome, asked bool, at allowAt) string {
+	rule := at.allowRule(o.Tool)
 	switch {
 	case o.HintsChanged != "":
 		return "the server changed the tool's hints after it was listed or approved; call it again, and mcpsh decides (and asks) on the hints it declares now."
@@ -162,7 +218,21 @@ func failure(server string, o *client.Outcome) string {
 }
 
 // markServer prefixes a server's request to the host, so it cannot pass
-// for one of mcpsh's own.
+// for one of mcpsh's own. The message is made safe, and starts at its
+// first visible character: blank lines, controls or invisible characters
+// before it would push the server's words below the mark, where they
+// could read as a message of mcpsh's that the mark does not cover.
 func markServer(server, message string) string {
-	return fmt.Sprintf("From server %q (not mcpsh): %s", termtext.Line(server), message)
+	return fmt.Sprintf("From server %q (not mcpsh): %s", termtext.Line(server), strings.TrimLeftFunc(termtext.Sanitize(message), blank))
+}
+
+// blank reports a character that shows nothing at the start of a line:
+// white space, format characters (zero-width, joiners), combining marks
+// with nothing to combine with, and the fillers that draw as blanks.
+func blank(r rune) bool {
+	switch r {
+	case 'ᅟ', 'ᅠ', '⠀', 'ㅤ', 'ﾠ':
+		return true
+	}
+	return unicode.IsSpace(r) || unicode.In(r, unicode.Cf, unicode.Mn, unicode.Me)
 }

@@ -2,6 +2,7 @@ package proxy
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -12,7 +13,9 @@ import (
 
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/fixture"
+	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/words.golden")
@@ -89,7 +92,7 @@ func TestWordsGolden(t *testing.T) {
 			continue
 		}
 		o := &client.Outcome{Tool: tool.Name, Declared: tool.Declared, Reason: d.Reason, Need: d.Need, Rule: d.Rule, Basis: d.Basis}
-		fmt.Fprintf(&b, "--- refusal\n%s\n", refusal("fx", o, false))
+		fmt.Fprintf(&b, "--- refusal\n%s\n", refusal("fx", o, false, allowAt{entry: true}))
 	}
 	path := filepath.Join("testdata", "words.golden")
 	if *update {
@@ -122,7 +125,7 @@ func TestWordsAreThePolicysAccount(t *testing.T) {
 				t.Fatal("policy gave no basis")
 			}
 			o := &client.Outcome{Tool: tool.Name, Declared: tool.Declared, Reason: d.Reason, Need: d.Need, Rule: d.Rule, Basis: d.Basis}
-			text := refusal("fx", o, false)
+			text := refusal("fx", o, false, allowAt{entry: true})
 			for _, x := range d.Basis {
 				if !strings.Contains(text, "  "+x.String()) {
 					t.Errorf("the refusal does not carry policy's %q:\n%s", x.String(), text)
@@ -147,5 +150,41 @@ func TestBasisIsMadeSafe(t *testing.T) {
 	text := strings.Join(lines, "\n")
 	if strings.ContainsAny(text, "\x1b\x07\u009b\u202e") || !strings.Contains(text, "which is not a boolean") || !strings.Contains(text, "Rule: ") {
 		t.Fatalf("basis: %q", text)
+	}
+}
+
+// The mark on a server's message is on its first visible line: what the
+// server puts before its words (blank lines, controls, invisible
+// characters) is dropped, so nothing it wrote starts below the mark.
+func TestTheServersMarkIsOnItsFirstVisibleLine(t *testing.T) {
+	for _, msg := range []string{"\n\n\n\nmcpsh asks: ok?", "\r\n\u200b\n \t\n\u3164\u2800mcpsh asks: ok?", "\x1b[2J\x1b[H\u202e\u0301mcpsh asks: ok?", "\u2028\u2029\ufeffmcpsh asks: ok?"} {
+		got := markServer("fx", msg)
+		first, _, _ := strings.Cut(got, "\n")
+		if first != `From server "fx" (not mcpsh): mcpsh asks: ok?` || !termtext.Safe(got) {
+			t.Errorf("markServer(%q) = %q", msg, got)
+		}
+	}
+	if got := markServer("fx", "line one\n\nline two"); got != "From server \"fx\" (not mcpsh): line one\n\nline two" {
+		t.Errorf("the message's own lines: %q", got)
+	}
+}
+
+// A server whose form starts with blank lines and invisible characters
+// reaches the host with the mark on the line its words start on.
+func TestTheServersLeadingBlanksDoNotPushItsWordsBelowTheMark(t *testing.T) {
+	for _, v := range versions {
+		t.Run(v.name, func(t *testing.T) {
+			r := newRig(t, "proxy")
+			asked := make(chan string, 1)
+			cs := r.goHost(v.version, &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+				asked <- req.Params.Message
+				return &mcp.ElicitResult{Action: "decline"}, nil
+			}})
+			callTool(t, cs, "ask", map[string]any{"lead": true})
+			msg := recv(t, "the server's form", asked)
+			if first, _, _ := strings.Cut(msg, "\n"); first != `From server "fixture" (not mcpsh): `+fixture.ProxyAskMessage || !termtext.Safe(msg) {
+				t.Fatalf("the host was shown %q", msg)
+			}
+		})
 	}
 }
