@@ -159,6 +159,7 @@ func (s *serverState) connectWith(timeout time.Duration) tea.Cmd {
 		return nil
 	}
 	s.dropConnect()
+	s.closeConfirm() // decided on the session being replaced
 	s.mode, s.connErr = modeConnecting, nil
 	s.connReq = s.nextID()
 	opts := s.opts.Client

@@ -51,7 +51,7 @@ func TestAFloodOfRequestsDoesNotHoldTheScreen(t *testing.T) {
 	d.until("the flood to be declined but for the queue", func() bool {
 		return declines(state) == fixture.Flood-askQueueMax && len(flood.asks) == askQueueMax
 	})
-	if m.shown() != flood || m.shown().dialog == nil {
+	if m.shown() != flood || m.shown().asking() == nil {
 		t.Fatalf("the flood's first request is not on screen: on %s", m.shown().name())
 	}
 	want := fmt.Sprintf("3 more requests wait after this one · %d declined at once (at most %d wait)", fixture.Flood-askQueueMax, askQueueMax)
@@ -66,15 +66,15 @@ func TestAFloodOfRequestsDoesNotHoldTheScreen(t *testing.T) {
 	// ctrl+l puts them aside: the view goes back to alpha, and the switch
 	// keys work; flood's requests still wait, and the bar says so.
 	d.keys("ctrl+l")
-	if m.shown() != alpha || m.shown().dialog != nil {
-		t.Fatalf("after ctrl+l: on %s, dialog %v", m.shown().name(), m.shown().dialog != nil)
+	if m.shown() != alpha || m.shown().asking() != nil {
+		t.Fatalf("after ctrl+l: on %s, dialog %v", m.shown().name(), m.shown().asking() != nil)
 	}
 	if scr := screen(m); !strings.Contains(scr, "2 tools ? 3 asks") {
 		t.Errorf("the bar does not say flood's requests wait:\n%s", scr)
 	}
 	d.keys("]", "[", "]")
-	if m.shown() != flood || m.shown().dialog != nil {
-		t.Fatalf("] [ ]: on %s, dialog %v", m.shown().name(), m.shown().dialog != nil)
+	if m.shown() != flood || m.shown().asking() != nil {
+		t.Fatalf("] [ ]: on %s, dialog %v", m.shown().name(), m.shown().asking() != nil)
 	}
 	d.keys("S", "home") // its first lines: the client says "decline" for each request after
 	if scr := screen(m); !strings.Contains(scr, "declining the server's requests at once: 4 of its requests already wait") {
@@ -86,15 +86,15 @@ func TestAFloodOfRequestsDoesNotHoldTheScreen(t *testing.T) {
 	// the request waits with the others, and the view stays.
 	go flood.session.Ping(context.Background())
 	d.until("flood's new request to wait with the others", func() bool { return len(flood.asks) == askQueueMax })
-	if m.shown() != alpha || flood.dialog != nil {
-		t.Fatalf("flood's new request pulled the view back: on %s, dialog %v", m.shown().name(), flood.dialog != nil)
+	if m.shown() != alpha || flood.asking() != nil {
+		t.Fatalf("flood's new request pulled the view back: on %s, dialog %v", m.shown().name(), flood.asking() != nil)
 	}
 	d.keys("]")
 	if scr := screen(m); !strings.Contains(scr, "ctrl+l answer its 4 requests") {
 		t.Errorf("flood's screen does not offer its requests:\n%s", scr)
 	}
 	d.keys("ctrl+l")
-	if m.shown().dialog == nil {
+	if m.shown().asking() == nil {
 		t.Fatal("ctrl+l did not take the requests up again")
 	}
 
@@ -102,14 +102,14 @@ func TestAFloodOfRequestsDoesNotHoldTheScreen(t *testing.T) {
 	// to its flood, answers the call.
 	d.keys("ctrl+y")
 	d.until("the flood's call to end", func() bool { return declines(state) == fixture.Flood+1 && m.shown().mode == modeResult })
-	if len(flood.asks) != 0 || m.shown().dialog != nil {
+	if len(flood.asks) != 0 || m.shown().asking() != nil {
 		t.Fatalf("after ctrl+y: %d requests wait", len(flood.asks))
 	}
 
 	// The next request's dialog does not count the flood's refusals again.
 	d.keys("esc", "esc")
 	d.callTool("ask_once")
-	d.until("ask_once's request", func() bool { return m.shown().dialog != nil })
+	d.until("ask_once's request", func() bool { return m.shown().asking() != nil })
 	if scr := screen(m); strings.Contains(scr, "declined at once") {
 		t.Errorf("the dialog still counts the flood's refusals:\n%s", scr)
 	}
@@ -120,12 +120,12 @@ func TestAFloodOfRequestsDoesNotHoldTheScreen(t *testing.T) {
 	d.keys("esc", "esc")
 	d.callTool("ask_once")
 	d.until("the next request to be declined at once", func() bool { return declines(state) == fixture.Flood+3 && m.shown().mode == modeResult })
-	if m.shown().dialog != nil || !flood.muted || !strings.Contains(screen(m), "muted") {
-		t.Fatalf("muted: dialog %v, muted %v:\n%s", m.shown().dialog != nil, flood.muted, screen(m))
+	if m.shown().asking() != nil || !flood.muted || !strings.Contains(screen(m), "muted") {
+		t.Fatalf("muted: dialog %v, muted %v:\n%s", m.shown().asking() != nil, flood.muted, screen(m))
 	}
 	d.keys("esc", "esc", "M")
 	d.callTool("ask_once")
-	d.until("the request after unmuting to reach the screen", func() bool { return m.shown().dialog != nil })
+	d.until("the request after unmuting to reach the screen", func() bool { return m.shown().asking() != nil })
 	d.keys("ctrl+x")
 	d.until("its call to end", func() bool { return m.shown().mode == modeResult })
 }

@@ -70,7 +70,8 @@ func (s *serverState) declineAll(why string) tea.Cmd {
 	for _, a := range s.asks {
 		declineNow(a)
 	}
-	s.asks, s.dialog = nil, nil
+	s.asks = nil
+	s.setAsking(nil)
 	s.queueEmptied()
 	if n > 0 {
 		s.serverPane.Append(client.Event{Kind: client.EventRequest, Time: s.now(),
@@ -100,7 +101,8 @@ func (s *serverState) setMuted(on bool) tea.Cmd {
 // marks the server, and nothing brings it back on screen until the user
 // asks for them (AskLater again).
 func (s *serverState) putAside() tea.Cmd {
-	s.asksAside, s.dialog = true, nil
+	s.asksAside = true
+	s.setAsking(nil)
 	s.layout()
 	return nil
 }
@@ -114,15 +116,15 @@ func (s *serverState) takeUp() tea.Cmd {
 // onAskQueueKey handles the keys that act on the server's requests as a
 // whole: in its dialog, and on its screen when they are aside.
 func (s *serverState) onAskQueueKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	k := s.keys
+	k, asking := s.keys, s.asking() != nil
 	switch {
-	case s.dialog != nil && key.Matches(msg, k.AskLater):
+	case asking && key.Matches(msg, k.AskLater):
 		return s.putAside(), true
-	case s.dialog != nil && key.Matches(msg, k.DeclineAll):
+	case asking && key.Matches(msg, k.DeclineAll):
 		return s.declineAll("the user declined them all"), true
-	case s.dialog != nil && key.Matches(msg, k.MuteAsks):
+	case asking && key.Matches(msg, k.MuteAsks):
 		return s.setMuted(true), true
-	case s.dialog == nil && s.asksAside && len(s.asks) > 0 && key.Matches(msg, k.AskLater):
+	case !asking && s.asksAside && len(s.asks) > 0 && key.Matches(msg, k.AskLater):
 		return s.takeUp(), true
 	}
 	return nil, false
@@ -131,7 +133,7 @@ func (s *serverState) onAskQueueKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 // askQueueBindings are those keys, as they work now, for the footer.
 func (s *serverState) askQueueBindings() []key.Binding {
 	k := s.keys
-	if s.dialog == nil {
+	if s.asking() == nil {
 		if s.asksAside && len(s.asks) > 0 {
 			n := len(s.asks)
 			return []key.Binding{keymap.Relabel(k.AskLater, fmt.Sprintf("answer its %d request%s", n, layout.Plural(n)))}

@@ -156,7 +156,7 @@ func (s *serverState) onAsk(a *serverAsk) tea.Cmd {
 // openAsk builds the dialog for the first request in the queue, unless the
 // user put the queue aside.
 func (s *serverState) openAsk() tea.Cmd {
-	s.dialog = nil
+	s.setAsking(nil)
 	if len(s.asks) == 0 {
 		s.queueEmptied()
 		return nil
@@ -165,16 +165,18 @@ func (s *serverState) openAsk() tea.Cmd {
 		return nil
 	}
 	a := s.asks[0]
+	var d askDialog
 	switch {
 	case a.elicit != nil && a.elicit.Mode == "url":
-		s.dialog = newURLDialog(a, s.openBrowser, s.nextID, s.cmd, s.st, s.keys)
+		d = newURLDialog(a, s.openBrowser, s.nextID, s.cmd, s.st, s.keys)
 	case a.elicit != nil:
-		s.dialog = newElicitDialog(a, s.st, s.keys)
+		d = newElicitDialog(a, s.st, s.keys)
 	default:
-		s.dialog = newSampleDialog(a, s.st, s.keys)
+		d = newSampleDialog(a, s.st, s.keys)
 	}
+	s.setAsking(d)
 	s.layout()
-	return s.dialog.focus()
+	return d.focus()
 }
 
 // answerAsk sends the answer to the first request and shows the next one.
@@ -219,7 +221,9 @@ func askServer(a *serverAsk) string {
 	return a.sample.Server
 }
 
-// askDialog is the dialog of the request on screen.
+// askDialog is the dialog of the request on screen: an elicitation's form,
+// the URL to visit, a sampling request. It goes on the dialog stack in an
+// askFrame, as the server's own dialog.
 type askDialog interface {
 	// key handles a key; it returns the answer once the user gave one.
 	key(msg tea.KeyPressMsg) (*askReply, tea.Cmd)
@@ -229,4 +233,51 @@ type askDialog interface {
 	setSize(width, height int)
 	view() string
 	bindings() []key.Binding
+}
+
+// askFrame puts a request's dialog on the stack, as its server's: the
+// lines about the screen under it above the dialog, and the keys for the
+// server's requests as a whole with its own.
+type askFrame struct {
+	s *serverState
+	d askDialog
+}
+
+func (f *askFrame) id() string          { return dialogAsk }
+func (f *askFrame) owner() *serverState { return f.s }
+func (f *askFrame) view(h int) string   { return f.s.renderDialog(h) }
+func (f *askFrame) layout()             {} // it lays itself out (setSize)
+
+// key gives a key to the dialog, and sends the answer once the user gave one.
+func (f *askFrame) key(msg tea.KeyPressMsg) tea.Cmd { return f.s.onDialogKey(msg) }
+
+// update takes no message itself: the server gives its dialog what it does
+// not handle (serverState.forwardToFocus).
+func (f *askFrame) update(tea.Msg) (tea.Cmd, bool) { return nil, false }
+
+// bindings are the dialog's answers, then the keys for the server's
+// requests as a whole, then the dialog's other keys (its fields, scrolling).
+func (f *askFrame) bindings() []key.Binding {
+	d := f.d.bindings()
+	n := min(3, len(d))
+	return append(append(d[:n:n], f.s.askQueueBindings()...), d[n:]...)
+}
+
+// asking is the dialog of the server's request on screen, or nil.
+func (s *serverState) asking() askDialog {
+	if f, ok := s.dialogs.of(s, dialogAsk).(*askFrame); ok {
+		return f.d
+	}
+	return nil
+}
+
+// setAsking puts d on the stack in place of the server's request's dialog;
+// nil takes it down.
+func (s *serverState) setAsking(d askDialog) {
+	if f := s.dialogs.of(s, dialogAsk); f != nil {
+		s.dialogs.remove(f)
+	}
+	if d != nil {
+		s.dialogs.push(&askFrame{s: s, d: d})
+	}
 }

@@ -60,7 +60,7 @@ func TestElicitationFormDialog(t *testing.T) {
 	m, _ := connected(t, true, 80, 24)
 	a := formAsk()
 	m.Update(askMsg{ask: a})
-	if m.shown().dialog == nil {
+	if m.shown().asking() == nil {
 		t.Fatal("no dialog for the request")
 	}
 	mustShow(t, m, "features asks for input", "Tell us about you", "Email*", "ctrl+s accept")
@@ -71,12 +71,12 @@ func TestElicitationFormDialog(t *testing.T) {
 	if _, ok := answer(t, a); ok {
 		t.Fatal("answered without a valid form")
 	}
-	m.shown().dialog.(*elicitDialog).form.FocusField(0)
+	m.shown().asking().(*elicitDialog).form.FocusField(0)
 	send(m, strings.Split("ada@example.com", "")...)
 	send(m, "ctrl+s")
 	r, ok := answer(t, a)
-	if !ok || m.shown().dialog != nil {
-		t.Fatalf("ctrl+s with the email: answered %v, dialog %v", ok, m.shown().dialog != nil)
+	if !ok || m.shown().asking() != nil {
+		t.Fatalf("ctrl+s with the email: answered %v, dialog %v", ok, m.shown().asking() != nil)
 	}
 	got, _ := json.Marshal(r.elicit)
 	want := `{"Action":"accept","Content":{"age":30,"color":"green","email":"ada@example.com","nickname":"ada","subscribe":true}}`
@@ -195,8 +195,8 @@ func TestRequestsQueueAndWithdraw(t *testing.T) {
 	// The server withdraws the first: its dialog closes and the next shows.
 	cancel()
 	m.Update(askGoneMsg{id: first.id})
-	if _, ok := m.shown().dialog.(*sampleDialog); !ok {
-		t.Fatalf("after the withdrawal the dialog is %T", m.shown().dialog)
+	if _, ok := m.shown().asking().(*sampleDialog); !ok {
+		t.Fatalf("after the withdrawal the dialog is %T", m.shown().asking())
 	}
 	mustShow(t, m, "features withdrew its request")
 	// One already withdrawn when it arrives is never shown.
@@ -207,7 +207,7 @@ func TestRequestsQueueAndWithdraw(t *testing.T) {
 		t.Fatalf("%d requests queued, want 1", len(m.shown().asks))
 	}
 	send(m, "esc")
-	if m.shown().dialog != nil || len(m.shown().asks) != 0 {
+	if m.shown().asking() != nil || len(m.shown().asks) != 0 {
 		t.Fatal("the queue did not empty")
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/audit"
 	"github.com/mcpsh/mcpsh/policy"
-	"github.com/mcpsh/mcpsh/ui/panes"
+	"github.com/mcpsh/mcpsh/ui/overlays"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -32,7 +32,7 @@ type auditDoneMsg struct {
 	id     int
 	gen    int
 	report *audit.Report
-	view   panes.AuditLines
+	view   overlays.AuditLines
 }
 
 // auditCmd audits every tool and renders the report for width, off the UI's
@@ -42,7 +42,7 @@ func auditCmd(id, gen, width int, st *style.Styles, server, via string, trust po
 	st = st.Copy()
 	return func() tea.Msg {
 		r := audit.New(server, via, trust, tools)
-		return auditDoneMsg{id: id, gen: gen, report: r, view: panes.RenderAudit(r, width, st)}
+		return auditDoneMsg{id: id, gen: gen, report: r, view: overlays.RenderAudit(r, width, st)}
 	}
 }
 
@@ -50,7 +50,7 @@ func auditCmd(id, gen, width int, st *style.Styles, server, via string, trust po
 func renderAuditCmd(id, gen, width int, st *style.Styles, r *audit.Report) tea.Cmd {
 	st = st.Copy()
 	return func() tea.Msg {
-		return auditDoneMsg{id: id, gen: gen, report: r, view: panes.RenderAudit(r, width, st)}
+		return auditDoneMsg{id: id, gen: gen, report: r, view: overlays.RenderAudit(r, width, st)}
 	}
 }
 
@@ -109,7 +109,7 @@ func (s *serverState) openAudit() tea.Cmd {
 	if s.audit.forGen == s.listGen && s.auditPane.Report() != nil {
 		return s.auditRerender() // the terminal may have been resized while it was closed
 	}
-	s.auditPane.SetReport(nil, panes.AuditLines{})
+	s.auditPane.SetReport(nil, overlays.AuditLines{})
 	s.audit.req = s.nextID()
 	return tea.Batch(s.spinner.Tick, s.cmd(auditCmd(s.audit.req, s.listGen, s.auditPane.Width(), s.st,
 		client.Identity(s.name(), s.server), s.target.Via(), s.target.Trust, s.list.tools)))

@@ -5,41 +5,19 @@ import (
 	"github.com/mcpsh/mcpsh/ui/keymap"
 )
 
-// bindings are the keys that work right now, for the footer: the server's
-// requests' first (askqueue.go), then the screen's.
+// bindings are the keys that work right now, for the footer: the dialog
+// on top names its own; with none, the keys for the server's requests
+// (askqueue.go), then its screen's.
 func (m *Model) bindings() []key.Binding {
-	s := m.shown()
-	if s.dialog != nil {
-		// The dialog's answers, then the keys for the server's requests as
-		// a whole, then the dialog's other keys (its fields, scrolling).
-		d := s.dialog.bindings()
-		n := min(3, len(d))
-		return append(append(d[:n:n], s.askQueueBindings()...), d[n:]...)
+	if d := m.top(); d != nil {
+		return d.bindings()
 	}
+	s := m.shown()
 	b := s.askQueueBindings()
-	if s.muted && m.overlay == overlayNone {
+	if s.muted {
 		b = append(b, keymap.Relabel(m.keys.Mute, "unmute its requests"))
 	}
-	return append(b, m.screenBindings()...)
-}
-
-// screenBindings are the keys of the overlay on screen, or of the server's
-// mode.
-func (m *Model) screenBindings() []key.Binding {
-	k := m.keys
-	switch m.overlay {
-	case overlayHelp:
-		return []key.Binding{k.ScrollUp, k.ScrollDown, k.Close, k.Help, k.Quit}
-	case overlayLog:
-		b := m.logPane.Bindings()
-		if m.logPane.Typing() {
-			return b
-		}
-		return append(b, k.Help, k.Quit)
-	case overlayServer, overlayAudit:
-		return []key.Binding{k.ScrollUp, k.ScrollDown, k.Close, k.Quit}
-	}
-	return m.shown().modeBindings()
+	return append(b, s.modeBindings()...)
 }
 
 // connectFailedBindings are the failure screen's keys.
@@ -89,7 +67,7 @@ func (s *serverState) browseBindings() []key.Binding {
 	return append(b, k.NextView, k.Audit, k.Log, k.Server, k.Help, k.Quit)
 }
 
-// confirmBindings are the confirmation's keys.
+// confirmBindings are the confirmation's own keys (confirmdialog.go).
 func (s *serverState) confirmBindings() []key.Binding {
 	k := s.keys
 	b := []key.Binding{k.Yes, k.No, k.AllowSession}

@@ -10,7 +10,7 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/ui/keymap"
-	"github.com/mcpsh/mcpsh/ui/panes"
+	"github.com/mcpsh/mcpsh/ui/overlays"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -47,13 +47,17 @@ type common struct {
 
 	// calls are every server's calls, for the session log's pane.
 	calls   []*client.Outcome
-	logPane *panes.Log
+	logPane *overlays.Log
+
+	// dialogs is the one stack of dialogs (dialog.go): the root's, which
+	// it owns, and each server's own.
+	dialogs *dialogStack
 
 	spinner spinner.Model
 	bar     progress.Model
 
 	// auditShown reports whether the audit's pane is on screen; the root,
-	// which holds the overlays, answers it.
+	// which opens its panes, answers it.
 	auditShown func() bool
 }
 

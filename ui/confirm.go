@@ -14,7 +14,7 @@ import (
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/layout"
-	"github.com/mcpsh/mcpsh/ui/panes"
+	"github.com/mcpsh/mcpsh/ui/overlays"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -204,7 +204,7 @@ func confirmParts(p *pendingCall, server string, inner int, compact bool, st *st
 		if !t.Effective().OpenWorld {
 			why = "counted as open-world: the server is untrusted; the call is flagged in the session log"
 		}
-		wrap(top, panes.MarkOpenWorld+" "+why, st.MarkOpenWorld)
+		wrap(top, overlays.MarkOpenWorld+" "+why, st.MarkOpenWorld)
 	}
 	top.Blank()
 

@@ -28,7 +28,8 @@ func manyArgsModel(t *testing.T, w, h int) *Model {
 	args["body"] = "a message long enough to need wrapping inside the dialog, so that no word of it is cut off before the user answers"
 	tool, _ := s.Tool("bulk_send")
 	c := m.shown().newCall(tool, args)
-	m.shown().pending, m.shown().mode = &pendingCall{call: c, decision: s.Decide(c)}, modeConfirm
+	m.shown().mode = modeForm
+	m.shown().openConfirm(&pendingCall{call: c, decision: s.Decide(c)})
 	m.prepareFrame() // as the Update that opens the dialog does
 	return m
 }
@@ -62,7 +63,7 @@ func TestConfirmFitsAndScrollsEveryArgument(t *testing.T) {
 				seen["body"] = true
 			}
 		}
-		if cmd := m.shown().onConfirmExtraKey(keyOf("down")); cmd != nil || m.shown().mode != modeConfirm {
+		if cmd := m.shown().onConfirmExtraKey(keyOf("down")); cmd != nil || !confirming(m.shown()) {
 			t.Fatal("scrolling answered the dialog")
 		}
 	}
@@ -82,7 +83,7 @@ func TestConfirmFitsAndScrollsEveryArgument(t *testing.T) {
 	if m.shown().pending.argTop == 0 {
 		t.Fatal("↓ in the dialog did not scroll the arguments: it does not reach onConfirmExtraKey (keyhandlers.go)")
 	}
-	if m.shown().mode != modeConfirm {
+	if !confirming(m.shown()) {
 		t.Errorf("↓ answered the dialog: mode %v", m.shown().mode)
 	}
 }

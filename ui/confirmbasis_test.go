@@ -55,7 +55,7 @@ func TestConfirmationShowsTheBasis(t *testing.T) {
 			m.shown().connReq = m.nextID()
 			m.Update(connectedMsg{id: m.shown().connReq, session: s, listing: &client.Listing{Tools: s.Tools()}})
 			selectTool(t, m, tt.tool)
-			if send(m, "enter"); m.shown().mode != modeConfirm {
+			if send(m, "enter"); !confirming(m.shown()) {
 				t.Fatalf("enter on %s: mode %v, want the confirmation", tt.tool, m.shown().mode)
 			}
 			text := dialogText(m.render())

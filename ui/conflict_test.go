@@ -8,7 +8,9 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/theme"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/mcpsh/mcpsh/ui/overlays"
 	"github.com/mcpsh/mcpsh/ui/style"
+	"github.com/mcpsh/mcpsh/ui/tooldetail"
 )
 
 func TestConflictIsMarkedInTheListAndExplainedInTheDetail(t *testing.T) {
@@ -19,7 +21,7 @@ func TestConflictIsMarkedInTheListAndExplainedInTheDetail(t *testing.T) {
 	l.SetTools([]*client.Tool{scan, read})
 	for _, width := range []int{80, 40, 34} {
 		view := ansi.Strip(l.View(st, width, 8))
-		if !strings.Contains(view, "Destructive (1)") || !strings.Contains(view, markConflict+" conflict") {
+		if !strings.Contains(view, "Destructive (1)") || !strings.Contains(view, overlays.MarkConflict+" conflict") {
 			t.Errorf("width %d: the conflict is not grouped as destructive and explained:\n%s", width, view)
 		}
 		for _, line := range strings.Split(view, "\n") {
@@ -28,10 +30,10 @@ func TestConflictIsMarkedInTheListAndExplainedInTheDetail(t *testing.T) {
 			}
 		}
 	}
-	detail := ansi.Strip(renderDetail(scan, policy.Decide(policy.Request{Tool: "scan", Hints: scan.Hints, Trust: policy.Trusted, Mode: policy.Interactive}), nil, 60, st))
+	got := ansi.Strip(tooldetail.Render(scan, policy.Decide(policy.Request{Tool: "scan", Hints: scan.Hints, Trust: policy.Trusted, Mode: policy.Interactive}), nil, 60, st))
 	for _, want := range []string{"conflict: readOnlyHint and destructiveHint are both true", "asks first"} {
-		if !strings.Contains(strings.Join(strings.Fields(detail), " "), want) {
-			t.Errorf("detail lacks %q:\n%s", want, detail)
+		if !strings.Contains(strings.Join(strings.Fields(got), " "), want) {
+			t.Errorf("detail lacks %q:\n%s", want, got)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpsh/mcpsh/ui/tooldetail"
 )
 
 // detailW80 is the detail pane's width on an 80-column terminal: what the
@@ -15,7 +16,7 @@ func TestDetailAt80ColumnsWrapsAndSaysWhatIsIgnored(t *testing.T) {
 	m, _ := connected(t, true, 80, 24)
 	for _, name := range []string{"weather_forecast", "echo", "add_note", "search_notes"} {
 		tool, _ := m.shown().session.Tool(name)
-		got := renderDetail(tool, m.shown().decision(tool), m.shown().findingsFor(tool), detailW80, m.st)
+		got := tooldetail.Render(tool, m.shown().decision(tool), m.shown().findingsFor(tool), detailW80, m.st)
 		assertWidth(t, name, got, detailW80)
 		// Wrapped, not cut: the only ellipses are a server's own.
 		if strings.Contains(ansi.Strip(got), "…") {
@@ -24,7 +25,7 @@ func TestDetailAt80ColumnsWrapsAndSaysWhatIsIgnored(t *testing.T) {
 		golden(t, "detail/"+name+"-45", got)
 	}
 	weather, _ := m.shown().session.Tool("weather_forecast")
-	got := strings.Join(strings.Fields(ansi.Strip(renderDetail(weather, m.shown().decision(weather), nil, 120, m.st))), " ")
+	got := strings.Join(strings.Fields(ansi.Strip(tooldetail.Render(weather, m.shown().decision(weather), nil, 120, m.st))), " ")
 	for _, want := range []string{
 		"readOnly true true",
 		"destructive — ignored: read-only tool",
@@ -36,7 +37,7 @@ func TestDetailAt80ColumnsWrapsAndSaysWhatIsIgnored(t *testing.T) {
 		}
 	}
 	echo, _ := m.shown().session.Tool("echo")
-	got = strings.Join(strings.Fields(ansi.Strip(renderDetail(echo, m.shown().decision(echo), nil, 120, m.st))), " ")
+	got = strings.Join(strings.Fields(ansi.Strip(tooldetail.Render(echo, m.shown().decision(echo), nil, 120, m.st))), " ")
 	if !strings.Contains(got, "destructive — true (spec default)") {
 		t.Errorf("a hint left out does not say its value is the spec's default:\n%s", got)
 	}

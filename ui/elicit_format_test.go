@@ -11,7 +11,7 @@ func TestElicitationFormHoldsTheEmailToItsFormat(t *testing.T) {
 	m, _ := connected(t, true, 80, 24)
 	a := formAsk()
 	m.Update(askMsg{ask: a})
-	m.shown().dialog.(*elicitDialog).form.FocusField(0)
+	m.shown().asking().(*elicitDialog).form.FocusField(0)
 	send(m, strings.Split("bad-email", "")...)
 	send(m, "ctrl+s")
 	if r, ok := answer(t, a); ok {

@@ -5,7 +5,7 @@ import (
 
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/policy"
-	"github.com/mcpsh/mcpsh/ui/panes"
+	"github.com/mcpsh/mcpsh/ui/overlays"
 )
 
 // facet is a property the filter can ask for with is:: the tool's own
@@ -39,10 +39,10 @@ type isFilter struct {
 // ("is:readonly").
 var isFilters = func() []isFilter {
 	marks := map[policy.Facet]string{
-		policy.FacetOpenWorld:  panes.MarkOpenWorld,
-		policy.FacetImplied:    markImplied,
-		policy.FacetConflict:   markConflict,
-		policy.FacetIdempotent: markIdempotent,
+		policy.FacetOpenWorld:  overlays.MarkOpenWorld,
+		policy.FacetImplied:    overlays.MarkImplied,
+		policy.FacetConflict:   overlays.MarkConflict,
+		policy.FacetIdempotent: overlays.MarkIdempotent,
 	}
 	var out []isFilter
 	for _, w := range policy.FacetWords {
@@ -53,8 +53,8 @@ var isFilters = func() []isFilter {
 		out = append(out, isFilter{w.Word, facet(w.Facet), finds})
 	}
 	return append(out,
-		isFilter{"allowed", facetAllowed, "tools you allowed for this session (" + markAllowed + ")"},
-		isFilter{"denied", facetDenied, "tools a deny rule blocks (" + markDenied + ")"})
+		isFilter{"allowed", facetAllowed, "tools you allowed for this session (" + overlays.MarkAllowed + ")"},
+		isFilter{"denied", facetDenied, "tools a deny rule blocks (" + overlays.MarkDenied + ")"})
 }()
 
 // listQuery is a parsed filter: words to find in a tool's name, title or

@@ -5,6 +5,7 @@ import (
 
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/mcpsh/mcpsh/ui/tooldetail"
 )
 
 // View is pure: it draws the model and writes nothing, so drawing twice
@@ -12,21 +13,14 @@ import (
 // would otherwise work out while drawing (where a list is scrolled, whether
 // the confirmation's arguments scroll, the tool detail's lines) is laid out
 // here, at the end of every Update, for what is on screen then. The panes
-// lay themselves out as their content and size change (ui/pane).
+// lay themselves out as their content and size change (ui/scroll).
 
 // prepareFrame lays out what the next View draws. A server brought on
-// screen, or a mode or overlay opened, is laid out by the Update that did it.
+// screen, or a mode or dialog opened, is laid out by the Update that did it.
 func (m *Model) prepareFrame() {
-	if m.shown().dialog != nil {
-		return // the dialogs lay themselves out (setSize)
-	}
-	switch m.overlay {
-	case overlayHelp:
-		m.layoutHelp()
+	if d := m.top(); d != nil {
+		d.layout()
 		return
-	case overlayNone:
-	default:
-		return // the panes lay themselves out
 	}
 	m.shown().prepareFrame()
 }
@@ -50,7 +44,7 @@ func (s *serverState) layoutBrowse() {
 		t := s.list.Selected()
 		k := s.detailKey(t, dw)
 		if !s.detail.key.equal(k) || s.detail.lines == nil {
-			s.detail = detailCache{key: k, lines: strings.Split(renderDetail(t, k.d, s.findingsFor(t), dw, s.st), "\n")}
+			s.detail = detailCache{key: k, lines: strings.Split(tooldetail.Render(t, k.d, s.findingsFor(t), dw, s.st), "\n")}
 		}
 		s.detailTop = min(s.detailTop, max(len(s.detail.lines)-h, 0))
 	}
@@ -99,5 +93,5 @@ func (s *serverState) toolDetail(t *client.Tool, width int) []string {
 		return s.detail.lines
 	}
 	f, _ := s.findings(t)
-	return strings.Split(renderDetail(t, k.d, f, width, s.st), "\n")
+	return strings.Split(tooldetail.Render(t, k.d, f, width, s.st), "\n")
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/layout"
-	"github.com/mcpsh/mcpsh/ui/pane"
+	"github.com/mcpsh/mcpsh/ui/scroll"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -29,7 +29,7 @@ type helpSection struct {
 // are drawn when it opens, and again when the width, the theme or the mode
 // (whose section comes first) changes.
 type helpOverlay struct {
-	body  pane.Pane
+	body  scroll.Pane
 	drawn helpKey
 }
 
@@ -161,7 +161,7 @@ func (m *Model) helpSections() []helpSection {
 			keymap.Relabel(k.AskLater, "answer the requests put aside")}},
 		{title: "Anywhere", keys: []key.Binding{k.Help, k.Log, k.Server, k.Traffic, k.Audit, k.Quit, k.ForceQuit}},
 	}
-	here := map[mode]string{modeBrowse: "Tool list", modeForm: "Argument editor", modeConfirm: "Confirmation",
+	here := map[mode]string{modeBrowse: "Tool list", modeForm: "Argument editor",
 		modeRunning: "Call in flight", modeResult: "Result", modeArgs: "Template and prompt arguments",
 		modeResource: "Resource viewer", modeConnectFailed: "Connecting"}[m.shown().mode]
 	for i, s := range sections {

@@ -50,12 +50,12 @@ func TestTheViewNamesTheServerAsConfigured(t *testing.T) {
 		{"ask_sample", "zzz-evil asks for a completion"},
 	} {
 		d.callTool(c.tool)
-		d.until(c.tool+"'s dialog", func() bool { return m.shown().dialog != nil })
+		d.until(c.tool+"'s dialog", func() bool { return m.shown().asking() != nil })
 		if scr := borrowed(c.tool + "'s dialog"); !strings.Contains(scr, c.title) {
 			t.Errorf("%s's dialog does not say %q:\n%s", c.tool, c.title, scr)
 		}
 		d.keys("esc")
-		d.until(c.tool+"'s result", func() bool { return m.shown().dialog == nil && m.shown().mode == modeResult })
+		d.until(c.tool+"'s result", func() bool { return m.shown().asking() == nil && m.shown().mode == modeResult })
 		d.keys("esc", "esc") // back to the list, and its filter cleared
 	}
 	d.callTool("transfer")

@@ -7,10 +7,10 @@ import (
 	"github.com/mcpsh/mcpsh/internal/termtext"
 )
 
-// The root's keys: onKey routes a key press to the server's dialog, the
-// overlay, or the server on screen (serverkeys.go, modes.go), and handles the
-// keys that open overlays and switch servers itself. Like the rest of Update
-// they do no I/O: a key that needs the server returns a command.
+// The root's keys: onKey gives a key press to the dialog on top (dialog.go),
+// or to the server on screen (serverkeys.go, modes.go), and handles the keys
+// that open the root's panes and switch servers itself. Like the rest of
+// Update they do no I/O: a key that needs the server returns a command.
 
 func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	s := m.shown()
@@ -19,24 +19,13 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	if key.Matches(msg, k.ForceQuit) {
 		return m.quit()
 	}
-	// A server's request comes first, over whatever is on screen.
-	if s.dialog != nil {
-		return s.onDialogKey(msg)
-	}
-	switch m.overlay {
-	case overlayNone:
-	case overlayServers:
-		return m.onPickKey(msg)
-	case overlayTraffic:
-		if cmd, ok := s.onTrafficKey(msg); ok {
-			return cmd
-		}
-		return m.onOverlayKey(msg)
-	default:
-		return m.onOverlayKey(msg)
+	// The dialog on top takes every other key: a server's request, the
+	// confirmation, a pane.
+	if d := m.top(); d != nil {
+		return d.key(msg)
 	}
 	// What the server's screen takes before anything else: text being
-	// typed, the confirmation's answers, the login's cancel.
+	// typed, the login's cancel.
 	if cmd, ok := s.onFocusKey(msg); ok {
 		return cmd
 	}
@@ -45,20 +34,16 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Quit) && !s.holdsQuit():
 		return m.quit()
 	case key.Matches(msg, k.Help):
-		m.overlay, m.helpView = overlayHelp, helpOverlay{}
-		return nil
+		return m.openPane(m.helpDialog())
 	case key.Matches(msg, k.Log):
-		m.overlay = overlayLog
-		return nil
+		return m.openPane(m.logDialog())
 	case key.Matches(msg, k.Server):
-		m.overlay = overlayServer
-		return nil
+		return m.openPane(m.serverDialog())
 	case key.Matches(msg, k.Audit) && s.session != nil:
-		m.overlay = overlayAudit
+		m.openPane(m.auditDialog())
 		return s.openAudit()
 	case key.Matches(msg, k.Traffic):
-		m.overlay = overlayTraffic
-		return nil
+		return m.openPane(m.trafficDialog())
 	case key.Matches(msg, k.Close) && s.failedToStart() && m.workspace():
 		return m.openPick() // back to the servers, as the picker was
 	}
@@ -69,47 +54,6 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	}
 	return s.onModeKey(msg)
-}
-
-func (m *Model) onOverlayKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := m.keys
-	if m.overlay == overlayLog && m.logPane.WantsKey(msg) {
-		return m.logPane.Update(msg) // a filter being typed, an opened entry
-	}
-	switch {
-	case key.Matches(msg, k.Close),
-		m.overlay == overlayHelp && key.Matches(msg, k.Help),
-		m.overlay == overlayLog && key.Matches(msg, k.Log),
-		m.overlay == overlayServer && key.Matches(msg, k.Server),
-		m.overlay == overlayAudit && key.Matches(msg, k.Audit):
-		m.overlay = overlayNone
-		return nil
-	case m.overlay == overlayTraffic && key.Matches(msg, k.Traffic):
-		m.overlay = overlayNone
-		return nil
-	case key.Matches(msg, k.Quit) && !m.shown().holdsQuit():
-		return m.quit()
-	case key.Matches(msg, k.Log):
-		m.overlay = overlayLog
-	case key.Matches(msg, k.Server):
-		m.overlay = overlayServer
-	case key.Matches(msg, k.Help):
-		m.overlay, m.helpView = overlayHelp, helpOverlay{}
-	case key.Matches(msg, k.Traffic):
-		m.overlay = overlayTraffic
-	case key.Matches(msg, k.NextServer, k.PrevServer, m.keys.PickServer) && m.workspace():
-		cmd, _ := m.switchKey(msg)
-		return cmd
-	case m.overlay == overlayLog:
-		return m.logPane.Update(msg)
-	case m.overlay == overlayHelp:
-		m.helpView.Update(msg, m.keys)
-	case m.overlay == overlayServer:
-		return m.shown().serverPane.Update(msg)
-	case m.overlay == overlayAudit:
-		return m.shown().auditPane.Update(msg)
-	}
-	return nil
 }
 
 // switchKey handles the keys that switch servers in a workspace: ] and [

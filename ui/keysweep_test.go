@@ -112,7 +112,7 @@ func featureChoice(*testing.T) Choice {
 func askForm(t *testing.T, d *driver, s *serverState) {
 	waitReady(t, d, s)
 	d.callTool("ask_form")
-	d.until("its request", func() bool { return s.dialog != nil })
+	d.until("its request", func() bool { return s.asking() != nil })
 }
 
 func waitReady(t *testing.T, d *driver, s *serverState) {

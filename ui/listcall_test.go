@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/mcpsh/mcpsh/ui/overlays"
 )
 
 // selectTool puts the list's cursor on the tool called name.
@@ -36,7 +37,7 @@ func TestExampleKeysCallThroughThePolicy(t *testing.T) {
 	m.shown().running, m.shown().mode = nil, modeBrowse
 	// A destructive one still asks, and nothing is sent before the answer.
 	del, _ := m.shown().session.Tool("delete_note")
-	if cmd := m.shown().callWithExample(del, 1); cmd != nil || m.shown().mode != modeConfirm || m.shown().pending == nil {
+	if cmd := m.shown().callWithExample(del, 1); cmd != nil || !confirming(m.shown()) || m.shown().pending == nil {
 		t.Fatalf("delete_note with example 1: mode %v", m.shown().mode)
 	}
 	if fmt.Sprint(m.shown().pending.call.Args["id"]) != "2" || d.Executions("delete_note") != 0 {
@@ -68,10 +69,11 @@ func TestEnterRunsAToolWithoutArguments(t *testing.T) {
 	}
 	m.shown().running, m.shown().mode = nil, modeBrowse
 	pop, _ := m.shown().session.Tool("pop_note")
-	if cmd := m.shown().callTool(pop); cmd != nil || m.shown().mode != modeConfirm {
+	if cmd := m.shown().callTool(pop); cmd != nil || !confirming(m.shown()) {
 		t.Errorf("pop_note is destructive: mode %v, want the dialog", m.shown().mode)
 	}
-	m.shown().pending, m.shown().mode = nil, modeBrowse
+	m.shown().closeConfirm()
+	m.shown().mode = modeBrowse
 	add, _ := m.shown().session.Tool("add_note")
 	if cmd := m.shown().callTool(add); m.shown().mode != modeForm || m.shown().running != nil {
 		t.Errorf("add_note takes arguments: mode %v (cmd %v), want its form", m.shown().mode, cmd != nil)
@@ -98,14 +100,14 @@ func TestUnallowTakesBackAnAllowance(t *testing.T) {
 	m := demoList(t, 80, 24) // echo is allowed
 	selectTool(t, m, "echo")
 	echo := m.shown().list.Selected()
-	if !m.shown().sessionAllowed(echo) || !strings.Contains(listShows(m, 40, 22), markAllowed) {
+	if !m.shown().sessionAllowed(echo) || !strings.Contains(listShows(m, 40, 22), overlays.MarkAllowed) {
 		t.Fatal("echo is not allowed and marked to begin with")
 	}
 	if b := ansi.Strip(m.footerKeys(m.bindings())); !strings.Contains(b, "u stop") {
 		t.Errorf("the footer does not offer u on an allowed tool: %q", b)
 	}
 	m.shown().onListExtraKey(keyOf("u"))
-	if m.shown().sessionAllowed(echo) || strings.Contains(listShows(m, 40, 22), markAllowed) || !strings.Contains(m.shown().status, "echo is no longer allowed") {
+	if m.shown().sessionAllowed(echo) || strings.Contains(listShows(m, 40, 22), overlays.MarkAllowed) || !strings.Contains(m.shown().status, "echo is no longer allowed") {
 		t.Errorf("u: allowed %v, status %q", m.shown().sessionAllowed(echo), m.shown().status)
 	}
 	m.shown().onListExtraKey(keyOf("u"))

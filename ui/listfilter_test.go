@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -8,7 +9,9 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/theme"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/mcpsh/mcpsh/ui/overlays"
 	"github.com/mcpsh/mcpsh/ui/style"
+	"github.com/mcpsh/mcpsh/ui/tooldetail"
 )
 
 // demoList is a model on the demo server whose session denies delete_* and
@@ -134,22 +137,22 @@ func TestListMarksAllowedAndDenied(t *testing.T) {
 	l := &m.shown().list
 	l.SetFilter("is:destructive")
 	view := listShows(m, 40, 10)
-	if !strings.Contains(view, "echo") || !strings.Contains(view, markAllowed) || !strings.Contains(view, markDenied) {
+	if !strings.Contains(view, "echo") || !strings.Contains(view, overlays.MarkAllowed) || !strings.Contains(view, overlays.MarkDenied) {
 		t.Fatalf("allowed and denied tools are not marked:\n%s", view)
 	}
 	for _, line := range strings.Split(view, "\n") {
 		switch {
-		case strings.Contains(line, "delete_note") && !strings.HasSuffix(line, markDenied),
-			strings.Contains(line, "echo") && !strings.HasSuffix(line, markAllowed):
+		case strings.Contains(line, "delete_note") && !strings.HasSuffix(line, overlays.MarkDenied),
+			strings.Contains(line, "echo") && !strings.HasSuffix(line, overlays.MarkAllowed):
 			t.Errorf("mark on the wrong row: %q", line)
 		}
 	}
-	if !strings.Contains(view, markAllowed+" allowed") || !strings.Contains(view, markDenied+" denied") {
+	if !strings.Contains(view, overlays.MarkAllowed+" allowed") || !strings.Contains(view, overlays.MarkDenied+" denied") {
 		t.Errorf("the legend does not explain the marks on screen:\n%s", view)
 	}
 	// The detail says why a denied tool cannot be called.
 	del, _ := m.shown().session.Tool("delete_note")
-	if d := ansi.Strip(renderDetail(del, m.shown().decision(del), nil, 60, m.st)); !strings.Contains(d, `refused: denied by rule "delete_*"`) {
+	if d := ansi.Strip(tooldetail.Render(del, m.shown().decision(del), nil, 60, m.st)); !strings.Contains(d, `refused: denied by rule "delete_*"`) {
 		t.Errorf("the detail does not name the rule:\n%s", d)
 	}
 }
@@ -200,5 +203,29 @@ func TestListGoldens(t *testing.T) {
 		golden(t, "list/demo-"+name, m.shown().list.View(m.st, w, h))
 		m.shown().list.SetFilter("is:dest note")
 		golden(t, "list/filter-is-dest-note-"+name, m.shown().list.View(m.st, w, h))
+	}
+}
+func TestParseQuery(t *testing.T) {
+	q := parseQuery("  Note is:DEST is:readonly is:open is: is:d is:frob  ")
+	if !slices.Equal(q.words, []string{"note"}) {
+		t.Errorf("words %q", q.words)
+	}
+	want := []facet{facetDestructive, facetReadOnly, facetOpenWorld, facetDestructive | facetDenied}
+	if !slices.Equal(q.is, want) {
+		t.Errorf("is %v, want %v (is: alone asks for nothing; a prefix of two words asks for either)", q.is, want)
+	}
+	if !slices.Equal(q.unknown, []string{"frob"}) {
+		t.Errorf("unknown %q", q.unknown)
+	}
+	if !q.wants(facetDenied) || q.wants(facetAllowed) {
+		t.Error("wants")
+	}
+	if !parseQuery(" is: ").empty() || parseQuery("x").empty() {
+		t.Error("empty")
+	}
+	for _, f := range isFilters {
+		if got := parseQuery("is:" + f.word).is; len(got) != 1 || got[0] != f.facet {
+			t.Errorf("is:%s asks for %v, want %v", f.word, got, f.facet)
+		}
 	}
 }

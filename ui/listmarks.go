@@ -7,23 +7,13 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
-	"github.com/mcpsh/mcpsh/ui/panes"
+	"github.com/mcpsh/mcpsh/ui/overlays"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
-// Marks shown beside a tool. The legend under the list explains them. The
-// open-world mark is panes.MarkOpenWorld: the session log shows it too.
-const (
-	markIdempotent = "↻"
-	markImplied    = "~"
-	// markConflict takes the place of markImplied: a tool declared both
-	// read-only and destructive, read as destructive.
-	markConflict = "!"
-	// markAllowed: the user allowed the tool for this session (a in the
-	// confirmation dialog); markDenied: a deny rule blocks it.
-	markAllowed = "✓"
-	markDenied  = "⊘"
-)
+// The marks shown beside a tool are overlays' (MarkIdempotent…): the
+// detail and the session log show them too. The legend under the list
+// explains them.
 
 // markW is the width of the marks column: idempotent, open-world, implied
 // or conflict, allowed or denied.
@@ -46,28 +36,28 @@ func rowMarks(t *client.Tool) marks {
 
 // plain renders the marks without styles, for the selected row's own style.
 func (m marks) plain() string {
-	third := pick(m.implied, markImplied)
+	third := pick(m.implied, overlays.MarkImplied)
 	if m.conflict {
-		third = markConflict
+		third = overlays.MarkConflict
 	}
-	last := pick(m.allowed, markAllowed)
+	last := pick(m.allowed, overlays.MarkAllowed)
 	if m.denied {
-		last = markDenied
+		last = overlays.MarkDenied
 	}
-	return pick(m.idempotent, markIdempotent) + pick(m.openWorld, panes.MarkOpenWorld) + third + last
+	return pick(m.idempotent, overlays.MarkIdempotent) + pick(m.openWorld, overlays.MarkOpenWorld) + third + last
 }
 
 func (m marks) render(st *style.Styles) string {
-	out := pick(m.idempotent, st.Mark.Render(markIdempotent)) + pick(m.openWorld, st.MarkOpenWorld.Render(panes.MarkOpenWorld))
+	out := pick(m.idempotent, st.Mark.Render(overlays.MarkIdempotent)) + pick(m.openWorld, st.MarkOpenWorld.Render(overlays.MarkOpenWorld))
 	if m.conflict {
-		out += st.Error.Render(markConflict)
+		out += st.Error.Render(overlays.MarkConflict)
 	} else {
-		out += pick(m.implied, st.MarkImplied.Render(markImplied))
+		out += pick(m.implied, st.MarkImplied.Render(overlays.MarkImplied))
 	}
 	if m.denied {
-		return out + st.Error.Render(markDenied)
+		return out + st.Error.Render(overlays.MarkDenied)
 	}
-	return out + pick(m.allowed, st.OK.Render(markAllowed))
+	return out + pick(m.allowed, st.OK.Render(overlays.MarkAllowed))
 }
 
 func pick(on bool, s string) string {
@@ -88,18 +78,18 @@ func (l *toolList) legend(seen marks, width int) []string {
 		words [4]string
 	}
 	items := []item{
-		{markIdempotent, [4]string{"idempotent", "idempotent", "idem", "idem"}},
-		{panes.MarkOpenWorld, [4]string{"open-world", "open-world", "open-world", "open"}},
-		{markImplied, [4]string{"hints implied", "implied", "implied", "impl"}},
+		{overlays.MarkIdempotent, [4]string{"idempotent", "idempotent", "idem", "idem"}},
+		{overlays.MarkOpenWorld, [4]string{"open-world", "open-world", "open-world", "open"}},
+		{overlays.MarkImplied, [4]string{"hints implied", "implied", "implied", "impl"}},
 	}
 	if l.conflicts {
-		items = append(items, item{markConflict, [4]string{"conflicting hints", "conflict", "conflict", "conflict"}})
+		items = append(items, item{overlays.MarkConflict, [4]string{"conflicting hints", "conflict", "conflict", "conflict"}})
 	}
 	if seen.allowed {
-		items = append(items, item{markAllowed, [4]string{"allowed for the session", "allowed", "allowed", "allowed"}})
+		items = append(items, item{overlays.MarkAllowed, [4]string{"allowed for the session", "allowed", "allowed", "allowed"}})
 	}
 	if seen.denied {
-		items = append(items, item{markDenied, [4]string{"denied by a rule", "denied", "denied", "denied"}})
+		items = append(items, item{overlays.MarkDenied, [4]string{"denied by a rule", "denied", "denied", "denied"}})
 	}
 	parts := make([]string, len(items))
 	for form := range 4 {

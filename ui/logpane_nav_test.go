@@ -24,8 +24,8 @@ func logModel(t *testing.T, w, h int) *Model {
 	calls[1].Server = "websearch"
 	m.logPane.SetEntries("/state/mcpsh/sessions/s.jsonl", calls)
 	send(m, "L")
-	if m.overlay != overlayLog {
-		t.Fatalf("L: overlay %v", m.overlay)
+	if pane(m) != dialogLog {
+		t.Fatalf("L: overlay %v", pane(m))
 	}
 	return m
 }
@@ -122,7 +122,7 @@ func TestLogPaneFilters(t *testing.T) {
 	// Esc while typing clears the text: keyhandlers.go gives the pane the
 	// keys it WantsKey, so esc reaches the pane instead of closing it.
 	m.Update(keyOf("esc"))
-	if m.overlay != overlayLog {
+	if pane(m) != dialogLog {
 		t.Fatal("esc while typing closed the pane: keyhandlers.go must ask the log pane WantsKey")
 	}
 	if p.Typing() || len(p.Shown()) != 6 {
@@ -162,11 +162,11 @@ func TestLogPaneOpensACall(t *testing.T) {
 	}
 	// Esc goes back to the calls (the pane WantsKey it), not out of the pane.
 	m.Update(keyOf("esc"))
-	if m.overlay == overlayNone {
+	if pane(m) == "" {
 		t.Fatal("esc on an opened call closed the pane: keyhandlers.go must ask the log pane WantsKey")
 	}
-	if p.Opened() != nil || m.overlay != overlayLog {
-		t.Errorf("esc did not go back to the calls: open %v, overlay %v", p.Opened(), m.overlay)
+	if p.Opened() != nil || pane(m) != dialogLog {
+		t.Errorf("esc did not go back to the calls: open %v, overlay %v", p.Opened(), pane(m))
 	}
 }
 

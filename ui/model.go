@@ -19,7 +19,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/theme"
 	"github.com/mcpsh/mcpsh/ui/keymap"
-	"github.com/mcpsh/mcpsh/ui/panes"
+	"github.com/mcpsh/mcpsh/ui/overlays"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -30,7 +30,6 @@ const (
 	modeConnectFailed
 	modeBrowse
 	modeForm
-	modeConfirm
 	modeRunning
 	modeResult
 	modeArgs     // a template's variables or a prompt's arguments (form.StringForm)
@@ -39,30 +38,15 @@ const (
 	modeLogin    // connecting again with a browser login
 )
 
-// overlay is a pane shown over whatever mode is current.
-type overlay int
-
-const (
-	overlayNone overlay = iota
-	overlayHelp
-	overlayLog
-	overlayServer
-	overlayAudit
-	overlayTraffic // the wire: every JSON-RPC message (ui/panes/traffic.go)
-	overlayServers // the workspace's servers, to pick one by name (serverpick.go)
-)
-
 // Model is the root of the TUI: a router. It holds the screen (through the
 // shared common), the workspace of servers and which one is on screen, the
-// overlay, and the picker; each server's model (serverState, server.go) owns
-// everything of that server and handles its own messages and keys. The root
-// hands a server's answers to that server (they come back wrapped:
-// route.go), keys to the overlay or to the server on screen, and
-// draws the server's body inside its own frame.
+// one stack of dialogs (dialog.go), and the picker; each server's model
+// (serverState, server.go) owns everything of that server and handles its
+// own messages and keys. The root hands a server's answers to that server
+// (they come back wrapped: route.go), keys to the dialog on top or to the
+// server on screen, and draws the server's body inside its own frame.
 type Model struct {
 	*common
-
-	overlay overlay
 
 	// The workspace: every server, the one on screen, and the server to go
 	// back to once the requests of another one that took the screen are
@@ -90,12 +74,13 @@ func New(ctx context.Context, opts Options) *Model {
 		height:  24,
 		screenW: 80,
 
-		logPane: panes.NewLog(st, keys),
+		logPane: overlays.NewLog(st, keys),
+		dialogs: &dialogStack{},
 		spinner: spinner.New(spinner.WithSpinner(spinner.Dot)),
 		bar:     progress.New(progress.WithoutPercentage(), progress.WithColors(st.ProgressFull, st.ProgressEmpty)),
 	}
 	m := &Model{common: c, help: help.New()}
-	c.auditShown = func() bool { return m.overlay == overlayAudit }
+	c.auditShown = func() bool { return m.paneShown(dialogAudit) }
 	if c.now == nil {
 		c.now = time.Now
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/demo"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/mcpsh/mcpsh/ui/tooldetail"
 )
 
 var fixedNow = time.Date(2026, 11, 22, 9, 30, 0, 0, time.UTC)
@@ -79,14 +80,15 @@ func TestEveryScreenFitsAndFollowsResizes(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {120, 40}, {64, 20}, {50, 16}, {200, 60}} {
 		m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 		for _, name := range order {
-			m.shown().mode, m.overlay, m.shown().filtering, m.shown().form, m.shown().pending = modeBrowse, overlayNone, false, nil, nil
+			closeDialogs(m)
+			m.shown().mode, m.shown().filtering, m.shown().form = modeBrowse, false, nil
 			m.shown().filterIn.SetValue("")
 			m.shown().list.SetFilter("")
 			screens[name]()
 			checkScreen(t, name+" at "+itoa(size[0])+"x"+itoa(size[1]), m.render(), size[0], size[1])
 		}
 	}
-	if m.shown().mode != modeConfirm {
+	if !confirming(m.shown()) {
 		t.Errorf("the confirm screen was not reached: mode %v", m.shown().mode)
 	}
 }
@@ -96,11 +98,11 @@ func TestTheConfirmDialogOnlyAnswersYNA(t *testing.T) {
 	send(m, "/")
 	send(m, strings.Split("delete", "")...)
 	send(m, "enter", "enter", "2", "ctrl+r")
-	if m.shown().mode != modeConfirm {
+	if !confirming(m.shown()) {
 		t.Fatalf("mode %v, want the dialog", m.shown().mode)
 	}
 	for _, k := range []string{"enter", "space", "x", "1", "tab", "q"} {
-		if cmd := send(m, k); cmd != nil || m.shown().mode != modeConfirm || m.shown().running != nil {
+		if cmd := send(m, k); cmd != nil || !confirming(m.shown()) || m.shown().running != nil {
 			t.Fatalf("%q in the dialog did something (mode %v)", k, m.shown().mode)
 		}
 	}
@@ -154,7 +156,7 @@ func TestDetailGoldens(t *testing.T) {
 	m, _ := connected(t, true, 80, 24)
 	for _, name := range []string{"archive_notes", "echo", "search_notes", "weather_forecast"} {
 		tool, _ := m.shown().session.Tool(name)
-		golden(t, "detail/"+name+"-60", renderDetail(tool, m.shown().decision(tool), m.shown().findingsFor(tool), 60, m.st))
+		golden(t, "detail/"+name+"-60", tooldetail.Render(tool, m.shown().decision(tool), m.shown().findingsFor(tool), 60, m.st))
 	}
 }
 
@@ -180,8 +182,8 @@ func TestRunningGolden(t *testing.T) {
 func TestAuditOverlay(t *testing.T) {
 	m, _ := connected(t, true, 100, 30)
 	_, cmd := m.Update(keyOf("A"))
-	if m.overlay != overlayAudit || cmd == nil || !strings.Contains(m.render(), "auditing") {
-		t.Fatalf("A: overlay %v, cmd %v", m.overlay, cmd != nil)
+	if pane(m) != dialogAudit || cmd == nil || !strings.Contains(m.render(), "auditing") {
+		t.Fatalf("A: overlay %v, cmd %v", pane(m), cmd != nil)
 	}
 	// The audit runs in a command; run it as Bubble Tea would.
 	var done auditDoneMsg

@@ -12,7 +12,7 @@ import (
 )
 
 // A server's screen is in one mode at a time (connecting, browsing, a form,
-// the confirmation, a call running, its result…). Everything a mode does is
+// a call running, its result…). Everything a mode does is
 // said in one place, screen: the keys it takes first, its other keys, the
 // keys the footer shows, what it draws, what Update lays out for it, and
 // whether it waits with a spinner. A new mode is one more case there.
@@ -20,7 +20,7 @@ import (
 // modeScreen is what one mode does. A nil func does nothing.
 type modeScreen struct {
 	// focus takes a key before the keys that work everywhere (text being
-	// typed, the confirmation's answers); false leaves the key to them.
+	// typed, the login's cancel); false leaves the key to them.
 	focus func(tea.KeyPressMsg) (tea.Cmd, bool)
 	// key takes a key no one else took.
 	key func(tea.KeyPressMsg) tea.Cmd
@@ -73,12 +73,6 @@ func (s *serverState) screen() modeScreen {
 				return append(append([]key.Binding{k.Run}, s.form.ShortHelp()...), k.Back)
 			},
 			body: func(int) string { return s.formHeader() + "\n" + s.form.View() },
-		}
-	case modeConfirm:
-		return modeScreen{
-			// Only its own keys: y, n, a and scrolling.
-			focus:    func(msg tea.KeyPressMsg) (tea.Cmd, bool) { return s.onConfirmKey(msg), true },
-			bindings: s.confirmBindings, body: s.renderConfirmBody, frame: s.layoutConfirm,
 		}
 	case modeRunning:
 		return modeScreen{

@@ -10,7 +10,7 @@ import (
 	"github.com/mcpsh/mcpsh/ui/form"
 	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/layout"
-	"github.com/mcpsh/mcpsh/ui/pane"
+	"github.com/mcpsh/mcpsh/ui/scroll"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -22,7 +22,7 @@ type promptView struct {
 	keys *keymap.KeyMap
 	id   int              // the prompts/get request it waits for
 	form *form.StringForm // the arguments, for editing again
-	body pane.Pane
+	body scroll.Pane
 
 	done   bool
 	result *client.PromptResult

@@ -17,8 +17,8 @@ import (
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/mcpsh/mcpsh/ui/form"
 	"github.com/mcpsh/mcpsh/ui/keymap"
-	"github.com/mcpsh/mcpsh/ui/pane"
-	"github.com/mcpsh/mcpsh/ui/panes"
+	"github.com/mcpsh/mcpsh/ui/overlays"
+	"github.com/mcpsh/mcpsh/ui/scroll"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -31,8 +31,8 @@ func TestViewIsPure(t *testing.T) {
 	for _, c := range pureScreens() {
 		t.Run(c.name, func(t *testing.T) {
 			m := c.open(t)
-			if m.shown().mode != c.mode || m.overlay != c.overlay || (m.shown().dialog != nil) != c.dialog {
-				t.Fatalf("the screen was not reached: mode %v, overlay %v, dialog %v", m.shown().mode, m.overlay, m.shown().dialog != nil)
+			if m.shown().mode != c.mode || topID(m) != c.overlay || (m.shown().asking() != nil) != c.dialog {
+				t.Fatalf("the screen was not reached: mode %v, overlay %v, dialog %v", m.shown().mode, topID(m), m.shown().asking() != nil)
 			}
 			before := stateOf(m)
 			first := m.render()
@@ -52,7 +52,7 @@ func TestViewIsPure(t *testing.T) {
 type pureScreen struct {
 	name    string
 	mode    mode
-	overlay overlay
+	overlay string // the dialog on top
 	dialog  bool
 	open    func(t *testing.T) *Model
 }
@@ -70,13 +70,13 @@ func pureScreens() []pureScreen {
 	}
 	j := func(n int, k string) []string { return slices.Repeat([]string{k}, n) }
 	return []pureScreen{
-		{"connecting", modeConnecting, overlayNone, false, func(t *testing.T) *Model {
+		{"connecting", modeConnecting, "", false, func(t *testing.T) *Model {
 			target := &client.Target{Name: "demo", Kind: client.KindInProcess, InProcess: demo.New().MCP(), Trust: policy.Trusted}
 			m := New(context.Background(), Options{Target: target, NoColor: true, Now: func() time.Time { return fixedNow }})
 			m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 			return m
 		}},
-		{"connect failed", modeConnectFailed, overlayNone, false, func(t *testing.T) *Model {
+		{"connect failed", modeConnectFailed, "", false, func(t *testing.T) *Model {
 			target := &client.Target{Name: "demo", Kind: client.KindInProcess, InProcess: demo.New().MCP(), Trust: policy.Trusted}
 			m := New(context.Background(), Options{Target: target, NoColor: true, Now: func() time.Time { return fixedNow }})
 			m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
@@ -85,24 +85,24 @@ func pureScreens() []pureScreen {
 			return m
 		}},
 		// The cursor far down the list, the detail scrolled past its end.
-		{"browse", modeBrowse, overlayNone, false, func(t *testing.T) *Model { return demoAt(t, append(j(12, "j"), j(60, "J")...)...) }},
-		{"browse narrow", modeBrowse, overlayNone, false, func(t *testing.T) *Model {
+		{"browse", modeBrowse, "", false, func(t *testing.T) *Model { return demoAt(t, append(j(12, "j"), j(60, "J")...)...) }},
+		{"browse narrow", modeBrowse, "", false, func(t *testing.T) *Model {
 			m := demoAt(t, "G")
 			m.Update(tea.WindowSizeMsg{Width: 50, Height: 12})
 			return m
 		}},
-		{"filter", modeBrowse, overlayNone, false, func(t *testing.T) *Model { return demoAt(t, "/", "n", "o", "t", "e") }},
-		{"filter no match", modeBrowse, overlayNone, false, func(t *testing.T) *Model { return demoAt(t, "/", "z", "z", "z") }},
-		{"form", modeForm, overlayNone, false, func(t *testing.T) *Model { return demoAt(t, "/", "a", "d", "d", "enter", "enter") }},
-		{"confirm", modeConfirm, overlayNone, false, func(t *testing.T) *Model {
+		{"filter", modeBrowse, "", false, func(t *testing.T) *Model { return demoAt(t, "/", "n", "o", "t", "e") }},
+		{"filter no match", modeBrowse, "", false, func(t *testing.T) *Model { return demoAt(t, "/", "z", "z", "z") }},
+		{"form", modeForm, "", false, func(t *testing.T) *Model { return demoAt(t, "/", "a", "d", "d", "enter", "enter") }},
+		{"confirm", modeForm, dialogConfirm, false, func(t *testing.T) *Model {
 			m := demoAt(t, append([]string{"/"}, strings.Split("delete", "")...)...)
 			send(m, "enter", "enter", "1", "ctrl+r")
 			send(m, j(40, "down")...)
 			m.Update(tea.WindowSizeMsg{Width: 100, Height: 16})
 			return m
 		}},
-		{"running", modeRunning, overlayNone, false, func(t *testing.T) *Model { return demoAt(t, "/", "l", "i", "s", "t", "enter", "enter", "ctrl+r") }},
-		{"result", modeResult, overlayNone, false, func(t *testing.T) *Model {
+		{"running", modeRunning, "", false, func(t *testing.T) *Model { return demoAt(t, "/", "l", "i", "s", "t", "enter", "enter", "ctrl+r") }},
+		{"result", modeResult, "", false, func(t *testing.T) *Model {
 			m := demoAt(t)
 			m.shown().result.SetOutcome(&client.Outcome{Tool: "echo", Status: client.StatusOK, Result: &client.Result{Content: []client.Block{{Type: "text", Text: strings.Repeat("a line of the result\n", 80)}}}})
 			m.shown().mode = modeResult
@@ -110,8 +110,8 @@ func pureScreens() []pureScreen {
 			m.Update(tea.WindowSizeMsg{Width: 100, Height: 50})
 			return m
 		}},
-		{"help", modeBrowse, overlayHelp, false, func(t *testing.T) *Model { return demoAt(t, append([]string{"?"}, j(300, "down")...)...) }},
-		{"log", modeBrowse, overlayLog, false, func(t *testing.T) *Model {
+		{"help", modeBrowse, dialogHelp, false, func(t *testing.T) *Model { return demoAt(t, append([]string{"?"}, j(300, "down")...)...) }},
+		{"log", modeBrowse, dialogLog, false, func(t *testing.T) *Model {
 			m := demoAt(t)
 			var outs []*client.Outcome
 			for i := range 40 {
@@ -122,7 +122,7 @@ func pureScreens() []pureScreen {
 			send(m, "L", "k", "k", "/", "t")
 			return m
 		}},
-		{"log open", modeBrowse, overlayLog, false, func(t *testing.T) *Model {
+		{"log open", modeBrowse, dialogLog, false, func(t *testing.T) *Model {
 			m := demoAt(t)
 			o := &client.Outcome{Tool: "echo", Status: client.StatusOK, Time: fixedNow, Args: map[string]any{"text": strings.Repeat("long ", 200)}}
 			m.logPane.SetEntries("/state/s.jsonl", []*client.Outcome{o})
@@ -131,7 +131,7 @@ func pureScreens() []pureScreen {
 			m.Update(tea.WindowSizeMsg{Width: 100, Height: 60})
 			return m
 		}},
-		{"server", modeBrowse, overlayServer, false, func(t *testing.T) *Model {
+		{"server", modeBrowse, dialogServer, false, func(t *testing.T) *Model {
 			m := demoAt(t)
 			for i := range 100 {
 				m.shown().serverPane.Append(client.Event{Kind: client.EventStderr, Time: fixedNow, Text: fmt.Sprintf("line %d", i)})
@@ -140,43 +140,43 @@ func pureScreens() []pureScreen {
 			m.Update(tea.WindowSizeMsg{Width: 100, Height: 60})
 			return m
 		}},
-		{"audit", modeBrowse, overlayAudit, false, func(t *testing.T) *Model {
+		{"audit", modeBrowse, dialogAudit, false, func(t *testing.T) *Model {
 			m, _ := openAudited(t, 100, 12)
 			send(m, "G")
 			m.Update(tea.WindowSizeMsg{Width: 100, Height: 40})
 			return m
 		}},
-		{"traffic", modeBrowse, overlayTraffic, false, func(t *testing.T) *Model {
+		{"traffic", modeBrowse, dialogTraffic, false, func(t *testing.T) *Model {
 			m := demoAt(t)
-			m.Update(panes.TrafficMsg{Entries: pureTraffic(60)})
+			m.Update(overlays.TrafficMsg{Entries: pureTraffic(60)})
 			send(m, "T", "k", "k")
 			return m
 		}},
-		{"traffic open", modeBrowse, overlayTraffic, false, func(t *testing.T) *Model {
+		{"traffic open", modeBrowse, dialogTraffic, false, func(t *testing.T) *Model {
 			m := demoAt(t)
-			m.Update(panes.TrafficMsg{Entries: pureTraffic(3)})
+			m.Update(overlays.TrafficMsg{Entries: pureTraffic(3)})
 			send(m, "T", "enter", "G")
 			m.Update(tea.WindowSizeMsg{Width: 100, Height: 80})
 			return m
 		}},
-		{"servers", modeConnecting, overlayServers, false, func(t *testing.T) *Model {
+		{"servers", modeConnecting, dialogServers, false, func(t *testing.T) *Model {
 			m := New(context.Background(), Options{NoColor: true, Now: func() time.Time { return fixedNow },
 				Choices: []Choice{demoChoice("alpha", demo.New(), policy.Trusted), demoChoice("beta", demo.New(), policy.Trusted)}})
 			m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 			send(m, "W", "down", "down")
 			return m
 		}},
-		{"servers wide", modeConnecting, overlayNone, false, func(t *testing.T) *Model {
+		{"servers wide", modeConnecting, "", false, func(t *testing.T) *Model {
 			m := New(context.Background(), Options{NoColor: true, Now: func() time.Time { return fixedNow },
 				Choices: []Choice{demoChoice("alpha", demo.New(), policy.Trusted), demoChoice("beta", demo.New(), policy.Trusted)}})
 			m.Update(tea.WindowSizeMsg{Width: 200, Height: 30}) // the server sidebar
 			send(m, "]")
 			return m
 		}},
-		{"resources", modeBrowse, overlayNone, false, func(t *testing.T) *Model { return features(t, "r", "G") }},
-		{"prompts", modeBrowse, overlayNone, false, func(t *testing.T) *Model { return features(t, "p") }},
-		{"args", modeArgs, overlayNone, false, func(t *testing.T) *Model { return features(t, "p", "enter", "A") }},
-		{"resource", modeResource, overlayNone, false, func(t *testing.T) *Model {
+		{"resources", modeBrowse, "", false, func(t *testing.T) *Model { return features(t, "r", "G") }},
+		{"prompts", modeBrowse, "", false, func(t *testing.T) *Model { return features(t, "p") }},
+		{"args", modeArgs, "", false, func(t *testing.T) *Model { return features(t, "p", "enter", "A") }},
+		{"resource", modeResource, "", false, func(t *testing.T) *Model {
 			m := features(t, "r")
 			selectItem(t, &m.shown().resources.list, "r info://readme.md")
 			read(t, m)
@@ -184,39 +184,39 @@ func pureScreens() []pureScreen {
 			m.Update(tea.WindowSizeMsg{Width: 100, Height: 70})
 			return m
 		}},
-		{"prompt", modePrompt, overlayNone, false, func(t *testing.T) *Model {
+		{"prompt", modePrompt, "", false, func(t *testing.T) *Model {
 			m := features(t, "p", "enter", "A", "ctrl+r")
 			m.Update(getPromptCmd(context.Background(), m.shown().promptOut.id, m.shown().session, m.shown().strForm.Prompt, m.shown().strForm.Values())())
 			return m
 		}},
-		{"login", modeLogin, overlayNone, false, func(t *testing.T) *Model {
+		{"login", modeLogin, "", false, func(t *testing.T) *Model {
 			m := demoAt(t)
 			m.shown().mode = modeLogin
 			m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 			return m
 		}},
-		{"elicit", modeBrowse, overlayNone, true, func(t *testing.T) *Model { m := demoAt(t); m.Update(askMsg{ask: formAsk()}); return m }},
-		{"elicit url", modeBrowse, overlayNone, true, func(t *testing.T) *Model {
+		{"elicit", modeBrowse, dialogAsk, true, func(t *testing.T) *Model { m := demoAt(t); m.Update(askMsg{ask: formAsk()}); return m }},
+		{"elicit url", modeBrowse, dialogAsk, true, func(t *testing.T) *Model {
 			m := demoAt(t)
 			m.Update(askMsg{ask: urlAsk("https://example.com/a")})
 			return m
 		}},
-		{"sample", modeBrowse, overlayNone, true, func(t *testing.T) *Model { m := demoAt(t); m.Update(askMsg{ask: sampleAsk()}); return m }},
+		{"sample", modeBrowse, dialogAsk, true, func(t *testing.T) *Model { m := demoAt(t); m.Update(askMsg{ask: sampleAsk()}); return m }},
 	}
 }
 
 // pureTraffic is n messages on the wire, each long enough to wrap when opened.
-func pureTraffic(n int) []panes.TrafficEntry {
-	var out []panes.TrafficEntry
+func pureTraffic(n int) []overlays.TrafficEntry {
+	var out []overlays.TrafficEntry
 	for i := range n {
 		msg, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": map[string]any{"lines": slices.Repeat([]string{"x"}, 60)}})
-		out = append(out, panes.TrafficEntry{TraceEntry: client.TraceEntry{Time: fixedNow, Dir: "out", Kind: "request", Method: "tools/call", ID: fmt.Sprint(i), Message: msg, Size: len(msg)}})
+		out = append(out, overlays.TrafficEntry{TraceEntry: client.TraceEntry{Time: fixedNow, Dir: "out", Kind: "request", Method: "tools/call", ID: fmt.Sprint(i), Message: msg, Size: len(msg)}})
 	}
 	return out
 }
 
 // stateOf is every value the model holds, as "path = value" lines: it
-// follows pointers to this package's types and its panes' (ui/panes), and
+// follows pointers to this package's types and its panes' (ui/overlays), and
 // reads other packages' values in place but not behind their pointers (a
 // session's internals, a bubble's private caches, run on their own). The
 // feeds and the inbox, which other goroutines write, are left out.
@@ -237,18 +237,18 @@ type stateWalker struct {
 }
 
 var (
-	statePkgs = map[string]bool{reflect.TypeFor[Model]().PkgPath(): true, reflect.TypeFor[panes.Log]().PkgPath(): true,
-		reflect.TypeFor[form.ArgForm]().PkgPath(): true, reflect.TypeFor[pane.Pane]().PkgPath(): true,
+	statePkgs = map[string]bool{reflect.TypeFor[Model]().PkgPath(): true, reflect.TypeFor[overlays.Log]().PkgPath(): true,
+		reflect.TypeFor[form.ArgForm]().PkgPath(): true, reflect.TypeFor[scroll.Pane]().PkgPath(): true,
 		reflect.TypeFor[style.Styles]().PkgPath(): true, reflect.TypeFor[keymap.KeyMap]().PkgPath(): true}
 	stateSkipped = map[reflect.Type]bool{trafficFeedType(): true, reflect.TypeFor[inbox](): true}
 )
 
-// trafficFeedType is the type of the traffic pane's feed, which ui/panes
+// trafficFeedType is the type of the traffic pane's feed, which ui/overlays
 // keeps to itself.
 func trafficFeedType() reflect.Type {
-	f, ok := reflect.TypeFor[panes.Traffic]().FieldByName("feed")
+	f, ok := reflect.TypeFor[overlays.Traffic]().FieldByName("feed")
 	if !ok {
-		panic("panes.Traffic has no field feed")
+		panic("overlays.Traffic has no field feed")
 	}
 	return f.Type.Elem()
 }

@@ -13,24 +13,12 @@ import (
 // Nothing is sent here.
 func (s *serverState) recheckOpenCall() {
 	switch {
-	case s.mode == modeForm && s.form != nil:
-		name := s.form.Tool().Name
-		cur, ok := s.session.Tool(name)
-		if !ok {
-			s.mode, s.form = modeBrowse, nil
-			s.status = termtext.Line(name) + " is no longer listed by the server: the form was closed, nothing was sent"
-			return
-		}
-		if ch := client.HintChange(s.form.Tool(), cur); ch != "" {
-			s.formChange = ch
-			s.status = "the server changed " + termtext.Line(name) + "'s hints: " + termtext.Line(ch) + "; you will be asked before it runs"
-		}
-	case s.mode == modeConfirm && s.pending != nil:
+	case s.pending != nil: // the confirmation, over the form
 		p := s.pending
 		name := p.call.Tool.Name
 		cur, ok := s.session.Tool(name)
 		if !ok {
-			s.pending, s.mode = nil, modeForm
+			s.closeConfirm()
 			s.status = termtext.Line(name) + " is no longer listed by the server: nothing was sent"
 			return
 		}
@@ -46,8 +34,20 @@ func (s *serverState) recheckOpenCall() {
 		p.call.SessionAllowed = s.sessionAllowed(cur)
 		p.decision = s.session.Decide(p.call)
 		if p.decision.Verdict == policy.Refuse {
-			s.pending, s.mode = nil, modeForm
+			s.closeConfirm()
 			s.status = "the server changed " + termtext.Line(name) + ": " + termtext.Line(p.decision.Reason) + "; nothing was sent"
+		}
+	case s.mode == modeForm && s.form != nil:
+		name := s.form.Tool().Name
+		cur, ok := s.session.Tool(name)
+		if !ok {
+			s.mode, s.form = modeBrowse, nil
+			s.status = termtext.Line(name) + " is no longer listed by the server: the form was closed, nothing was sent"
+			return
+		}
+		if ch := client.HintChange(s.form.Tool(), cur); ch != "" {
+			s.formChange = ch
+			s.status = "the server changed " + termtext.Line(name) + "'s hints: " + termtext.Line(ch) + "; you will be asked before it runs"
 		}
 	}
 }

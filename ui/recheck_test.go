@@ -65,7 +65,7 @@ func TestOpenFormIsDecidedAgainWhenTheServerRedeclaresTheTool(t *testing.T) {
 		t.Errorf("status %q does not say the hints changed", m.shown().status)
 	}
 	send(m, "ctrl+r")
-	if m.shown().mode != modeConfirm || m.shown().pending == nil || !strings.Contains(m.shown().pending.changed, "readOnlyHint") || r.runs.Load() != 0 {
+	if !confirming(m.shown()) || m.shown().pending == nil || !strings.Contains(m.shown().pending.changed, "readOnlyHint") || r.runs.Load() != 0 {
 		t.Fatalf("mode %v, pending %+v, runs %d: a re-declared tool must be confirmed before it runs", m.shown().mode, m.shown().pending, r.runs.Load())
 	}
 	if !strings.Contains(m.render(), "the server changed this tool") {
@@ -76,13 +76,13 @@ func TestOpenFormIsDecidedAgainWhenTheServerRedeclaresTheTool(t *testing.T) {
 func TestOpenDialogIsDecidedAgainAndAnEarlierAnswerDoesNotCount(t *testing.T) {
 	m, r := connectRedeclaring(t, &mcp.ToolAnnotations{DestructiveHint: boolp(true), OpenWorldHint: boolp(false)})
 	send(m, "enter", "ctrl+r")
-	if m.shown().mode != modeConfirm {
+	if !confirming(m.shown()) {
 		t.Fatalf("mode %v, want the dialog", m.shown().mode)
 	}
 	r.declare(&mcp.ToolAnnotations{DestructiveHint: boolp(true), OpenWorldHint: boolp(true)})
 	refresh(m)
 	p := m.shown().pending
-	if m.shown().mode != modeConfirm || p == nil || !strings.Contains(p.changed, "openWorldHint false → true") || !p.decision.OpenWorld {
+	if !confirming(m.shown()) || p == nil || !strings.Contains(p.changed, "openWorldHint false → true") || !p.decision.OpenWorld {
 		t.Fatalf("mode %v, pending %+v: the dialog must show the new declaration", m.shown().mode, p)
 	}
 	if r.runs.Load() != 0 {

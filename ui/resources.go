@@ -11,7 +11,7 @@ import (
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/layout"
-	"github.com/mcpsh/mcpsh/ui/pane"
+	"github.com/mcpsh/mcpsh/ui/scroll"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -142,7 +142,7 @@ func (s *serverState) onResourcesKey(msg tea.KeyPressMsg) tea.Cmd {
 
 // moveList applies the list movement keys; it reports whether msg was one.
 func moveList(l *itemList, k *keymap.KeyMap, msg tea.KeyPressMsg, page int) bool {
-	n, ok := pane.CursorMove(msg, k, max(page, 1), len(l.rows))
+	n, ok := scroll.CursorMove(msg, k, max(page, 1), len(l.rows))
 	if ok {
 		l.Move(n)
 	}

@@ -12,7 +12,8 @@ import (
 	"github.com/mcpsh/mcpsh/ui/form"
 	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/layout"
-	"github.com/mcpsh/mcpsh/ui/pane"
+	"github.com/mcpsh/mcpsh/ui/markdown"
+	"github.com/mcpsh/mcpsh/ui/scroll"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -23,7 +24,7 @@ import (
 type resourceView struct {
 	st   *style.Styles
 	keys *keymap.KeyMap
-	body pane.Pane
+	body scroll.Pane
 
 	id    int // the read in flight, or the last one
 	title string
@@ -128,7 +129,7 @@ func resourceLines(v *resourceView, width int, st *style.Styles) []string {
 		case isMarkdown(mt, c.URI):
 			// Only what can be shown is drawn: a server may send megabytes.
 			cut := layout.RuneStart(c.Text, resultMaxBytes)
-			w.rendered(renderMarkdown(termtext.Sanitize(c.Text[:cut]), width, st), cut)
+			w.rendered(markdown.Render(termtext.Sanitize(c.Text[:cut]), width, st), cut)
 			if cut < len(c.Text) {
 				w.full = true
 				w.hide(c.Text[cut:])

@@ -12,8 +12,8 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/keymap"
-	"github.com/mcpsh/mcpsh/ui/pane"
-	"github.com/mcpsh/mcpsh/ui/panes"
+	"github.com/mcpsh/mcpsh/ui/overlays"
+	"github.com/mcpsh/mcpsh/ui/scroll"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -56,7 +56,7 @@ func resultLines(o *client.Outcome, width int, st *style.Styles) []string {
 			s += " — " + a.Error
 		}
 		if a.WaitMS > 0 {
-			s += ", waited " + panes.FormatMS(a.WaitMS)
+			s += ", waited " + overlays.FormatMS(a.WaitMS)
 		}
 		w.text(termtext.Line(s), st.Warning)
 	}
@@ -180,13 +180,13 @@ func resultStatusLine(o *client.Outcome, st *style.Styles) string {
 	if title != "" && title != name {
 		head = st.Title.Render(title) + "  " + st.Name.Render(name)
 	}
-	parts := []string{panes.StatusStyle(o.Status, st).Render(panes.StatusWord(o.Status))}
+	parts := []string{overlays.StatusStyle(o.Status, st).Render(overlays.StatusWord(o.Status))}
 	if o.Status == client.StatusRefused {
 		parts = append(parts, st.Muted.Render("not sent"))
 	} else {
-		parts = append(parts, st.Muted.Render(panes.FormatMS(o.DurationMS)), st.Muted.Render(panes.Attempts(len(o.Attempts))))
+		parts = append(parts, st.Muted.Render(overlays.FormatMS(o.DurationMS)), st.Muted.Render(overlays.Attempts(len(o.Attempts))))
 	}
-	if a := panes.Approver(o); a != "" {
+	if a := overlays.Approver(o); a != "" {
 		parts = append(parts, st.Muted.Render(a))
 	}
 	return head + "  " + strings.Join(parts, st.Muted.Render(" · "))
@@ -207,7 +207,7 @@ func resultOr(s, def string) string {
 type resultView struct {
 	st      *style.Styles
 	keys    *keymap.KeyMap
-	body    pane.Pane
+	body    scroll.Pane
 	outcome *client.Outcome
 	width   int
 	height  int

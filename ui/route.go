@@ -86,20 +86,15 @@ func (m *Model) serverOr(s *serverState) *serverState {
 }
 
 // forwardToFocus gives other messages (cursor blinks and the like) to the
-// component that has focus: the picker or the traffic's filter, when they
-// are open under no dialog, else the server on screen.
+// dialog on top when it takes them (the picker, the traffic's filter), else
+// to the server on screen.
 func (m *Model) forwardToFocus(msg tea.Msg) tea.Cmd {
-	s := m.shown()
-	switch {
-	case s.dialog != nil:
-	case m.overlay == overlayServers:
-		var cmd tea.Cmd
-		m.pick.in, cmd = m.pick.in.Update(msg)
-		return cmd
-	case m.overlay == overlayTraffic && s.traffic.Filtering():
-		return s.traffic.Forward(msg)
+	if d := m.top(); d != nil {
+		if cmd, ok := d.update(msg); ok {
+			return cmd
+		}
 	}
-	return s.update(msg)
+	return m.shown().update(msg)
 }
 
 // quit ends the view; Run then cancels every server's call in flight and

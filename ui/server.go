@@ -7,7 +7,7 @@ import (
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/mcpsh/mcpsh/ui/form"
-	"github.com/mcpsh/mcpsh/ui/panes"
+	"github.com/mcpsh/mcpsh/ui/overlays"
 )
 
 // serverState is everything the view holds for one server: its connection,
@@ -56,12 +56,11 @@ type serverState struct {
 	promptOut  *promptView
 	subscribed map[string]bool
 
-	// The server's requests for the user (asks.go): the queue and the first
-	// one's dialog; whether the user put them aside (the dialog is then not
-	// shown) or muted the server; how many were declined at once, and why
-	// the last were (askqueue.go).
+	// The server's requests for the user (asks.go): the queue, whose first
+	// one's dialog is on the dialog stack (asking); whether the user put
+	// them aside (the dialog is then not shown) or muted the server; how many
+	// were declined at once, and why the last were (askqueue.go).
 	asks      []*serverAsk
-	dialog    askDialog
 	asksAside bool
 	muted     bool
 	declined  int
@@ -75,7 +74,7 @@ type serverState struct {
 
 	// Calls.
 	form     *form.ArgForm
-	pending  *pendingCall
+	pending  *pendingCall // the confirmation's call, while its dialog is up
 	running  *runningCall
 	result   *resultView
 	lastTool string // the last call's tool and arguments, for "edit and run again"
@@ -91,10 +90,10 @@ type serverState struct {
 	// listGen counts listings; the audit (audit.go) is made per listing.
 	listGen   int
 	audit     auditState
-	auditPane *panes.Audit
+	auditPane *overlays.Audit
 
-	serverPane *panes.Server
-	traffic    *panes.Traffic
+	serverPane *overlays.Server
+	traffic    *overlays.Traffic
 
 	// detail is the tools view's detail, drawn by Update (frame.go).
 	detail detailCache
@@ -114,9 +113,9 @@ func newServerState(c *common, spec Choice) *serverState {
 		allowed:    map[string]policy.Hints{},
 		subscribed: map[string]bool{},
 		filterIn:   textinput.New(),
-		auditPane:  panes.NewAudit(c.st, c.keys),
-		serverPane: panes.NewServer(c.st, c.keys),
-		traffic:    panes.NewTraffic(c.st, c.keys, c.inbox.done, c.inbox.ctxDone),
+		auditPane:  overlays.NewAudit(c.st, c.keys),
+		serverPane: overlays.NewServer(c.st, c.keys),
+		traffic:    overlays.NewTraffic(c.st, c.keys, c.inbox.done, c.inbox.ctxDone),
 	}
 	if spec.Problem == "" || spec.Target.Kind != "" {
 		t := spec.Target

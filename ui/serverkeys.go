@@ -156,7 +156,7 @@ func (s *serverState) onDialogKey(msg tea.KeyPressMsg) tea.Cmd {
 	if cmd, ok := s.onAskQueueKey(msg); ok {
 		return cmd
 	}
-	r, cmd := s.dialog.key(msg)
+	r, cmd := s.asking().key(msg)
 	if r == nil {
 		return cmd
 	}

@@ -48,7 +48,7 @@ func (m *Model) pickMatches() []int {
 
 // openPick shows the picker, the cursor on the server on screen.
 func (m *Model) openPick() tea.Cmd {
-	m.overlay = overlayServers
+	m.openPane(m.pickDialog())
 	m.pick.in.SetValue("")
 	m.pick.cursor = m.cur
 	m.pick.in.SetWidth(max(m.width-4, 10))
@@ -60,8 +60,7 @@ func (m *Model) onPickKey(msg tea.KeyPressMsg) tea.Cmd {
 	matches := m.pickMatches()
 	switch {
 	case key.Matches(msg, k.Close):
-		m.overlay = overlayNone
-		m.pick.in.Blur()
+		m.closePane()
 		return nil
 	case key.Matches(msg, k.SuggestUp):
 		m.pick.cursor = max(m.pick.cursor-1, 0)
@@ -73,8 +72,7 @@ func (m *Model) onPickKey(msg tea.KeyPressMsg) tea.Cmd {
 		if m.pick.cursor >= len(matches) {
 			return nil
 		}
-		m.overlay = overlayNone
-		m.pick.in.Blur()
+		m.closePane()
 		m.setAskReturn(nil)
 		return m.switchTo(matches[m.pick.cursor])
 	}

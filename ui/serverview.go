@@ -8,7 +8,8 @@ import (
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/mcpsh/mcpsh/ui/layout"
-	"github.com/mcpsh/mcpsh/ui/panes"
+	"github.com/mcpsh/mcpsh/ui/overlays"
+	"github.com/mcpsh/mcpsh/ui/tooldetail"
 )
 
 func (s *serverState) untrusted() bool {
@@ -57,7 +58,7 @@ func (s *serverState) formHeader() string {
 	w.Add(toolHeading(s.st, t) + "  " +
 		s.st.ClassStyle(t.Class()).Render(string(t.Class())))
 	verdict := map[policy.Verdict]string{policy.Run: "ctrl+r runs it", policy.Ask: "ctrl+r asks first", policy.Refuse: "ctrl+r will be refused"}[d.Verdict]
-	w.Add(decisionStyle(s.st, d).Render(termtext.Truncate(verdict+": "+d.Reason, s.width)))
+	w.Add(tooldetail.DecisionStyle(s.st, d).Render(termtext.Truncate(verdict+": "+d.Reason, s.width)))
 	w.Add(s.st.Muted.Render(strings.Repeat("─", s.width)))
 	return strings.Join(w.Out, "\n")
 }
@@ -89,8 +90,8 @@ func (s *serverState) layout() {
 	if s.promptOut != nil {
 		s.promptOut.SetSize(s.width, h)
 	}
-	if s.dialog != nil {
-		s.dialog.setSize(s.width, s.dialogHeight())
+	if d := s.asking(); d != nil {
+		d.setSize(s.width, s.dialogHeight())
 	}
 	s.laid = [2]int{s.width, h}
 }
@@ -143,7 +144,7 @@ func (s *serverState) header() string {
 			calls = fmt.Sprintf(" · %d call%s", n, layout.Plural(n))
 		}
 		if n := s.openWorldCalls(); n > 0 {
-			calls += " · " + s.st.MarkOpenWorld.Render(fmt.Sprintf("%s %d open-world", panes.MarkOpenWorld, n))
+			calls += " · " + s.st.MarkOpenWorld.Render(fmt.Sprintf("%s %d open-world", overlays.MarkOpenWorld, n))
 		}
 	}
 	line := func(left, right string) (string, bool) { return termtext.Spread(left, right, w, 1) }
@@ -198,12 +199,12 @@ func (s *serverState) renderDialog(h int) string {
 		top = append(top, s.st.Warning.Render(termtext.Truncate("on screen while it asks, instead of "+termtext.Line(s.displaced)+": the view goes back once you answer", s.width)))
 	}
 	if r := s.running; r != nil {
-		top = append(top, s.st.Muted.Render(fmt.Sprintf("%s %s runs on under this request (%s)", s.spinner.View(), termtext.Line(r.call.Tool.Name), panes.FormatDuration(s.now().Sub(r.started)))))
+		top = append(top, s.st.Muted.Render(fmt.Sprintf("%s %s runs on under this request (%s)", s.spinner.View(), termtext.Line(r.call.Tool.Name), overlays.FormatDuration(s.now().Sub(r.started)))))
 	}
 	if line := s.queueLine(); line != "" {
 		top = append(top, s.st.Muted.Render(termtext.Truncate(line, s.width)))
 	}
-	out := append(top, layout.FitLines(s.dialog.view(), s.width, max(h-len(top), 0))...)
+	out := append(top, layout.FitLines(s.asking().view(), s.width, max(h-len(top), 0))...)
 	return strings.Join(out, "\n")
 }
 

@@ -46,7 +46,7 @@ func TestAServerThatMayNotStartIsNeverStarted(t *testing.T) {
 			if s.session != nil || s.connecting != nil || s.mode != modeConnectFailed {
 				t.Fatalf("%s after %q: session %v, connecting %v, mode %v: it was started", name, k, s.session != nil, s.connecting != nil, s.mode)
 			}
-			if m.overlay == overlayServers {
+			if pane(m) == dialogServers {
 				d.keys("esc")
 			}
 		}

@@ -10,7 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/internal/theme"
-	"github.com/mcpsh/mcpsh/ui/panes"
+	"github.com/mcpsh/mcpsh/ui/overlays"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -111,7 +111,7 @@ func TestThemeSwapDuringTheAudit(t *testing.T) {
 		p := m.shown().auditPane
 		return p.Report() != nil && !p.Stale() && m.shown().audit.renderReq == 0
 	})
-	want := panes.RenderAudit(m.shown().auditPane.Report(), m.shown().auditPane.Width(), m.st)
+	want := overlays.RenderAudit(m.shown().auditPane.Report(), m.shown().auditPane.Width(), m.st)
 	if !reflect.DeepEqual(m.shown().auditPane.Rendered().Lines, want.Lines) {
 		t.Fatal("the audit pane kept lines drawn in the old theme")
 	}

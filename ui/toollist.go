@@ -9,6 +9,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/mcpsh/mcpsh/ui/fuzzy"
 	"github.com/mcpsh/mcpsh/ui/layout"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
@@ -188,7 +189,7 @@ tools:
 		score := 0
 		hay, tl := l.hay[i], int(l.titleLen[i])
 		for _, w := range q.words {
-			s := wordScore(w, hay, hay[tl+1:tl+1+int(l.nameLen[i])], hay[:tl])
+			s := fuzzy.WordScore(w, hay, hay[tl+1:tl+1+int(l.nameLen[i])], hay[:tl])
 			if s == 0 {
 				continue tools
 			}

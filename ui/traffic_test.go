@@ -33,7 +33,7 @@ func TestTrafficPane(t *testing.T) {
 	d.callTool("list notes")
 	d.until("the call's result", func() bool { return m.shown().mode == modeResult })
 	d.keys("T")
-	if m.overlay != overlayTraffic {
+	if pane(m) != dialogTraffic {
 		t.Fatal("T did not open the traffic pane")
 	}
 	answered := func() bool {
@@ -80,8 +80,8 @@ func TestTrafficPane(t *testing.T) {
 	}
 	// ] shows beta's traffic, which has no call.
 	d.keys("]")
-	if m.shown() != b || m.overlay != overlayTraffic || !strings.Contains(screen(m), "Traffic  beta") {
-		t.Fatalf("]: on %s, overlay %v", m.shown().name(), m.overlay)
+	if m.shown() != b || pane(m) != dialogTraffic || !strings.Contains(screen(m), "Traffic  beta") {
+		t.Fatalf("]: on %s, overlay %v", m.shown().name(), pane(m))
 	}
 	d.keys("[")
 
@@ -114,11 +114,11 @@ func TestTrafficPane(t *testing.T) {
 		t.Fatal("esc did not close the message")
 	}
 	d.keys("esc")
-	if a.traffic.Filter() != "" || m.overlay != overlayTraffic {
+	if a.traffic.Filter() != "" || pane(m) != dialogTraffic {
 		t.Fatal("esc did not clear the filter first")
 	}
 	d.keys("esc")
-	if m.overlay != overlayNone {
+	if pane(m) != "" {
 		t.Fatal("esc did not close the pane")
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/mcpsh/mcpsh/internal/units"
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/mcpsh/mcpsh/ui/form"
-	"github.com/mcpsh/mcpsh/ui/panes"
+	"github.com/mcpsh/mcpsh/ui/overlays"
 )
 
 // update handles a message for the server: an answer to one of its
@@ -44,7 +44,7 @@ func (s *serverState) update(msg tea.Msg) tea.Cmd {
 		return s.onEvent(msg.event)
 	case eventMsg:
 		return s.onEvent(msg.event)
-	case panes.TrafficMsg:
+	case overlays.TrafficMsg:
 		s.traffic.Add(msg.Entries, msg.Dropped)
 		return s.cmd(s.traffic.Wait())
 	case logLevelSetMsg:
@@ -88,7 +88,7 @@ func (s *serverState) update(msg tea.Msg) tea.Cmd {
 		s.onSaved(msg)
 		return nil
 	case openedMsg:
-		if d, ok := s.dialog.(*urlDialog); ok {
+		if d, ok := s.asking().(*urlDialog); ok {
 			d.opened(msg)
 		}
 		return nil
@@ -102,8 +102,10 @@ func (s *serverState) update(msg tea.Msg) tea.Cmd {
 // focus.
 func (s *serverState) forwardToFocus(msg tea.Msg) tea.Cmd {
 	switch {
-	case s.dialog != nil:
-		return s.dialog.update(msg)
+	case s.asking() != nil:
+		return s.asking().update(msg)
+	case s.pending != nil:
+		return nil // the confirmation is over the form
 	case s.filtering:
 		var cmd tea.Cmd
 		s.filterIn, cmd = s.filterIn.Update(msg)
@@ -221,7 +223,7 @@ func (s *serverState) startCall(c *client.Call) tea.Cmd {
 	ctx, cancel := context.WithCancel(s.ctx)
 	r := newCallRun(s.nextID())
 	s.running = &runningCall{run: r, call: c, cancel: cancel, started: s.now()}
-	s.pending = nil
+	s.closeConfirm()
 	s.lastTool, s.lastArgs = c.Tool.Name, c.Args
 	s.mode = modeRunning
 	return tea.Batch(s.cmd(doCallCmd(ctx, s.session, c, r)), s.cmd(waitCallUpdate(r)), s.spinner.Tick)
@@ -242,8 +244,7 @@ func (s *serverState) runForm() tea.Cmd {
 	c := s.newCall(t, args)
 	d := s.session.Decide(c)
 	if d.Verdict == policy.Ask || (d.Verdict == policy.Run && s.formChange != "") {
-		s.pending = &pendingCall{call: c, decision: d, changed: s.formChange}
-		s.mode = modeConfirm
+		s.openConfirm(&pendingCall{call: c, decision: d, changed: s.formChange})
 		return nil
 	}
 	return s.startCall(c)

@@ -3,10 +3,8 @@ package ui
 import (
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/internal/termtext"
-	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/layout"
 )
 
@@ -41,27 +39,8 @@ func (m *Model) render() string {
 		body = m.withSidebar(body, h)
 	}
 	out = append(out, body...)
-	out = append(out, m.footerLine())
+	out = append(out, m.footer())
 	return strings.Join(out, "\n")
-}
-
-// footerLine is the footer; the workspace's own overlays give their keys
-// from the same keymap, drawn the same way.
-func (m *Model) footerLine() string {
-	s := m.shown()
-	if s.status == "" && s.dialog == nil {
-		var b []key.Binding
-		switch m.overlay {
-		case overlayTraffic:
-			b = s.trafficBindings()
-		case overlayServers:
-			b = []key.Binding{m.keys.SuggestUp, m.keys.SuggestDown, keymap.Relabel(m.keys.Choose, "switch"), m.keys.Close}
-		}
-		if b != nil {
-			return m.footerKeys(b)
-		}
-	}
-	return m.footer()
 }
 
 // layoutShared sizes what every server shares (the session log's pane, the
@@ -80,26 +59,10 @@ func (m *Model) footer() string {
 	return m.footerKeys(m.bindings())
 }
 
-// body is the dialog of the server's request, the overlay, or the server's
-// own screen, in h lines.
+// body is the dialog on top, or the server's own screen, in h lines.
 func (m *Model) body(h int) string {
-	s := m.shown()
-	if s.dialog != nil {
-		return s.renderDialog(h)
+	if d := m.top(); d != nil {
+		return d.view(h)
 	}
-	switch m.overlay {
-	case overlayHelp:
-		return m.renderHelp(h)
-	case overlayTraffic:
-		return s.traffic.View(s.name())
-	case overlayServers:
-		return m.renderPick(h)
-	case overlayLog:
-		return m.logPane.View()
-	case overlayServer:
-		return s.serverPane.View()
-	case overlayAudit:
-		return s.auditPane.View(m.spinner.View())
-	}
-	return s.body(h)
+	return m.shown().body(h)
 }

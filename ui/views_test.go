@@ -390,7 +390,8 @@ func TestNewScreensFit(t *testing.T) {
 		m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 		at := " at " + itoa(w) + "x" + itoa(h)
 		back := func() {
-			m.shown().dialog, m.shown().asks, m.overlay, m.shown().saving = nil, nil, overlayNone, nil
+			closeDialogs(m)
+			m.shown().asks, m.shown().saving = nil, nil
 			m.shown().mode, m.shown().reader, m.shown().strForm, m.shown().promptOut = modeBrowse, nil, nil, nil
 			m.shown().layout()
 		}

@@ -42,7 +42,7 @@ func TestSuspectWidthsStayInTheirPanes(t *testing.T) {
 			d.typeText(strings.Repeat("\u00ad", 3))
 			fits("filtering")
 			d.keys("esc", "home", "enter")
-			if m.shown().mode != modeConfirm {
+			if !confirming(m.shown()) {
 				t.Fatalf("enter on a destructive tool: mode %v, want the confirmation", m.shown().mode)
 			}
 			fits("the confirmation dialog")

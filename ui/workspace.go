@@ -24,8 +24,9 @@ func (m *Model) serverSpecs() []Choice {
 	return []Choice{{Name: "no server", Problem: "no server named: start mcpsh with --demo, -s NAME, --url URL or -- COMMAND"}}
 }
 
-// switchTo puts server i on screen. An overlay stays open over the new
-// server (its output, its traffic, its audit).
+// switchTo puts server i on screen. The root's pane stays open over the new
+// server (its output, its traffic, its audit); the dialogs of the server
+// left stay with it.
 func (m *Model) switchTo(i int) tea.Cmd {
 	if i < 0 || i >= len(m.servers) || i == m.cur {
 		return nil
@@ -36,9 +37,9 @@ func (m *Model) switchTo(i int) tea.Cmd {
 		s.layout()
 	}
 	m.layoutShared()
-	if m.overlay == overlayAudit {
+	if d := m.dialogs.root(); d != nil && d.id() == dialogAudit {
 		if s.session == nil {
-			m.overlay = overlayNone
+			m.closePane()
 			return nil
 		}
 		return s.openAudit()
@@ -60,11 +61,11 @@ func (m *Model) step(dir int) tea.Cmd {
 // on screen does not, and goes back to where the user was once every request
 // is answered.
 func (m *Model) followAsks() tea.Cmd {
-	if m.shown().dialog != nil || !m.workspace() {
+	if m.shown().asking() != nil || !m.workspace() {
 		return nil
 	}
 	for i, s := range m.servers {
-		if s.dialog != nil {
+		if s.asking() != nil {
 			if m.askReturn == nil {
 				m.setAskReturn(m.shown())
 			}

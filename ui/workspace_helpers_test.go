@@ -192,3 +192,34 @@ func has(s string, subs ...string) string {
 	}
 	return ""
 }
+
+// pane is the kind of the root's pane on top (dialogHelp, dialogLog…), or ""
+// when none is.
+func pane(m *Model) string {
+	if d := m.top(); d != nil && d.owner() == nil {
+		return d.id()
+	}
+	return ""
+}
+
+// topID is the kind of the dialog on top, or "" when none is.
+func topID(m *Model) string {
+	if d := m.top(); d != nil {
+		return d.id()
+	}
+	return ""
+}
+
+// confirming reports whether s's confirmation is up.
+func confirming(s *serverState) bool {
+	return s.pending != nil && s.dialogs.of(s, dialogConfirm) != nil
+}
+
+// closeDialogs takes every dialog down, as if each was answered or closed.
+func closeDialogs(m *Model) {
+	m.closePane()
+	for _, s := range m.servers {
+		s.closeConfirm()
+		s.setAsking(nil)
+	}
+}

@@ -12,7 +12,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/demo"
 	"github.com/mcpsh/mcpsh/policy"
-	"github.com/mcpsh/mcpsh/ui/panes"
+	"github.com/mcpsh/mcpsh/ui/overlays"
 )
 
 // threeServers is a workspace of three, connected: notes, shared (untrusted)
@@ -36,7 +36,7 @@ func threeServers(t *testing.T) *Model {
 // someTraffic gives the server on screen a few messages.
 func someTraffic(m *Model) {
 	at := fixedNow
-	var es []panes.TrafficEntry
+	var es []overlays.TrafficEntry
 	for i, e := range []client.TraceEntry{
 		{Dir: "out", Kind: "request", Method: "initialize", ID: "1", Size: 210},
 		{Dir: "in", Kind: "response", Method: "initialize", ID: "1", Size: 731, LatencyMS: 1.4},
@@ -49,7 +49,7 @@ func someTraffic(m *Model) {
 		e.Time = at.Add(time.Duration(i) * 7 * time.Millisecond)
 		e.Server = m.shown().name()
 		e.Message = json.RawMessage(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":%q}`, i, e.Method))
-		es = append(es, panes.TrafficEntry{TraceEntry: e})
+		es = append(es, overlays.TrafficEntry{TraceEntry: e})
 	}
 	m.shown().traffic.Add(es, 0)
 }
@@ -76,13 +76,14 @@ func TestWorkspaceScreensFit(t *testing.T) {
 		// The traffic pane as the user leaves it: the filter kept, the
 		// message closed.
 		switch {
-		case m.overlay != overlayTraffic:
+		case pane(m) != dialogTraffic:
 		case m.shown().traffic.Filtering():
 			send(m, "enter")
 		case m.shown().traffic.Opened():
 			send(m, "esc")
 		}
-		m.overlay, m.shown().mode, m.shown().filtering, m.shown().form, m.shown().pending = overlayNone, modeBrowse, false, nil, nil
+		closeDialogs(m)
+		m.shown().mode, m.shown().filtering, m.shown().form = modeBrowse, false, nil
 		m.switchTo(0)
 		m.askReturn = nil
 	}
@@ -127,7 +128,7 @@ func TestWorkspaceAskScreensFit(t *testing.T) {
 		a := formAsk()
 		a.srv = m.servers[1]
 		m.Update(askMsg{ask: a})
-		if m.shown() != m.servers[1] || m.shown().dialog == nil {
+		if m.shown() != m.servers[1] || m.shown().asking() == nil {
 			t.Fatalf("the ask did not bring shared on screen")
 		}
 		checkScreen(t, fmt.Sprintf("ask at %dx%d", size[0], size[1]), m.render(), size[0], size[1])

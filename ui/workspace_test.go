@@ -169,7 +169,7 @@ func TestWorkspaceAskFromAServerInTheBackground(t *testing.T) {
 		r, _ := m.inbox.elicitFor(b)(context.Background(), &client.ElicitRequest{Server: "beta", Mode: "form", Message: "Tell us about you", Schema: json.RawMessage(featureForm)})
 		got <- r
 	}()
-	d.until("beta's dialog", func() bool { return m.shown() == b && m.shown().dialog != nil })
+	d.until("beta's dialog", func() bool { return m.shown() == b && m.shown().asking() != nil })
 	if miss := has(screen(m), "beta asks for input", "instead of alpha", "untrusted server", "? 1 ask"); miss != "" {
 		t.Fatalf("the screen lacks %q:\n%s", miss, screen(m))
 	}
@@ -178,7 +178,7 @@ func TestWorkspaceAskFromAServerInTheBackground(t *testing.T) {
 	if r := <-got; r == nil || r.Action != client.ElicitDecline {
 		t.Fatalf("beta got %+v", r)
 	}
-	if m.shown() != a || m.shown().dialog != nil {
+	if m.shown() != a || m.shown().asking() != nil {
 		t.Fatalf("after the answer: on %s", m.shown().name())
 	}
 }
@@ -203,13 +203,13 @@ func TestWorkspaceSwitchingKeepsEachServersState(t *testing.T) {
 	}
 	// W picks by name.
 	send(m, "W")
-	if m.overlay != overlayServers {
+	if pane(m) != dialogServers {
 		t.Fatal("W did not open the servers")
 	}
 	send(m, "b", "e")
 	checkScreen(t, "picker", m.render(), 100, 30)
 	send(m, "enter")
-	if m.shown().name() != "beta" || m.overlay != overlayNone || m.shown().list.Selected().Name != sel {
-		t.Fatalf("picked %s, overlay %v", m.shown().name(), m.overlay)
+	if m.shown().name() != "beta" || pane(m) != "" || m.shown().list.Selected().Name != sel {
+		t.Fatalf("picked %s, overlay %v", m.shown().name(), pane(m))
 	}
 }

@@ -1,4 +1,4 @@
-package panes
+package overlays
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 	"github.com/mcpsh/mcpsh/internal/audit"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/keymap"
-	"github.com/mcpsh/mcpsh/ui/pane"
+	"github.com/mcpsh/mcpsh/ui/scroll"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -24,8 +24,8 @@ type Audit struct {
 	st     *style.Styles
 	keys   *keymap.KeyMap
 	report *audit.Report
-	view   AuditLines // report rendered, for view.Width
-	body   pane.Pane  // view.Lines under the title
+	view   AuditLines  // report rendered, for view.Width
+	body   scroll.Pane // view.Lines under the title
 	width  int
 }
 

@@ -1,4 +1,7 @@
-package ui
+// Package tooldetail draws the detail of one tool, beside the tool list:
+// what it is, its hints as declared, implied and in effect, what mcpsh would
+// decide for a call and why, its schemas summarised, and its examples.
+package tooldetail
 
 import (
 	"encoding/json"
@@ -16,14 +19,14 @@ import (
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/mcpsh/mcpsh/ui/form"
-	"github.com/mcpsh/mcpsh/ui/panes"
+	"github.com/mcpsh/mcpsh/ui/overlays"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
-// renderDetail is everything mcpsh knows about one tool: what it is, the hints
+// Render is everything mcpsh knows about one tool: what it is, the hints
 // as declared, implied and in effect, what mcpsh would decide for a call and why,
 // its schemas summarised, and its input examples.
-func renderDetail(t *client.Tool, d policy.Decision, findings []audit.Finding, width int, st *style.Styles) string {
+func Render(t *client.Tool, d policy.Decision, findings []audit.Finding, width int, st *style.Styles) string {
 	if t == nil {
 		return st.Muted.Render("no tool matches the filter")
 	}
@@ -49,14 +52,14 @@ func renderDetail(t *client.Tool, d policy.Decision, findings []audit.Finding, w
 
 	w.Section(st, "If you call it")
 	verdict := map[policy.Verdict]string{policy.Run: "runs", policy.Ask: "asks first", policy.Refuse: "refused"}[d.Verdict]
-	w.Wrap(verdict+": "+d.Reason, decisionStyle(st, d))
+	w.Wrap(verdict+": "+d.Reason, DecisionStyle(st, d))
 	replay := "replay-safe: retried on transient failures"
 	if !d.ReplaySafe {
 		replay = "not replay-safe (" + d.NotReplaySafe + "): never retried once it may have run"
 	}
 	w.Wrap(replay, st.Muted)
 	if d.OpenWorld {
-		w.Wrap(panes.MarkOpenWorld+" open-world: flagged in the session log", st.MarkOpenWorld)
+		w.Wrap(overlays.MarkOpenWorld+" open-world: flagged in the session log", st.MarkOpenWorld)
 	}
 
 	w.Section(st, "Audit")
@@ -94,7 +97,8 @@ func renderDetail(t *client.Tool, d policy.Decision, findings []audit.Finding, w
 	return strings.Join(w.Out, "\n")
 }
 
-func decisionStyle(st *style.Styles, d policy.Decision) lipgloss.Style {
+// DecisionStyle is the style of a decision's verdict: run, ask or refuse.
+func DecisionStyle(st *style.Styles, d policy.Decision) lipgloss.Style {
 	switch d.Verdict {
 	case policy.Run:
 		return st.OK

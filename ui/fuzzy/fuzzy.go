@@ -1,17 +1,16 @@
-package ui
-
-import (
-	"strings"
-	"unicode/utf8"
-)
-
-// The filter's scorer. It is ours rather than github.com/sahilm/fuzzy (the
+// Package fuzzy is the tool list's filter's scorer. It is ours rather than github.com/sahilm/fuzzy (the
 // library bubbles' list uses) for two reasons, both measured: that library
 // scores one string per candidate, so a tool's name, title and description
 // cannot weigh differently, and it allocates per candidate, which costs 3 to
 // 6 ms a keystroke on the titles and names of 10,000 tools alone, more than
 // the 5 ms this view allows for the filter and the whole frame. Ours works on
 // text lower-cased once per listing and allocates nothing per tool.
+package fuzzy
+
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // Match qualities, best first. A word scores in one band; a tool's score is
 // the sum over the words of the filter, so a tool that matches every word
@@ -33,10 +32,10 @@ const (
 	scoreWholeTitle    = 25
 )
 
-// wordScore is how well one lower-cased word matches a tool, 0 when it does
+// WordScore is how well one lower-cased word matches a tool, 0 when it does
 // not. hay is the tool's title, name and description, lower-cased and joined
 // by NULs; name and title are the lower-cased name and title.
-func wordScore(word, hay, name, title string) int {
+func WordScore(word, hay, name, title string) int {
 	if !strings.Contains(hay, word) {
 		return max(fuzzyScore(word, name), fuzzyScore(word, title))
 	}

@@ -1,4 +1,4 @@
-package panes
+package overlays
 
 import (
 	"fmt"
@@ -16,6 +16,19 @@ import (
 // MarkOpenWorld marks what may reach outside systems: an open-world tool in
 // the list, an open-world call in the session log.
 const MarkOpenWorld = "◆"
+
+// The other marks shown beside a tool, in the tool list and its detail.
+const (
+	MarkIdempotent = "↻"
+	MarkImplied    = "~"
+	// MarkConflict takes the place of MarkImplied: a tool declared both
+	// read-only and destructive, read as destructive.
+	MarkConflict = "!"
+	// MarkAllowed: the user allowed the tool for this session (a in the
+	// confirmation dialog); MarkDenied: a deny rule blocks it.
+	MarkAllowed = "✓"
+	MarkDenied  = "⊘"
+)
 
 // nameMax caps the name of a rule or an approver.
 const nameMax = 120

@@ -1,17 +1,4 @@
-package ui
-
-import (
-	"regexp"
-	"strings"
-	"sync"
-
-	"github.com/charmbracelet/x/ansi"
-	"github.com/mcpsh/mcpsh/internal/termtext"
-	"github.com/mcpsh/mcpsh/ui/layout"
-	"github.com/mcpsh/mcpsh/ui/style"
-)
-
-// A small Markdown renderer for resources of type text/markdown: headings,
+// Package markdown is a small Markdown renderer for resources of type text/markdown: headings,
 // paragraphs, emphasis, code spans and fences, lists, quotes, rules, links
 // and tables, drawn with the view's styles in at most width cells a line.
 //
@@ -23,6 +10,18 @@ import (
 //
 // The input is already made safe (termtext.Sanitize): this only adds mcpsh's
 // own styling around it.
+package markdown
+
+import (
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/layout"
+	"github.com/mcpsh/mcpsh/ui/style"
+)
 
 type mdRenderer struct {
 	st  *style.Styles
@@ -48,8 +47,8 @@ var mdRe = sync.OnceValue(func() *mdRegexps {
 	}
 })
 
-// renderMarkdown draws src, which must be sanitized, in lines of at most width cells.
-func renderMarkdown(src string, width int, st *style.Styles) []string {
+// Render draws src, which must be sanitized, in lines of at most width cells.
+func Render(src string, width int, st *style.Styles) []string {
 	r := &mdRenderer{st: st}
 	r.blocks(strings.Split(strings.ReplaceAll(src, "\r\n", "\n"), "\n"), max(width, 1), "")
 	for len(r.out) > 0 && r.out[len(r.out)-1] == "" {

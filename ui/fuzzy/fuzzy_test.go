@@ -1,14 +1,13 @@
-package ui
+package fuzzy
 
 import (
-	"slices"
 	"strings"
 	"testing"
 )
 
 func scoreOf(word, title, name, desc string) int {
 	title, name = strings.ToLower(title), strings.ToLower(name)
-	return wordScore(word, title+"\x00"+name+"\x00"+strings.ToLower(desc), name, title)
+	return WordScore(word, title+"\x00"+name+"\x00"+strings.ToLower(desc), name, title)
 }
 
 func TestWordScoreBands(t *testing.T) {
@@ -64,31 +63,6 @@ func TestFuzzyScorePrefersWordStartsAndRuns(t *testing.T) {
 	for _, s := range []string{"a", "dn", "delete", "xyzzy"} {
 		if got := fuzzyScore(s, "delete_note"); got != 0 && (got < scoreFuzzy || got > scoreFuzzy+scoreFuzzyMaxBonus) {
 			t.Errorf("fuzzyScore(%q) = %d, outside its band", s, got)
-		}
-	}
-}
-
-func TestParseQuery(t *testing.T) {
-	q := parseQuery("  Note is:DEST is:readonly is:open is: is:d is:frob  ")
-	if !slices.Equal(q.words, []string{"note"}) {
-		t.Errorf("words %q", q.words)
-	}
-	want := []facet{facetDestructive, facetReadOnly, facetOpenWorld, facetDestructive | facetDenied}
-	if !slices.Equal(q.is, want) {
-		t.Errorf("is %v, want %v (is: alone asks for nothing; a prefix of two words asks for either)", q.is, want)
-	}
-	if !slices.Equal(q.unknown, []string{"frob"}) {
-		t.Errorf("unknown %q", q.unknown)
-	}
-	if !q.wants(facetDenied) || q.wants(facetAllowed) {
-		t.Error("wants")
-	}
-	if !parseQuery(" is: ").empty() || parseQuery("x").empty() {
-		t.Error("empty")
-	}
-	for _, f := range isFilters {
-		if got := parseQuery("is:" + f.word).is; len(got) != 1 || got[0] != f.facet {
-			t.Errorf("is:%s asks for %v, want %v", f.word, got, f.facet)
 		}
 	}
 }

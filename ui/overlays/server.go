@@ -1,4 +1,4 @@
-package panes
+package overlays
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/keymap"
-	"github.com/mcpsh/mcpsh/ui/pane"
+	"github.com/mcpsh/mcpsh/ui/scroll"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -79,13 +79,13 @@ type Server struct {
 	introN       int
 
 	lines   []serverLine
-	dropped int       // lines dropped from the front so far
-	body    pane.Pane // the instructions, then lines, drawn
+	dropped int         // lines dropped from the front so far
+	body    scroll.Pane // the instructions, then lines, drawn
 }
 
 // NewServer is the pane with nothing from the server yet.
 func NewServer(st *style.Styles, keys *keymap.KeyMap) *Server {
-	return &Server{st: st, keys: keys, body: pane.NewTail()}
+	return &Server{st: st, keys: keys, body: scroll.NewTail()}
 }
 
 // SetInstructions shows the server's instructions (from the handshake) at

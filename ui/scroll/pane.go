@@ -1,6 +1,6 @@
-// Package pane is the scrolling body every pane of the interactive view
+// Package scroll is the scrolling body every pane of the interactive view
 // shares, and the keys that move a list's cursor.
-package pane
+package scroll
 
 import (
 	"strings"

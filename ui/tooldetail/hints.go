@@ -1,4 +1,4 @@
-package ui
+package tooldetail
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/mcpsh/mcpsh/ui/layout"
+	"github.com/mcpsh/mcpsh/ui/overlays"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -51,10 +52,10 @@ func hintTable(w *layout.Lines, t *client.Tool, st *style.Styles) {
 		w.Hanging(cols(label, declared[i]), effect, style)
 	}
 	if t.Hints.Conflict() {
-		w.Wrap(markConflict+" conflict: readOnlyHint and destructiveHint are both true; mcpsh takes the stricter reading "+
+		w.Wrap(overlays.MarkConflict+" conflict: readOnlyHint and destructiveHint are both true; mcpsh takes the stricter reading "+
 			"(destructive, asks first), while hosts that look only at readOnlyHint would run it unasked", st.Error)
 	}
 	if implied {
-		w.Wrap(markImplied+" implied: the server left a hint out, so the spec's default applies", st.MarkImplied)
+		w.Wrap(overlays.MarkImplied+" implied: the server left a hint out, so the spec's default applies", st.MarkImplied)
 	}
 }

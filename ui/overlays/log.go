@@ -1,4 +1,4 @@
-package panes
+package overlays
 
 import (
 	"strings"
@@ -11,7 +11,7 @@ import (
 	"github.com/mcpsh/mcpsh/internal/sessionlog"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/keymap"
-	"github.com/mcpsh/mcpsh/ui/pane"
+	"github.com/mcpsh/mcpsh/ui/scroll"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -42,7 +42,7 @@ type Log struct {
 	shown  []int
 	blocks [][]string
 	starts []int
-	list   pane.Pane
+	list   scroll.Pane
 	cursor int // index into shown
 
 	filter logFilter
@@ -51,7 +51,7 @@ type Log struct {
 
 	// open is the call opened with enter, drawn in openView.
 	open     *client.Outcome
-	openView pane.Pane
+	openView scroll.Pane
 }
 
 // NewLog is the pane with no calls yet.
@@ -200,7 +200,7 @@ func (p *Log) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	k := p.keys
-	if n, ok := pane.CursorMove(km, k, max(p.bodyHeight()/2, 1), len(p.shown)); ok {
+	if n, ok := scroll.CursorMove(km, k, max(p.bodyHeight()/2, 1), len(p.shown)); ok {
 		p.move(n)
 		return nil
 	}

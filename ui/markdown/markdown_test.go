@@ -1,11 +1,13 @@
-package ui
+package markdown
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/internal/theme"
+	"github.com/mcpsh/mcpsh/ui/internal/uitest"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -47,13 +49,13 @@ func main() { fmt.Println("a line of code that is longer than the width of the p
 func TestMarkdownGolden(t *testing.T) {
 	st := style.NewStyles(theme.Dark(), true)
 	for _, w := range []int{40, 80} {
-		out := renderMarkdown(markdownSample, w, st)
+		out := Render(markdownSample, w, st)
 		for i, l := range out {
 			if n := ansi.StringWidth(l); n > w {
 				t.Errorf("width %d: line %d is %d cells: %q", w, i+1, n, ansi.Strip(l))
 			}
 		}
-		golden(t, "markdown/sample-"+itoa(w), strings.Join(out, "\n"))
+		uitest.Golden(t, "sample-"+strconv.Itoa(w), strings.Join(out, "\n"))
 	}
 }
 
@@ -74,7 +76,7 @@ func TestMarkdownInline(t *testing.T) {
 		"<https://a.example/x>":                  "https://a.example/x",
 		"a <b> c":                                "a <b> c",
 	} {
-		got := ansi.Strip(strings.Join(renderMarkdown(in, 80, st), "\n"))
+		got := ansi.Strip(strings.Join(Render(in, 80, st), "\n"))
 		if got != want {
 			t.Errorf("%q drew %q, want %q", in, got, want)
 		}
@@ -86,7 +88,7 @@ func TestMarkdownStaysInTheWidth(t *testing.T) {
 	long := strings.Repeat("x", 300)
 	for _, src := range []string{long, "# " + long, "- " + long, "> " + long, "| " + long + " |\n|---|\n| a |", "```\n" + long + "\n```", "界" + strings.Repeat("界", 100)} {
 		for _, w := range []int{1, 2, 7, 33} {
-			for _, l := range renderMarkdown(src, w, st) {
+			for _, l := range Render(src, w, st) {
 				if n := ansi.StringWidth(l); n > w {
 					t.Fatalf("%.20q at %d: a line of %d cells", src, w, n)
 				}

@@ -1,10 +1,10 @@
-package panes
+package overlays
 
 import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/ui/keymap"
-	"github.com/mcpsh/mcpsh/ui/pane"
+	"github.com/mcpsh/mcpsh/ui/scroll"
 )
 
 // The traffic pane's keys: move, / filter by method, enter open, c copy,
@@ -45,7 +45,7 @@ func (p *Traffic) OnKey(msg tea.KeyPressMsg) (cmd tea.Cmd, status string, handle
 		}
 		return nil, "", true
 	}
-	if n, ok := pane.CursorMove(msg, k, max(p.rowsHeight()-1, 1), len(p.shown)); ok {
+	if n, ok := scroll.CursorMove(msg, k, max(p.rowsHeight()-1, 1), len(p.shown)); ok {
 		p.move(n)
 		return nil, "", true
 	}

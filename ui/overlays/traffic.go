@@ -1,4 +1,4 @@
-package panes
+package overlays
 
 import (
 	"bytes"
@@ -13,7 +13,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/keymap"
-	"github.com/mcpsh/mcpsh/ui/pane"
+	"github.com/mcpsh/mcpsh/ui/scroll"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -42,7 +42,7 @@ type Traffic struct {
 	// only those on screen: messages arrive faster than frames.
 	shown  []int
 	cursor int
-	rows   pane.Pane
+	rows   scroll.Pane
 	follow bool
 
 	open *trafficOpen
@@ -54,8 +54,8 @@ type Traffic struct {
 // the pane's width.
 type trafficOpen struct {
 	entry TrafficEntry
-	text  []byte    // what c copies
-	body  pane.Pane // text, made safe, wrapped and styled
+	text  []byte      // what c copies
+	body  scroll.Pane // text, made safe, wrapped and styled
 	width int
 }
 
