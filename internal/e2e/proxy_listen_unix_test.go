@@ -52,7 +52,8 @@ func startListening(t *testing.T, env []string, state, fx string, args ...string
 	said := regexp.MustCompile(`mcpsh proxy: listening on (http://127\.0\.0\.1:(\d+)/mcp)\n`)
 	var m []string
 	deadline := time.Now().Add(30 * time.Second)
-	for m = said.FindStringSubmatch(stderr.String()); m == nil; m = said.FindStringSubmatch(stderr.String()) {
+	// Two lines: where it listens, then where the token is.
+	for m = said.FindStringSubmatch(stderr.String()); m == nil || !strings.Contains(stderr.String(), ".token"); m = said.FindStringSubmatch(stderr.String()) {
 		if time.Now().After(deadline) {
 			t.Fatalf("mcpsh proxy never said where it listens:\n%s", stderr.String())
 		}

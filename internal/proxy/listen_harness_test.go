@@ -108,11 +108,13 @@ func (r *httpRig) logged() []*client.Outcome {
 }
 
 // bearer adds the token to each request a go-sdk host makes, and keeps
-// every answer's body as it came.
+// every answer's body as it came: each byte as the host reads it, so what
+// the host has acted on is here already (an event stream's body ends
+// after the host has its answer).
 type bearer struct {
 	token  string
 	mu     sync.Mutex
-	bodies []string
+	bodies []*bytes.Buffer
 }
 
 func (b *bearer) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -122,25 +124,25 @@ func (b *bearer) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil || req.Method != http.MethodPost {
 		return res, err
 	}
-	res.Body = &teeBody{ReadCloser: res.Body, b: b}
+	tb := &teeBody{ReadCloser: res.Body, b: b, buf: &bytes.Buffer{}}
+	b.mu.Lock()
+	b.bodies = append(b.bodies, tb.buf)
+	b.mu.Unlock()
+	res.Body = tb
 	return res, nil
 }
 
 type teeBody struct {
 	io.ReadCloser
 	b   *bearer
-	buf bytes.Buffer
+	buf *bytes.Buffer
 }
 
 func (t *teeBody) Read(p []byte) (int, error) {
 	n, err := t.ReadCloser.Read(p)
+	t.b.mu.Lock()
 	t.buf.Write(p[:n])
-	if err != nil {
-		t.b.mu.Lock()
-		t.b.bodies = append(t.b.bodies, t.buf.String())
-		t.b.mu.Unlock()
-		t.buf.Reset()
-	}
+	t.b.mu.Unlock()
 	return n, err
 }
 
@@ -149,7 +151,7 @@ func (b *bearer) result(member string) json.RawMessage {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for _, body := range b.bodies {
-		for _, m := range sseMessages(body) {
+		for _, m := range sseMessages(body.String()) {
 			var res map[string]json.RawMessage
 			if json.Unmarshal(m["result"], &res) == nil && res[member] != nil {
 				return m["result"]
