@@ -41,6 +41,9 @@ func (s *Session) ListTools(ctx context.Context) (*Listing, error) {
 	out := &Listing{}
 	seenName := map[string]int{} // name → index in out.Tools
 	dups := map[string]int{}
+	// faults: tools left out for an invalid x-mcp-header, by name. Any one
+	// definition with a fault leaves the name out, duplicates included.
+	faults := map[string]string{}
 	s.tools.mu.RLock()
 	oldPages := s.tools.pages
 	s.tools.mu.RUnlock()
@@ -64,6 +67,11 @@ func (s *Session) ListTools(ctx context.Context) (*Listing, error) {
 			out.Warnings = append(out.Warnings, fmt.Sprintf("page %d, tool %d skipped: %s", page, n, termtext.Line(err.Error())))
 			return
 		}
+		if f := paramHeaderFault(t.InputSchema); f != "" {
+			if _, had := faults[t.Name]; !had {
+				faults[t.Name] = f
+			}
+		}
 		if at, dup := seenName[t.Name]; dup {
 			out.Tools[at] = strictestOf(out.Tools[at], t)
 			dups[t.Name]++
@@ -81,6 +89,7 @@ func (s *Session) ListTools(ctx context.Context) (*Listing, error) {
 		return nil, s.listError("tools", err)
 	}
 	out.Warnings = append(out.Warnings, warnings...)
+	out.Tools = leaveOutFaulty(out, faults)
 	for _, t := range out.Tools {
 		if n := dups[t.Name]; n > 0 {
 			out.Warnings = append(out.Warnings, fmt.Sprintf("tool %s is listed %d times: the strictest reading of its definitions decides (%s)",
@@ -134,4 +143,23 @@ func (s *Session) ToolPages() map[string]json.RawMessage {
 		out[k] = v
 	}
 	return out
+}
+
+// leaveOutFaulty drops the tools SEP-2243 says a client must not use (an
+// invalid x-mcp-header), each with a warning naming the fault.
+func leaveOutFaulty(out *Listing, faults map[string]string) []*Tool {
+	if len(faults) == 0 {
+		return out.Tools
+	}
+	kept := out.Tools[:0:0]
+	for _, t := range out.Tools {
+		f, bad := faults[t.Name]
+		if !bad {
+			kept = append(kept, t)
+			continue
+		}
+		out.Warnings = append(out.Warnings, fmt.Sprintf("tool %s left out: %s (a tool with an invalid x-mcp-header cannot be called)",
+			termtext.Line(t.Name), termtext.Line(f)))
+	}
+	return kept
 }

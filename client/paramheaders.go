@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"math"
 	"net/http"
 	"strconv"
@@ -98,42 +99,74 @@ func readProps(raw json.RawMessage, depth int) (map[string]*schemaProp, bool) {
 }
 
 // paramBindings returns the tool's x-mcp-header bindings, or none when any
-// annotation is invalid: on a non-primitive property, not a non-empty string,
-// not an HTTP token (the name is the server's text and goes into a header
-// name), or repeated.
+// annotation is invalid (see paramHeaderFault).
 func paramBindings(schema json.RawMessage) []paramBinding {
-	if !bytes.Contains(schema, []byte(`"x-mcp-header"`)) {
-		return nil
-	}
-	props, ok := readProps(schema, 0)
-	if !ok {
-		return nil
-	}
-	var out []paramBinding
-	seen := map[string]bool{}
-	if !collectBindings(props, nil, seen, &out) {
+	out, fault := readBindings(schema)
+	if fault != "" {
 		return nil
 	}
 	return out
 }
 
-func collectBindings(props map[string]*schemaProp, prefix []string, seen map[string]bool, out *[]paramBinding) bool {
+// paramHeaderFault says what is wrong with a tool's x-mcp-header
+// annotations, or "" when nothing is. SEP-2243: a client excludes a tool
+// whose annotation is invalid, as go-sdk's filterValidTools does, while the
+// tools beside it stay usable. A schema go-sdk cannot decode has no
+// annotations to it, so no fault either.
+func paramHeaderFault(schema json.RawMessage) string {
+	_, fault := readBindings(schema)
+	return fault
+}
+
+// readBindings reads every annotation, and the first fault: on a
+// non-primitive property, not a non-empty string, not an HTTP token (the
+// name is the server's text and goes into a header name), or repeated.
+func readBindings(schema json.RawMessage) ([]paramBinding, string) {
+	if !bytes.Contains(schema, []byte(`"x-mcp-header"`)) {
+		return nil, ""
+	}
+	props, ok := readProps(schema, 0)
+	if !ok {
+		return nil, ""
+	}
+	var out []paramBinding
+	seen := map[string]bool{}
+	if fault := collectBindings(props, nil, seen, &out); fault != "" {
+		return nil, fault
+	}
+	return out, ""
+}
+
+func collectBindings(props map[string]*schemaProp, prefix []string, seen map[string]bool, out *[]paramBinding) string {
 	for name, p := range props {
 		path := append(append([]string(nil), prefix...), name)
 		if p.header != nil {
+			where := fmt.Sprintf("property %q", strings.Join(path, "."))
 			var h string
-			if p.typ != "string" && p.typ != "integer" && p.typ != "boolean" ||
-				json.Unmarshal(p.header, &h) != nil || !isToken(h) || seen[strings.ToLower(h)] {
-				return false
+			switch {
+			case p.typ != "string" && p.typ != "integer" && p.typ != "boolean":
+				typ := "no type"
+				if p.typ != "" {
+					typ = fmt.Sprintf("type %q", p.typ)
+				}
+				return fmt.Sprintf("%s: x-mcp-header is on a property of %s, where only string, integer and boolean properties may carry one", where, typ)
+			case json.Unmarshal(p.header, &h) != nil || h == "":
+				return where + ": x-mcp-header is not a non-empty string"
+			case !isToken(h):
+				return fmt.Sprintf("%s: x-mcp-header %q is not a valid header name", where, h)
+			case seen[strings.ToLower(h)]:
+				return fmt.Sprintf("%s: x-mcp-header %q is used twice (letter case aside)", where, h)
 			}
 			seen[strings.ToLower(h)] = true
 			*out = append(*out, paramBinding{path: path, header: h})
 		}
-		if len(p.properties) > 0 && !collectBindings(p.properties, path, seen, out) {
-			return false
+		if len(p.properties) > 0 {
+			if fault := collectBindings(p.properties, path, seen, out); fault != "" {
+				return fault
+			}
 		}
 	}
-	return true
+	return ""
 }
 
 // isToken: 1*tchar, RFC 9110.

@@ -140,22 +140,14 @@ func TestHostileParamHeaderNamesAreNotSent(t *testing.T) {
 		return []byte(r.Replace(string(b)))
 	}}
 	s := connectFixture(t, httpTarget(hs.start(t, srv)), nil)
-	for name, args := range map[string]map[string]any{
-		"inject": {"region": "eu"},
-		"mixed":  {"zone": "a", "region": "eu"},
-		"blob":   {"blob": map[string]any{"k": "v"}},
-	} {
-		tool := mustTool(t, s, name)
-		if !bytes.Contains(tool.InputSchema, []byte("x-mcp-header")) {
-			t.Fatalf("%s: the listing was not rewritten: %s", name, tool.InputSchema)
-		}
-		o, _ := s.Do(context.Background(), &Call{Tool: tool, Args: args, Mode: policy.Batch, Attempts: 1})
-		if o.Status != StatusOK {
-			t.Errorf("%s: %s (%s)", name, o.Status, o.Error)
-			continue
-		}
-		if h := hs.sent(name); len(paramNames(h)) != 0 || h.Get("X-Injected") != "" {
-			t.Errorf("%s: sent %v, X-Injected %q", name, paramNames(h), h.Get("X-Injected"))
+	if page, _ := s.ToolPage(""); bytes.Contains(page, []byte("x-placeholder")) {
+		t.Fatalf("the listing was not rewritten: %s", page)
+	}
+	// Such a tool is left out of the listing (SEP-2243), so no call of it,
+	// and no header named by it, can be sent.
+	for _, name := range []string{"inject", "mixed", "blob"} {
+		if _, ok := s.Tool(name); ok {
+			t.Errorf("%s: listed", name)
 		}
 	}
 }

@@ -150,9 +150,39 @@ func (t *Tool) Validate(args map[string]any) error {
 		return &ArgError{Tool: safeText(t.Name), Rule: err.Error()}
 	}
 	if err := in.r.Validate(args); err != nil {
+		// An explicit null for an argument the schema lets be left out says
+		// "not given": SEP-2243 gives such a value no Mcp-Param header, and
+		// hosts send it for an optional parameter. It is sent as given; a
+		// null where a value is required still fails, with the first error.
+		if stripped, ok := withoutNulls(args).(map[string]any); ok && in.r.Validate(stripped) == nil {
+			return nil
+		}
 		return schemaViolation(t.Name, err)
 	}
 	return nil
+}
+
+// withoutNulls is v without the null members of its objects, at any depth;
+// array items stay, null or not, as an item's place is its meaning. v is
+// not changed.
+func withoutNulls(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, x := range v {
+			if x != nil {
+				out[k] = withoutNulls(x)
+			}
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = withoutNulls(x)
+		}
+		return out
+	}
+	return v
 }
 
 // SchemaNotice explains, when not empty, why arguments were checked only in part
@@ -218,6 +248,8 @@ func schemaViolation(tool string, err error) *ArgError {
 	if path == "root" {
 		path = ""
 	}
+	// jsonschema-go prints a null value as the reflect package names a nil.
+	msg = strings.ReplaceAll(msg, "<invalid reflect.Value>", "null")
 	arg, rule := argFromSchemaPath(path), tidyNumbers(msg)
 	if rest, ok := strings.CutPrefix(msg, "required: missing properties: "); ok {
 		rule = "required but missing"
