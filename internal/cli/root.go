@@ -81,7 +81,7 @@ func newRootCmd(f *factory) *cobra.Command {
 	root.PersistentFlags().StringVar(&f.configPath, "config", "", "read servers from `FILE` (default $MCPSH_CONFIG, then $XDG_CONFIG_HOME/mcpsh/config.json)")
 	f.target.register(root.PersistentFlags())
 	f.logs.register(root.PersistentFlags())
-	root.AddCommand(newToolsCmd(f, nil), newCallCmd(f, nil), newRunCmd(f, nil), newAuditCmd(f, nil), newLogCmd(f, nil),
+	root.AddCommand(newToolsCmd(f, nil), newCallCmd(f, nil), newRunCmd(f, nil), newTestCmd(f, nil), newAuditCmd(f, nil), newLogCmd(f, nil),
 		newServersCmd(f, nil), newServeDemoCmd(f, nil), newProxyCmd(f, nil))
 	root.AddCommand(newResourcesCmd(f, nil), newReadCmd(f, nil), newPromptsCmd(f, nil), newPromptCmd(f, nil),
 		newCompleteCmd(f, nil), newInfoCmd(f, nil), newPingCmd(f, nil))
