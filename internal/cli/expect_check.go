@@ -190,6 +190,10 @@ const maxShown = 200
 // came. Everything from the server is made safe here.
 func (e expectation) failure(r expectResult, o *client.Outcome) string {
 	want := "expected " + termtext.Truncate(termtext.Line(e.String()), maxShown)
+	if e.Kind == expectDigest {
+		// Digests differ from the first digit on; the text says what came.
+		want = "expected digest " + shortDigest(e.Digest)
+	}
 	var got string
 	switch {
 	case r.Got == nil:
@@ -205,8 +209,6 @@ func (e expectation) failure(r expectResult, o *client.Outcome) string {
 	case e.Kind == expectText:
 		got = jsonText(r.Got)
 	case e.Kind == expectDigest:
-		// Digests differ from the first digit on; the text says what came.
-		want = "expected digest " + shortDigest(e.Digest)
 		got = shortDigest(r.Got.(string))
 		if text := resultTexts(o.Result); text != "" {
 			got += " (text: " + jsonText(termtext.Truncate(termtext.Line(text), 80)) + ")"
