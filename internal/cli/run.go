@@ -52,10 +52,14 @@ Expectations after a call check how it ended, one per line:
     expect json .total == 1
   pop_note
     expect status refused
+  get_note id=1
+    expect digest sha256:9c1185a5c5e9fc54612808977ee8f548b2258d31…
 
 status is ok, tool_error, refused or failed; text is a JSON string the text
 of the result must contain; json takes a path into structuredContent (.key,
-["any key"], [N], as in jq) and the JSON value it must have. A line whose
+["any key"], [N], as in jq) and the JSON value it must have; digest is the
+SHA-256 a session log keeps of a result (--log-results), which
+mcpsh log --as-script writes when the log kept no more. A line whose
 first word is expect is always an expectation: call a tool named expect as
 'expect'. Indenting them is optional.
 

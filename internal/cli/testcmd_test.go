@@ -181,3 +181,25 @@ func TestTestUpdateLeavesWhatItCannot(t *testing.T) {
 		t.Errorf("the script is now %q", got)
 	}
 }
+
+// On a terminal each script that finishes says so on stderr; piped, only
+// the report is printed.
+func TestTestProgressOnATerminal(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.mcpsh"), []byte("get_note id=1\n  expect text \"Welcome\"\n"), 0o600)
+	os.WriteFile(filepath.Join(dir, "b.mcpsh"), []byte("get_note id=1\n  expect text \"Goodbye\"\n"), 0o600)
+	r, _ := run(t, env{tty: true, width: 80}, "test", "--demo", "-j", "1", "--no-log", dir)
+	wantCode(t, r, ExitFailure)
+	a, b := filepath.Join(dir, "a.mcpsh"), filepath.Join(dir, "b.mcpsh")
+	contains(t, "stderr", r.errOut, "[1/2]", "ok   "+a+" (1 call, 1 expectation, ", "[2/2]", "FAIL "+b+" (1 call, 1 of 1 expectation failed, ")
+	r, _ = run(t, env{}, "test", "--demo", "-j", "1", "--no-log", dir)
+	wantCode(t, r, ExitFailure)
+	if r.errOut != "" {
+		t.Errorf("piped, stderr has %q", r.errOut)
+	}
+	contains(t, "stdout", r.out, "FAIL "+b, b+`:2: expected text "Goodbye"`)
+	if strings.Contains(r.out, "ok   "+a) {
+		t.Errorf("the report lists a script that passed:\n%s", r.out)
+	}
+}
