@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/xml"
 	"os"
 	"path/filepath"
@@ -8,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mcpsh/mcpsh/internal/demo"
+	"github.com/mcpsh/mcpsh/internal/sessionlog"
 )
 
 func TestTestParsesItsCommandLine(t *testing.T) {
@@ -201,5 +204,27 @@ func TestTestProgressOnATerminal(t *testing.T) {
 	contains(t, "stdout", r.out, "FAIL "+b, b+`:2: expected text "Goodbye"`)
 	if strings.Contains(r.out, "ok   "+a) {
 		t.Errorf("the report lists a script that passed:\n%s", r.out)
+	}
+}
+
+// Scripts side by side share the factory's session log and nothing that
+// changes; under -race this is the test that says so.
+func TestTestScriptsSideBySide(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, name := range []string{"a", "b", "c", "d"} {
+		os.WriteFile(filepath.Join(dir, name+".mcpsh"), []byte("add_note title="+name+"\n  expect text \"Added note #4\"\nlist_notes\n"), 0o600)
+	}
+	f, out, errOut := testFactory(t, env{})
+	f.newDemo = demo.New // each script its own demo: the closure run() sets is not for several
+	logPath := filepath.Join(t.TempDir(), "s.jsonl")
+	code := execute(context.Background(), f, []string{"test", "--demo", "-j", "4", "--log", logPath, dir})
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	contains(t, "stdout", out.String(), "4 scripts: 4 passed, 0 failed; 8 calls; 4 expectations: 4 passed, 0 failed")
+	entries, _, err := sessionlog.ReadFile(logPath)
+	if err != nil || len(entries) != 8 {
+		t.Errorf("the log has %d entries, %v; want the 8 calls", len(entries), err)
 	}
 }
