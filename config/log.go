@@ -10,7 +10,7 @@ import (
 
 // Log is mcpsh's own top-level "log" key: how much of the session log to keep.
 //
-//	"log": {"maxAge": "30d", "maxSize": "200MB"}
+//	"log": {"maxAge": "30d", "maxSize": "200MB", "results": "digest"}
 //
 // A zero field is one the file does not set; the session log applies its
 // defaults.
@@ -19,7 +19,15 @@ type Log struct {
 	MaxAge time.Duration
 	// MaxSize bounds the sessions folder, in bytes.
 	MaxSize int64
+	// Results is how much of each call's result an entry keeps: one of
+	// LogResults, or "" for the default.
+	Results string
 }
+
+// LogResults are the values "log.results" takes: none, digest (the
+// default) or full. config names them itself, since it does not import the
+// session log.
+var LogResults = []string{"none", "digest", "full"}
 
 // log reads the top-level "log" key from the file's members.
 func (p *parser) log(top []member) (Log, error) {
@@ -55,11 +63,32 @@ func (p *parser) log(top []member) (Log, error) {
 			if l.MaxSize, err = p.size(key, m.value); err != nil {
 				return l, err
 			}
+		case "results":
+			if l.Results, err = p.results(key, m.value); err != nil {
+				return l, err
+			}
 		default:
-			return l, p.errf(key, "unknown key (want maxAge or maxSize)")
+			return l, p.errf(key, "unknown key (want maxAge, maxSize or results)")
 		}
 	}
 	return l, nil
+}
+
+// results reads how much of each result the log keeps.
+func (p *parser) results(key string, raw []byte) (string, error) {
+	if k := kind(raw); k != "a string" {
+		return "", p.errf(key, `want "none", "digest" or "full", got %s`, k)
+	}
+	s, err := p.str(key, raw)
+	if err != nil {
+		return "", err
+	}
+	for _, v := range LogResults {
+		if s == v {
+			return s, nil
+		}
+	}
+	return "", p.errf(key, `%q: want "none", "digest" or "full"`, s)
 }
 
 // age reads a duration that may give days: "30d", "1d12h", "36h".

@@ -28,6 +28,9 @@ func TestLogKey(t *testing.T) {
 		`null`:                                 {},
 		`{}`:                                   {},
 		`{"maxAge": "90d", "maxSize": "10MB"}`: {MaxAge: 90 * 24 * time.Hour, MaxSize: 10 << 20},
+		`{"results": "full"}`:                  {Results: "full"},
+		`{"results": "none", "maxAge": "1d"}`:  {Results: "none", MaxAge: 24 * time.Hour},
+		`{"results": null}`:                    {},
 	}
 	for in, want := range ok {
 		f, err := Parse("config.json", []byte(`{"log": `+in+`}`), nil)
@@ -47,7 +50,10 @@ func TestLogKey(t *testing.T) {
 		`{"log": {"maxSize": 0}}`:                     `config.json: log.maxSize: "0" is not more than zero (for a larger history, give a larger size)`,
 		`{"log": {"maxSize": -5}}`:                    `config.json: log.maxSize: "-5" is not a size (want one such as "200MB", "1GB" or a number of bytes)`,
 		`{"log": {"maxSize": true}}`:                  `config.json: log.maxSize: want a size such as "200MB", got a boolean`,
-		`{"log": {"maxage": "1d"}}`:                   `config.json: log.maxage: unknown key (want maxAge or maxSize)`,
+		`{"log": {"maxage": "1d"}}`:                   `config.json: log.maxage: unknown key (want maxAge, maxSize or results)`,
+		`{"log": {"results": "all"}}`:                 `config.json: log.results: "all": want "none", "digest" or "full"`,
+		`{"log": {"results": "Digest"}}`:              `config.json: log.results: "Digest": want "none", "digest" or "full"`,
+		`{"log": {"results": false}}`:                 `config.json: log.results: want "none", "digest" or "full", got a boolean`,
 		`{"log": "30d"}`:                              `config.json: log: want an object, got a string`,
 		`{"log": {"maxAge": "1d"}, "log": {}}`:        `config.json: log: duplicate key`,
 		`{"log": {"maxAge": "1d", "maxAge": "2d"}}`:   `config.json: log.maxAge: duplicate key`,

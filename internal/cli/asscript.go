@@ -29,7 +29,7 @@ import (
 // comments is folded to one safe line.
 func writeAsScript(w io.Writer, session string, entries []sessionlog.Entry) error {
 	var body []string
-	fills, skipped := 0, 0
+	fills, skipped, kept := 0, 0, 0
 	var servers []string
 	for _, e := range entries {
 		body = append(body, "")
@@ -56,6 +56,11 @@ func writeAsScript(w io.Writer, session string, entries []sessionlog.Entry) erro
 		if st, ok := expectedStatus(e.Status); ok {
 			body = append(body, "  expect status "+st)
 		}
+		results := resultExpects(e.Result)
+		if len(results) > 0 {
+			kept++
+		}
+		body = append(body, results...)
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "# A run script made by `mcpsh log --as-script` from session %s.\n", commentText(session))
@@ -73,10 +78,20 @@ func writeAsScript(w io.Writer, session string, entries []sessionlog.Entry) erro
 	} else {
 		b.WriteString("# The session has no calls.\n")
 	}
-	b.WriteString("#\n# Each call is followed by the status it ended with, as an expectation. The\n" +
-		"# log keeps no results: add `expect text \"...\"` or `expect json .path == VALUE`\n" +
-		"# lines to check them. Replaying is subject to today's policy: a call that\n" +
-		"# needs confirmation is refused unless you run the script with --yes.\n")
+	b.WriteString("#\n# Each call is followed by the status it ended with, as an expectation, and\n")
+	switch {
+	case kept == 0:
+		b.WriteString("# the log kept no results (--log-results none, or an older log): add\n" +
+			"# `expect text \"...\"` or `expect json .path == VALUE` lines to check them.\n")
+	case kept < len(entries):
+		fmt.Fprintf(&b, "# by what the log kept of the result for %s of them (json and text from a\n"+
+			"# full result, its digest otherwise).\n", units.Plural(kept, "call"))
+	default:
+		b.WriteString("# by what the log kept of its result (json and text from a full result,\n" +
+			"# its digest otherwise).\n")
+	}
+	b.WriteString("# Replaying is subject to today's policy: a call that needs confirmation is\n" +
+		"# refused unless you run the script with --yes.\n")
 	if fills > 0 {
 		fmt.Fprintf(&b, "#\n# To fill in: %s marks %s the log redacted or did not keep.\n"+
 			"# mcpsh run refuses the script, naming each one, until you replace them.\n", fillMark, units.Plural(fills, "value"))

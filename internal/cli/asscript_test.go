@@ -275,15 +275,18 @@ func TestAsScriptRoundTrip(t *testing.T) {
 	os.WriteFile(replay, []byte(strings.ReplaceAll(string(b), fillMark, "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123")), 0o600)
 	r, srv = run(t, env{}, "run", "--demo", replay)
 	wantCode(t, r, ExitOK)
-	contains(t, "stderr", r.errOut, "6 calls: 3 ok, 1 tool error, 2 refused; 6 expectations met")
+	// Six statuses and, from the default --log-results (digest), a digest for
+	// each of the four results, the one that quotes a redacted key too.
+	contains(t, "stderr", r.errOut, "6 calls: 3 ok, 1 tool error, 2 refused; 10 expectations met")
 	if srv.Executions("add_note") != 1 || srv.Executions("pop_note") != 0 {
 		t.Error("the replay did not make the same calls")
 	}
 	// Today's policy decides: with --yes the refusals run, and the script
-	// says they no longer end as they did.
+	// says they no longer end as they did, nor does the search after the
+	// note popped.
 	r, srv = run(t, env{}, "run", "--demo", "--yes", replay)
 	wantCode(t, r, ExitFailure)
-	contains(t, "stderr", r.errOut, "expected status refused, got ok", "2 of 6 expectations failed")
+	contains(t, "stderr", r.errOut, "expected status refused, got ok", "expected digest sha256:", "3 of 10 expectations failed")
 	if srv.Executions("delete_note") != 1 {
 		t.Error("--yes did not approve the destructive call")
 	}

@@ -17,6 +17,7 @@ const (
 	expectStatus = "status" // expect status ok
 	expectText   = "text"   // expect text "Buy milk"
 	expectJSON   = "json"   // expect json .note.tags[0] == "home"
+	expectDigest = "digest" // expect digest sha256:9f86d0…
 )
 
 // expectation is one "expect" line: what a call must have ended with.
@@ -27,6 +28,7 @@ type expectation struct {
 	Text   string        // text: what the result's text must contain
 	Path   jsonPath      // json: where in structuredContent
 	Value  any           // json: the value it must have, numbers as json.Number
+	Digest string        // digest: "sha256:" and 64 hex digits, as the session log keeps
 }
 
 // parseExpect reads what follows "expect" on a line.
@@ -49,10 +51,12 @@ func parseExpect(s string) (expectation, error) {
 		return expectation{Kind: expectText, Text: text}, nil
 	case expectJSON:
 		return parseExpectJSON(rest)
+	case expectDigest:
+		return parseExpectDigest(rest)
 	case "":
-		return expectation{}, fmt.Errorf("want status, text or json after expect")
+		return expectation{}, fmt.Errorf("want status, text, json or digest after expect")
 	}
-	return expectation{}, fmt.Errorf("%q: want status, text or json (a tool named expect is called as 'expect')", kind)
+	return expectation{}, fmt.Errorf("%q: want status, text, json or digest (a tool named expect is called as 'expect')", kind)
 }
 
 func parseExpectStatus(s string) (expectation, error) {
@@ -90,6 +94,20 @@ func parseExpectJSON(s string) (expectation, error) {
 	return expectation{Kind: expectJSON, Path: path, Value: v}, nil
 }
 
+// parseExpectDigest reads "sha256:" and 64 hex digits, the digest a session
+// log entry keeps of a result (its "result.digest").
+func parseExpectDigest(s string) (expectation, error) {
+	const how = "want sha256: and 64 hex digits, as a session log's result.digest"
+	hexPart, ok := strings.CutPrefix(s, "sha256:")
+	if !ok {
+		return expectation{}, fmt.Errorf("digest %q: %s", cut(s, 20), how)
+	}
+	if len(hexPart) != 64 || strings.Trim(hexPart, "0123456789abcdef") != "" {
+		return expectation{}, fmt.Errorf("digest %q: %s (lower case)", cut(s, 20), how)
+	}
+	return expectation{Kind: expectDigest, Digest: s}, nil
+}
+
 // decodeOne reads exactly one JSON value from s, numbers as json.Number.
 func decodeOne(s string, v any) error {
 	dec := json.NewDecoder(strings.NewReader(s))
@@ -113,6 +131,8 @@ func (e expectation) String() string {
 		return "status " + string(e.Status)
 	case expectText:
 		return "text " + jsonText(e.Text)
+	case expectDigest:
+		return "digest " + e.Digest
 	}
 	return "json " + e.Path.String() + " == " + jsonText(e.Value)
 }

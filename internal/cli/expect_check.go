@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/sessionlog"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 )
 
@@ -67,6 +68,16 @@ func (e expectation) check(o *client.Outcome) expectResult {
 			return r
 		}
 		r.Got, r.OK = rawJSON(v), jsonEqual(v, e.Value)
+	case expectDigest:
+		r.Expected = e.Digest
+		if o.Result == nil {
+			r.Note = "the call has no result: it ended " + string(o.Status)
+			return r
+		}
+		// The digest a log entry keeps: of the redacted result, so a
+		// replay compares like with like.
+		got := sessionlog.DigestOf(o.Content, o.StructuredContent)
+		r.Got, r.OK = got, got == e.Digest
 	}
 	return r
 }
@@ -179,6 +190,10 @@ const maxShown = 200
 // came. Everything from the server is made safe here.
 func (e expectation) failure(r expectResult, o *client.Outcome) string {
 	want := "expected " + termtext.Truncate(termtext.Line(e.String()), maxShown)
+	if e.Kind == expectDigest {
+		// Digests differ from the first digit on; the text says what came.
+		want = "expected digest " + shortDigest(e.Digest)
+	}
 	var got string
 	switch {
 	case r.Got == nil:
@@ -193,8 +208,22 @@ func (e expectation) failure(r expectResult, o *client.Outcome) string {
 		}
 	case e.Kind == expectText:
 		got = jsonText(r.Got)
+	case e.Kind == expectDigest:
+		got = shortDigest(r.Got.(string))
+		if text := resultTexts(o.Result); text != "" {
+			got += " (text: " + jsonText(termtext.Truncate(termtext.Line(text), 80)) + ")"
+		}
 	default:
 		got = string(termtext.EscapeJSON(r.Got.(json.RawMessage)))
 	}
 	return want + ", got " + termtext.Truncate(termtext.Line(got), maxShown)
+}
+
+// shortDigest keeps a digest's first 12 hex digits, enough to tell two
+// apart in a message; --json and --update carry it whole.
+func shortDigest(d string) string {
+	if len(d) > len("sha256:")+12 {
+		return d[:len("sha256:")+12] + "…"
+	}
+	return d
 }

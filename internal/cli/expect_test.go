@@ -50,8 +50,8 @@ func TestParseExpectations(t *testing.T) {
 func TestParseExpectationMistakes(t *testing.T) {
 	t.Parallel()
 	tests := []struct{ line, want string }{
-		{"expect", "want status, text or json after expect"},
-		{"expect stauts ok", `expect: "stauts": want status, text or json`},
+		{"expect", "want status, text, json or digest after expect"},
+		{"expect stauts ok", `expect: "stauts": want status, text, json or digest`},
 		{"expect status fine", `status "fine": want ok, tool_error, refused or failed`},
 		{"expect status cancelled", "status cancelled cannot be expected"},
 		{"expect text Buy milk", "want the text as a JSON string in double quotes"},
@@ -97,7 +97,7 @@ func TestParseExpectationPlacement(t *testing.T) {
 		"s.mcpsh:2: expect before any call: an expectation follows the call it checks (a tool named expect is called as 'expect')",
 		"s.mcpsh:7: expect: the call on line 3 already expects status ok (line 4)",
 		"s.mcpsh:8: unterminated ' quote",
-		`s.mcpsh:10: expect: "nonsense": want status, text or json (a tool named expect is called as 'expect')`,
+		`s.mcpsh:10: expect: "nonsense": want status, text, json or digest (a tool named expect is called as 'expect')`,
 	}
 	if diff := cmp.Diff(want, msgs); diff != "" {
 		t.Errorf("errors (-want +got):\n%s", diff)

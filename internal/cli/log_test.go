@@ -345,10 +345,11 @@ func TestRetention(t *testing.T) {
 
 	os.WriteFile(cfg, []byte(`{"mcpServers": {"x": {"command": "x"}}, "log": {"maxAge": "3x"}}`), 0o600)
 	r, _ = run(t, env{vars: vars}, "call", "--demo", "list_notes", "--config", cfg)
-	// The file's top-level policy rules would apply to --demo too, so a file
-	// that cannot be read stops the call, as it stops -s below.
+	// The file's top-level policy rules (and log.results) would apply to
+	// --demo too, so a file that cannot be read stops the call before the
+	// log is opened or pruned, as it stops -s below.
 	wantCode(t, r, ExitUsage)
-	contains(t, "stderr", r.errOut, "old session logs are not pruned: "+cfg+`: log.maxAge: "3x" is not a duration`)
+	contains(t, "stderr", r.errOut, cfg+`: log.maxAge: "3x" is not a duration`)
 	r, _ = run(t, env{vars: vars}, "call", "-s", "x", "list_notes", "--config", cfg)
 	wantCode(t, r, ExitUsage)
 }

@@ -16,16 +16,18 @@ import (
 
 // logFlags choose where the session log goes.
 type logFlags struct {
-	path  string
-	off   bool
-	args  string
-	trace string
+	path    string
+	off     bool
+	args    string
+	results string // "" when not given: the config's log.results, else digest
+	trace   string
 }
 
 func (f *logFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.path, "log", "", "append the session log to `FILE` (default: a new file under $XDG_STATE_HOME/mcpsh/sessions; open-world calls go to the state folder's openworld.jsonl either way)")
 	fs.BoolVar(&f.off, "no-log", false, "do not keep a session log, nor the open-world log")
 	fs.StringVar(&f.args, "log-args", string(sessionlog.ArgsRedact), "how the log keeps call arguments: full, redact (secret-looking keys and values) or none")
+	fs.StringVar(&f.results, "log-results", "", "how the log keeps call results: digest (size, SHA-256 and the start of the text; the default, or config log.results), full (up to 64 KiB, redacted) or none")
 	fs.StringVar(&f.trace, "trace", "", "append every JSON-RPC message in and out to `FILE` as JSON lines (arguments and results as sent; the file is 0600)")
 }
 
@@ -42,6 +44,16 @@ func (f *factory) openLog() error {
 	if err != nil {
 		return &usageError{err.Error()}
 	}
+	if f.logs.results != "" {
+		if _, err := sessionlog.ParseResultsMode(f.logs.results); err != nil {
+			return &usageError{"--log-results " + err.Error()}
+		}
+	}
+	own, ownErr := f.ownLogConfig()
+	results, err := f.resultsMode(own, ownErr)
+	if err != nil {
+		return err
+	}
 	dir, dirErr := sessionlog.SessionsDir(f.getenv)
 	path, session := f.logs.path, ""
 	if path == "" {
@@ -57,6 +69,7 @@ func (f *factory) openLog() error {
 		session = abs
 	}
 	f.log = sessionlog.New(path, mode)
+	f.log.KeepResults(results)
 	if f.logs.path != "" {
 		if err := f.log.Open(); err != nil {
 			f.log = nil
@@ -64,9 +77,10 @@ func (f *factory) openLog() error {
 		}
 	}
 	if dirErr == nil {
-		ret, ok := f.retention()
-		if ok {
-			f.tidyLogs(dir, path, ret)
+		if ownErr != nil {
+			f.warn("old session logs are not pruned: " + ownErr.Error())
+		} else {
+			f.tidyLogs(dir, path, retention(own))
 		}
 		f.log.AlsoOpenWorld(sessionlog.New(sessionlog.OpenWorldPath(dir), mode), session)
 	} else {
@@ -76,35 +90,52 @@ func (f *factory) openLog() error {
 	return nil
 }
 
-// retention is the config's "log" key over the defaults. Only mcpsh's own
-// file is read for it, not other hosts' (which --demo has no need to look
-// at). A config file that cannot be read prunes nothing: it may ask to keep
-// more than the defaults.
-func (f *factory) retention() (sessionlog.Retention, bool) {
-	r := sessionlog.DefaultRetention()
-	var l config.Log
+// ownLogConfig is the config's "log" key. Only mcpsh's own file is read
+// for it, not other hosts' (which --demo has no need to look at).
+func (f *factory) ownLogConfig() (config.Log, error) {
 	if f.cfg != nil {
-		l = f.cfg.Log
-	} else {
-		path, found, err := config.Find(f.configPath, f.getenv)
-		if err == nil && found {
-			var file *config.File
-			if file, err = config.Load(path, f.getenv); err == nil {
-				l = file.Log
-			}
-		}
-		if err != nil {
-			f.warn("old session logs are not pruned: " + err.Error())
-			return r, false
-		}
+		return f.cfg.Log, nil
 	}
+	path, found, err := config.Find(f.configPath, f.getenv)
+	if err != nil || !found {
+		return config.Log{}, err
+	}
+	file, err := config.Load(path, f.getenv)
+	if err != nil {
+		return config.Log{}, err
+	}
+	return file.Log, nil
+}
+
+// resultsMode is how much of each result the log keeps: --log-results
+// (checked already), else the config's log.results, else digest. Without
+// the flag, a config file that cannot be read is the command's error (it
+// names the file and the key), before anything is sent: it may have asked
+// to keep less than the default, and every command that logs reads the
+// file for its target anyway.
+func (f *factory) resultsMode(own config.Log, ownErr error) (sessionlog.ResultsMode, error) {
+	switch {
+	case f.logs.results != "":
+		return sessionlog.ResultsMode(f.logs.results), nil
+	case ownErr != nil:
+		return "", ownErr
+	case own.Results != "":
+		return sessionlog.ResultsMode(own.Results), nil
+	}
+	return sessionlog.ResultsDigest, nil
+}
+
+// retention is the config's "log" key over the defaults. A config file that
+// cannot be read prunes nothing: it may ask to keep more than the defaults.
+func retention(l config.Log) sessionlog.Retention {
+	r := sessionlog.DefaultRetention()
 	if l.MaxAge > 0 {
 		r.MaxAge = l.MaxAge
 	}
 	if l.MaxSize > 0 {
 		r.MaxSize = l.MaxSize
 	}
-	return r, true
+	return r
 }
 
 // tidyLogs prunes the sessions folder (only when this process starts a

@@ -38,7 +38,8 @@ Exit codes:
   4    refused by policy: confirmation needed, denied by a rule, or --read-only
   5    audit: findings at or above --fail-on (1: the audit could not run in full)
   130  interrupted
-For run, the worst outcome wins: 130, then 1, then 4, then 3.`
+For run and test, the worst outcome wins: 130, then 1, then 4, then 3 (test:
+1 when an expectation failed, 2 when a script has a mistake).`
 
 // Main runs mcpsh with args and returns the exit status.
 func Main(ctx context.Context, args []string, io *iostreams.IOStreams, getenv func(string) (string, bool)) int {
@@ -81,7 +82,7 @@ func newRootCmd(f *factory) *cobra.Command {
 	root.PersistentFlags().StringVar(&f.configPath, "config", "", "read servers from `FILE` (default $MCPSH_CONFIG, then $XDG_CONFIG_HOME/mcpsh/config.json)")
 	f.target.register(root.PersistentFlags())
 	f.logs.register(root.PersistentFlags())
-	root.AddCommand(newToolsCmd(f, nil), newCallCmd(f, nil), newRunCmd(f, nil), newAuditCmd(f, nil), newLogCmd(f, nil),
+	root.AddCommand(newToolsCmd(f, nil), newCallCmd(f, nil), newRunCmd(f, nil), newTestCmd(f, nil), newAuditCmd(f, nil), newLogCmd(f, nil),
 		newServersCmd(f, nil), newServeDemoCmd(f, nil), newProxyCmd(f, nil), newWatchCmd(f, nil))
 	root.AddCommand(newResourcesCmd(f, nil), newReadCmd(f, nil), newPromptsCmd(f, nil), newPromptCmd(f, nil),
 		newCompleteCmd(f, nil), newInfoCmd(f, nil), newPingCmd(f, nil))

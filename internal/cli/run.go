@@ -52,10 +52,14 @@ Expectations after a call check how it ended, one per line:
     expect json .total == 1
   pop_note
     expect status refused
+  get_note id=1
+    expect digest sha256:9c1185a5c5e9fc54612808977ee8f548b2258d31…
 
 status is ok, tool_error, refused or failed; text is a JSON string the text
 of the result must contain; json takes a path into structuredContent (.key,
-["any key"], [N], as in jq) and the JSON value it must have. A line whose
+["any key"], [N], as in jq) and the JSON value it must have; digest is the
+SHA-256 a session log keeps of a result (--log-results), which
+mcpsh log --as-script writes when the log kept no more. A line whose
 first word is expect is always an expectation: call a tool named expect as
 'expect'. Indenting them is optional.
 
@@ -97,22 +101,41 @@ refusal into a pass.`,
 
 // runRun checks the whole script against the server, then runs its calls.
 func runRun(ctx context.Context, opts *runOptions) error {
-	f := opts.f
 	name, r, err := opts.openScript()
 	if err != nil {
 		return err
 	}
 	defer r.Close()
-	lines, syntaxErrs := parseScript(name, r)
-	if err := f.openLog(); err != nil {
+	if err := opts.f.openLog(); err != nil {
 		return err
 	}
+	rep, err := opts.runScript(ctx, name, r)
+	if err != nil {
+		return err
+	}
+	if len(rep.mistakes) > 0 {
+		return opts.scriptErrors(rep.mistakes)
+	}
+	if rep.code != ExitOK {
+		return &exitError{rep.code}
+	}
+	return nil
+}
+
+// runScript parses one script, connects, checks every line against the
+// server, and runs the calls if all is well: what run does with its script,
+// and mcpsh test with each of its own, over a session of its own. The
+// report's mistakes are the script's, by line (nothing was sent then); an
+// error is the connection's.
+func (opts *runOptions) runScript(ctx context.Context, name string, r io.Reader) (*scriptReport, error) {
+	f := opts.f
+	lines, syntaxErrs := parseScript(name, r)
 	s, err := f.connect(ctx, opts.command, nil)
 	if err != nil {
 		if len(syntaxErrs) > 0 {
-			return opts.scriptErrors(syntaxErrs)
+			return &scriptReport{mistakes: syntaxErrs, code: ExitUsage}, nil
 		}
-		return err
+		return nil, err
 	}
 	defer s.Close()
 	// Lines that parsed are checked against the server too, so one pass
@@ -120,7 +143,7 @@ func runRun(ctx context.Context, opts *runOptions) error {
 	calls, errs := resolveScript(s, name, lines)
 	if errs = append(syntaxErrs, errs...); len(errs) > 0 {
 		sort.SliceStable(errs, func(i, j int) bool { return errs[i].(*scriptError).line < errs[j].(*scriptError).line })
-		return opts.scriptErrors(errs)
+		return &scriptReport{mistakes: errs, code: ExitUsage}, nil
 	}
 	return opts.runCalls(ctx, s, name, calls)
 }
@@ -187,84 +210,107 @@ type runRecord struct {
 	Expectations []expectResult `json:"expectations"`
 }
 
-func (opts *runOptions) runCalls(ctx context.Context, s *client.Session, file string, calls []scriptCall) error {
+// scriptReport is how one script went.
+type scriptReport struct {
+	// mistakes are the script's, by line: nothing was sent.
+	mistakes []error
+	steps    []scriptStep
+	// notRun are the calls left when the run stopped early.
+	notRun         []scriptCall
+	checked, unmet int
+	counts         map[client.Status]int
+	// code is the script's exit status; statusCode the part of it that
+	// does not come from failed expectations.
+	code, statusCode int
+}
+
+// scriptStep is one call made, and its expectations checked.
+type scriptStep struct {
+	call    scriptCall
+	outcome *client.Outcome
+	results []expectResult
+	// failures say, by file and line, which expectations failed.
+	failures []string
+	// owned: the call's status was expected, so it is the expectation's to judge.
+	owned bool
+}
+
+func (opts *runOptions) runCalls(ctx context.Context, s *client.Session, file string, calls []scriptCall) (*scriptReport, error) {
 	f, cf := opts.f, &opts.calls
 	p := f.pal()
-	code := ExitOK
-	counts := map[client.Status]int{}
-	ran, checked, unmet := 0, 0, 0
+	rep := &scriptReport{counts: map[client.Status]int{}, code: ExitOK, statusCode: ExitOK}
 	for i, c := range calls {
 		if err := ctx.Err(); err != nil {
-			code = worse(code, ExitInterrupted)
+			rep.code = worse(rep.code, ExitInterrupted)
+			rep.notRun = calls[i:]
 			break
 		}
 		call := cf.call(c.tool, c.args, opts.limits)
 		call.Checked = c.tool // resolveScript validated the arguments
 		if err := f.confirm(ctx, s, call, cf); err != nil {
-			code = worse(code, ExitInterrupted)
+			rep.code = worse(rep.code, ExitInterrupted)
+			rep.notRun = calls[i:]
 			break
 		}
 		o, err := f.doCall(ctx, s, call)
 		if err != nil {
-			return err // validated above; only a bug lands here
+			return nil, err // validated above; only a bug lands here
 		}
-		ran++
-		counts[o.Status]++
-		results := checkAll(c.expects, o)
-		failed := 0
-		for _, r := range results {
+		rep.counts[o.Status]++
+		step := scriptStep{call: c, outcome: o, results: checkAll(c.expects, o), owned: statusExpected(c.expects)}
+		for j, r := range step.results {
 			if !r.OK {
-				failed++
+				step.failures = append(step.failures, fmt.Sprintf("%s:%d: %s", file, r.Line, c.expects[j].failure(r, o)))
 			}
 		}
-		checked, unmet = checked+len(results), unmet+failed
+		failed := len(step.failures)
+		rep.steps = append(rep.steps, step)
+		rep.checked, rep.unmet = rep.checked+len(step.results), rep.unmet+failed
 		// An expected status is the expectation's to judge; an interruption
 		// is never a pass.
-		owned := statusExpected(c.expects)
-		if !owned || o.Status == client.StatusCancelled {
-			code = worse(code, statusCode(o.Status))
+		if !step.owned || o.Status == client.StatusCancelled {
+			rep.statusCode = worse(rep.statusCode, statusCode(o.Status))
 		}
+		rep.code = worse(rep.code, rep.statusCode)
 		if failed > 0 {
-			code = worse(code, ExitFailure)
+			rep.code = worse(rep.code, ExitFailure)
 		}
 		if cf.json {
-			if err := writeJSONLine(f.io.Out, runRecord{Line: c.line, Outcome: o, Expectations: results}); err != nil {
-				return err
+			if err := writeJSONLine(f.io.Out, runRecord{Line: c.line, Outcome: o, Expectations: step.results}); err != nil {
+				return nil, err
 			}
 		} else {
 			opts.printRunStep(p, c, o, failed)
 		}
 		f.reportWarnings(o)
-		for j, r := range results {
-			if !r.OK {
-				fmt.Fprintf(f.io.ErrOut, "mcpsh: %s:%d: %s\n", file, r.Line, c.expects[j].failure(r, o))
-			}
+		for _, msg := range step.failures {
+			fmt.Fprintln(f.io.ErrOut, "mcpsh: "+msg)
 		}
 		if o.Status == client.StatusCancelled {
+			rep.notRun = calls[i+1:]
 			break
 		}
-		if opts.failFast && (failed > 0 || !owned && o.Status != client.StatusOK) {
+		if opts.failFast && (failed > 0 || !step.owned && o.Status != client.StatusOK) {
 			if left := len(calls) - i - 1; left > 0 {
 				fmt.Fprintf(f.io.ErrOut, "mcpsh: stopped at line %d (--fail-fast): %s not run\n", c.line, units.Plural(left, "call"))
 			}
+			rep.notRun = calls[i+1:]
 			break
 		}
 	}
-	line := "mcpsh: " + summary(ran, counts)
+	line := "mcpsh: " + summary(len(rep.steps), rep.counts)
 	switch {
-	case unmet > 0:
-		line += fmt.Sprintf("; %d of %s failed", unmet, units.Plural(checked, "expectation"))
-	case checked > 0:
-		line += "; " + units.Plural(checked, "expectation") + " met"
+	case rep.unmet > 0:
+		line += fmt.Sprintf("; %d of %s failed", rep.unmet, units.Plural(rep.checked, "expectation"))
+	case rep.checked > 0:
+		line += "; " + units.Plural(rep.checked, "expectation") + " met"
 	}
 	fmt.Fprintln(f.io.ErrOut, line)
 	if errors.Is(ctx.Err(), context.Canceled) {
-		code = worse(code, ExitInterrupted)
+		rep.code = worse(rep.code, ExitInterrupted)
+		rep.statusCode = worse(rep.statusCode, ExitInterrupted)
 	}
-	if code != ExitOK {
-		return &exitError{code}
-	}
-	return nil
+	return rep, nil
 }
 
 func (opts *runOptions) printRunStep(p palette, c scriptCall, o *client.Outcome, failed int) {

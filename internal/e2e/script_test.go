@@ -124,13 +124,15 @@ func TestScriptFromSessionLog(t *testing.T) {
 	replay := writeScript(t, dir, "replay.mcpsh", r.out)
 	r = mcpsh(t, opts{env: env}, "run", "--demo", replay)
 	wantCode(t, r, 0)
-	contains(t, "stderr", r.errOut, "7 calls: 5 ok, 1 tool error, 1 refused; 7 expectations met")
+	// A status for each call, and a digest for each of the six results
+	// (the default --log-results).
+	contains(t, "stderr", r.errOut, "7 calls: 5 ok, 1 tool error, 1 refused; 13 expectations met")
 
 	// Today's policy decides: --yes lets the destructive call run, and the
 	// script says it no longer ends as it did.
 	r = mcpsh(t, opts{env: env}, "run", "--demo", "--yes", replay)
 	wantCode(t, r, 1)
-	contains(t, "stderr", r.errOut, "expected status refused, got ok", "1 of 7 expectations failed")
+	contains(t, "stderr", r.errOut, "expected status refused, got ok", "1 of 13 expectations failed")
 }
 
 // A call approved with --yes replays only with --yes; a redacted argument, or
@@ -165,10 +167,12 @@ func TestScriptFromLogFile(t *testing.T) {
 	writeScript(t, dir, "replay.mcpsh", strings.ReplaceAll(mustRead(t, replay), "<FILL>", secret))
 	r = mcpsh(t, opts{}, "run", "--demo", "--no-log", replay)
 	wantCode(t, r, 1)
-	contains(t, "stderr", r.errOut, ": expected status ok, got refused", "1 of 3 expectations failed")
+	// Refused, the call has no result for its digest to match either.
+	contains(t, "stderr", r.errOut, ": expected status ok, got refused", ": expected digest sha256:", "got nothing: the call has no result: it ended refused",
+		"2 of 6 expectations failed")
 	r = mcpsh(t, opts{}, "run", "--demo", "--no-log", "--yes", replay)
 	wantCode(t, r, 0)
-	contains(t, "stderr", r.errOut, "3 calls: 3 ok; 3 expectations met")
+	contains(t, "stderr", r.errOut, "3 calls: 3 ok; 6 expectations met")
 
 	// --log-args none: the whole argument list is a placeholder.
 	none := filepath.Join(dir, "none.jsonl")
