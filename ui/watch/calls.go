@@ -23,6 +23,7 @@ const (
 	tookW     = 8
 	triesW    = 5
 	serverMax = 16
+	minTitle  = 10  // a title cut shorter than this is left out: the name stays
 	wideMin   = 100 // from this width, with every proxy's calls shown, each row names its server
 )
 
@@ -172,8 +173,8 @@ func (m *Model) toolText(c *call, w int, selected bool) string {
 	if title == "" || title == name {
 		return termtext.Truncate(name, w)
 	}
-	nw := ansi.StringWidth(name)
-	if nw+2+4 > w {
+	nw, tw := ansi.StringWidth(name), ansi.StringWidth(title)
+	if nw+2+tw > w && w-nw-2 < minTitle {
 		return termtext.Truncate(name, w)
 	}
 	title = termtext.Truncate(title, w-nw-2)

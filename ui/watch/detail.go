@@ -34,7 +34,7 @@ func (m *Model) detailLines(w int) []string {
 	}
 	l.Blank()
 	field("class", class, func(s string) string { return s })
-	field("proxy", whoOf(c.proxy)+" ("+viaOf(c.proxy)+")", nil)
+	field("proxy", whoOf(c.proxy)+" ("+viaOf(c.proxy, true)+")", nil)
 	if c.host != nil {
 		field("host", strings.TrimSpace(lineOf(c.host.Name)+" "+lineOf(c.host.Version)+" "+lineOf(c.host.Protocol)), nil)
 	}

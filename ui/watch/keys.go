@@ -35,7 +35,9 @@ func sections(k *keymap.KeyMap) []section {
 func nextProxy(k *keymap.KeyMap) key.Binding { return keymap.Relabel(k.NextServer, "next proxy") }
 func prevProxy(k *keymap.KeyMap) key.Binding { return keymap.Relabel(k.PrevServer, "previous proxy") }
 func openCall(k *keymap.KeyMap) key.Binding  { return keymap.Relabel(k.OpenEntry, "open the call") }
-func filterKey(k *keymap.KeyMap) key.Binding { return keymap.Relabel(k.Filter, "filter by tool or host") }
+func filterKey(k *keymap.KeyMap) key.Binding {
+	return keymap.Relabel(k.Filter, "filter by tool or host")
+}
 func allowKey(k *keymap.KeyMap) key.Binding {
 	return keymap.Relabel(k.AllowSession, "allow the tool for this proxy's session")
 }

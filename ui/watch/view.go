@@ -104,24 +104,37 @@ const (
 	waitW   = 4
 	healthW = 8
 	viaMax  = 22
+	whoMin  = 32 // below this, the protocol is left out to make room
 )
 
 // proxiesBlock is the proxies' title and rows: "all", then each proxy.
 func (m *Model) proxiesBlock(w int) []string {
 	st := m.st
 	ps := m.state.proxies
-	via := make([]string, len(ps))
-	viaW := 0
-	for i, p := range ps {
-		via[i] = viaOf(p)
-		viaW = max(viaW, ansi.StringWidth(via[i]))
-	}
-	viaW = min(viaW, viaMax)
 	gap := " "
 	if w >= wideMin {
 		gap = "  "
 	}
-	whoW := max(w-gutterW-viaW-sinceW-countsW-waitW-healthW-5*len(gap), 8)
+	// The host and server say most: on a narrow screen the protocol
+	// version gives them its room.
+	var via []string
+	var viaW, whoW int
+	for _, protocol := range []bool{true, false} {
+		via, viaW = make([]string, len(ps)), 0
+		for i, p := range ps {
+			via[i] = viaOf(p, protocol)
+			viaW = max(viaW, ansi.StringWidth(via[i]))
+		}
+		viaW = min(viaW, viaMax)
+		whoW = max(w-gutterW-viaW-sinceW-countsW-waitW-healthW-5*len(gap), 8)
+		need := 0
+		for _, p := range ps {
+			need = max(need, ansi.StringWidth(whoOf(p)))
+		}
+		if whoW >= min(need, whoMin) {
+			break
+		}
+	}
 	row := func(cursor bool, who, via, since, counts, wait string, health string, hs lipgloss.Style) string {
 		g := "  "
 		if cursor {
@@ -200,10 +213,11 @@ func whoOf(p *proxy) string {
 	return host + " → " + lineOf(p.info.Server.Name)
 }
 
-// viaOf is how a proxy reaches its server: "stdio 2025-11-25".
-func viaOf(p *proxy) string {
+// viaOf is how a proxy reaches its server, and the protocol it speaks
+// there: "stdio 2025-11-25".
+func viaOf(p *proxy, protocol bool) string {
 	s := lineOf(p.info.Server.Transport)
-	if v := p.info.Server.Protocol; v != "" {
+	if v := p.info.Server.Protocol; v != "" && protocol {
 		s += " " + lineOf(v)
 	}
 	return s
@@ -223,7 +237,9 @@ func (m *Model) health(p *proxy) (string, lipgloss.Style) {
 	return "ok", m.st.OK
 }
 
-func drawStyle(s lipgloss.Style) func(string) string { return func(t string) string { return s.Render(t) } }
+func drawStyle(s lipgloss.Style) func(string) string {
+	return func(t string) string { return s.Render(t) }
+}
 
 func drawIf(on bool, s lipgloss.Style) func(string) string {
 	if !on {
