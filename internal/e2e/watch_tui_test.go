@@ -36,7 +36,7 @@ func TestWatchInATerminal(t *testing.T) {
 	fx := t.TempDir()
 	cs, stderr := goHost(t, proxyCmd(env, fx, "proxy", "--no-log"), "2025-11-25", nil)
 	defer cs.Close()
-	x.waitFor("mcpsh watch · 1 proxy", "e2e-host 4.2 → ", "stdio 2025-11-25")
+	x.waitFor("mcpsh watch · 1 proxy", "e2e-host 4.2 → ", "stdio", " ok")
 
 	if res, text := hostCall(t, cs, "read"); res.IsError || text != "ran read" {
 		t.Fatalf("read: %q", text)

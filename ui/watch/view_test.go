@@ -79,8 +79,19 @@ func TestEveryScreenFitsAsItResizes(t *testing.T) {
 			if again := m.render(); again != got {
 				t.Errorf("%s: drawn twice, drawn differently", what)
 			}
+			// At the largest size everything of the screen shows: what was
+			// laid out for a smaller one is laid out again.
+			if want := whole[s.name]; size[1] == 60 && !strings.Contains(uitest.Text(got), want) {
+				t.Errorf("%s does not show %q:\n%s", what, want, uitest.Text(got))
+			}
 		}
 	}
+}
+
+// whole is the last thing each screen shows, when it has the room.
+var whole = map[string]string{
+	"all": "List notes  list_notes", "proxy": "List notes  list_notes", "filtered": "fetch", "typing": "list_notes",
+	"detail": "keeps a digest of it", "help": "denied by a rule", "dialog": "allow delete_note for the rest",
 }
 
 var colour = regexp.MustCompile(`\x1b\[[0-9;]*(3[0-9]|4[0-9]|9[0-7]|10[0-7]);?[0-9;]*m|\x1b\[[0-9;]*[34]8;`)
