@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/mcpsh/mcpsh/internal/console"
+	"github.com/mcpsh/mcpsh/ui/watch"
 	"github.com/spf13/cobra"
 )
 
@@ -18,6 +19,12 @@ const watchHelp = `mcpsh watch follows every mcpsh proxy running on this machine
 user: the host that started each one, the server it fronts, and each call the
 agent makes as it starts, is decided and ends, and the calls that wait for a
 person's approval.
+
+On a terminal it is a full-screen view: the proxies, the calls of the one
+selected (] and [) or of all, newest first, and the confirmation of a call that
+waits for a person: y runs it, n or esc refuses it (the agent gets a tool
+error), a allows that tool for the rest of that proxy's session. ? lists every
+key.
 
 --json prints one JSON object a line for each thing it sees, until
 interrupted: "event" is proxy-appeared, proxy-updated, proxy-ended,
@@ -33,14 +40,14 @@ proxies), readable by this user only; mcpsh proxy --no-console opts out.`
 func newWatchCmd(f *factory, runF func(context.Context, *watchOptions) error) *cobra.Command {
 	o := &watchOptions{f: f}
 	cmd := &cobra.Command{
-		Use:     "watch --json",
+		Use:     "watch [--json]",
 		Short:   "Follow the calls of every running mcpsh proxy",
 		Long:    watchHelp,
-		Example: "  mcpsh watch --json\n  mcpsh watch --json | jq 'select(.event == \"question-asked\")'",
+		Example: "  mcpsh watch\n  mcpsh watch --json\n  mcpsh watch --json | jq 'select(.event == \"question-asked\")'",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if !o.json {
-				return &usageError{"mcpsh watch has no full-screen view yet: pass --json for one JSON line per event"}
+			if !o.json && (!f.io.StdinTTY || !f.io.StdoutTTY) {
+				return &usageError{"mcpsh watch's view needs a terminal: pass --json for one JSON line per event"}
 			}
 			if runF != nil {
 				return runF(cmd.Context(), o)
@@ -67,6 +74,9 @@ func watchRun(ctx context.Context, o *watchOptions) error {
 		return err
 	}
 	defer w.Close()
+	if !o.json {
+		return watch.Run(ctx, watch.Options{Events: w.Events(), Answer: w.Answer, NoColor: !a.io.Color}, a.io.In, a.io.Out)
+	}
 	for {
 		select {
 		case <-ctx.Done():

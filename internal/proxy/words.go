@@ -209,7 +209,7 @@ func howToAllow(o *client.Outcome, asked bool, at allowAt) string {
 	case asked:
 		return "approve it when mcpsh asks (in this host's prompt), or " + rule + "."
 	}
-	return "answer mcpsh's question in a host that supports elicitation (this one did not declare it), or in mcpsh watch (when it is available), or " + rule + "."
+	return "answer mcpsh's question in a host that supports elicitation (this one did not declare it), or in `mcpsh watch` on this machine (run it before the agent calls again), or " + rule + "."
 }
 
 // failure is the tool result text of a call that was sent and failed.
