@@ -67,7 +67,7 @@ func (s *Session) requestMeta(next mcp.MethodHandler) mcp.MethodHandler {
 			return next(ctx, method, req)
 		}
 		p := req.GetParams()
-		if p == nil || reflect.ValueOf(p).IsNil() {
+		if p == nil || nilParams(p) {
 			return next(ctx, method, req)
 		}
 		meta := p.GetMeta()
@@ -96,4 +96,11 @@ func (s *Session) requestMeta(next mcp.MethodHandler) mcp.MethodHandler {
 		*out = d
 		return &mcp.CompleteResult{}, nil
 	}
+}
+
+// nilParams reports a typed nil: go-sdk hands a request's params on as an
+// interface, and a nil pointer in it has no _meta to read.
+func nilParams(p mcp.Params) bool {
+	v := reflect.ValueOf(p)
+	return v.Kind() == reflect.Pointer && v.IsNil()
 }
