@@ -77,6 +77,7 @@ func (s *Session) requestMeta(next mcp.MethodHandler) mcp.MethodHandler {
 		if level := s.logLevel.Load(); level != nil {
 			// A copy: the map may be the caller's (a call's _meta).
 			meta = maps.Clone(meta)
+			//lint:ignore SA1019 SEP-2577 deprecates roots, sampling and logging; servers use them through the deprecation window, so mcpsh keeps serving them
 			meta[mcp.MetaKeyLogLevel] = *level
 			p.SetMeta(meta)
 		}

@@ -1,3 +1,4 @@
+//lint:file-ignore SA1019 SEP-2577 deprecates logging; these tests hold how mcpsh asks for it through the deprecation window
 package client
 
 import (
@@ -52,7 +53,6 @@ func loggingServer(h *heard) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "logging", Version: "1"}, &mcp.ServerOptions{Capabilities: &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}}})
 	mcp.AddTool(srv, &mcp.Tool{Name: "log_levels", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
 		for _, l := range []mcp.LoggingLevel{"debug", "info", "warning", "error"} {
-			//lint:ignore SA1019 the deprecated logging feature is what is tested
 			if err := req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: l, Logger: "logging", Data: string(l) + " message"}); err != nil {
 				return nil, nil, err
 			}
