@@ -61,7 +61,7 @@ type Options struct {
 	// the server's log messages and follows resources with it.
 	OnEvent func(Event)
 	// LogLevel, when set, asks a server that offers logging for messages at
-	// that level and above (logging/setLevel) right after connecting.
+	// that level and above right after connecting (SetLogLevel).
 	LogLevel string
 	// OnWarning hears mcpsh's warnings about the server as they happen (lines
 	// on stdout that are not JSON-RPC, say), already made safe for a terminal.
@@ -112,6 +112,10 @@ type Session struct {
 	// the last listing started. They differ while the listing is stale.
 	changes atomic.Int64
 	listed  atomic.Int64
+
+	// logLevel is the level asked for at 2026-07-28, sent in every
+	// request's _meta (requestmeta.go); nil: none.
+	logLevel atomic.Pointer[string]
 
 	// roots are the roots offered now (Options.Roots, then SetRoots).
 	rootsMu sync.Mutex
@@ -198,6 +202,7 @@ func Connect(ctx context.Context, t Target, opts *Options) (*Session, error) {
 	}
 	s.roots = slices.Clone(s.opts.Roots)
 	s.client = mcp.NewClient(info, s.clientOptions(t))
+	s.client.AddSendingMiddleware(s.requestMeta)
 	for _, r := range s.opts.Roots {
 		//lint:ignore SA1019 SEP-2577 deprecates roots, sampling and logging; servers use them through the deprecation window, so mcpsh keeps serving them
 		s.client.AddRoots(&mcp.Root{URI: r.URI, Name: r.Name})
@@ -415,13 +420,6 @@ func (s *Session) current() *connection {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.conn
-}
-
-// SetLogLevel asks the server to send log messages at level and above. go-sdk
-// servers send none until a client asks.
-func (s *Session) SetLogLevel(ctx context.Context, level string) error {
-	//lint:ignore SA1019 SEP-2577 deprecates roots, sampling and logging; servers use them through the deprecation window, so mcpsh keeps serving them
-	return s.current().cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: mcp.LoggingLevel(level)})
 }
 
 // StderrTail returns the last n lines the stdio server wrote to stderr.

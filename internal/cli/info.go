@@ -158,6 +158,14 @@ func newPingCmd(f *factory, runF func(context.Context, *pingOptions) error) *cob
 	cmd := &cobra.Command{
 		Use:   "ping [target] [-- COMMAND ARGS...]",
 		Short: "Ping a server and show the round-trip time",
+		Long: `Ping a server and show the round-trip time.
+
+Up to protocol 2025-11-25 this sends ping. Protocol 2026-07-28 has no ping
+(servers answer it with "Method not found"), so there mcpsh times
+server/discover instead: every server of that version answers it, it has no
+side effects and no paging, and no client caches its answer, so each one
+is a real round trip. Text output names the method when it is not ping;
+--json always does ("method"), with the protocol version.`,
 		Example: `  mcpsh ping -s everything
   mcpsh ping --count 5 --url http://127.0.0.1:3001/mcp`,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -189,6 +197,10 @@ func pingRun(ctx context.Context, opts *pingOptions) error {
 	}
 	defer s.Close()
 	var rtts []time.Duration
+	method, via := s.PingMethod(), ""
+	if method != "ping" {
+		via = " (" + method + ")"
+	}
 	for i := 0; i < count; i++ {
 		rtt, err := s.Ping(ctx)
 		if err != nil {
@@ -196,7 +208,7 @@ func pingRun(ctx context.Context, opts *pingOptions) error {
 		}
 		rtts = append(rtts, rtt)
 		if !opts.json {
-			fmt.Fprintf(f.io.Out, "pong from %s in %s\n", termtext.Line(s.Target.Label()), fmtRTT(rtt))
+			fmt.Fprintf(f.io.Out, "pong from %s in %s%s\n", termtext.Line(s.Target.Label()), fmtRTT(rtt), via)
 		}
 	}
 	if opts.json {
@@ -204,7 +216,7 @@ func pingRun(ctx context.Context, opts *pingOptions) error {
 		for i, r := range rtts {
 			ms[i] = float64(r.Microseconds()) / 1000
 		}
-		return writeJSON(f.io.Out, map[string]any{"server": s.Target.Label(), "rttMs": ms})
+		return writeJSON(f.io.Out, map[string]any{"server": s.Target.Label(), "method": method, "protocol": s.Server().Protocol, "rttMs": ms})
 	}
 	if count > 1 {
 		lo, hi, sum := rtts[0], rtts[0], time.Duration(0)

@@ -60,7 +60,14 @@ func tsServer(t *testing.T) []string {
 // list toggles) is shared by every session of this one server.
 func tsServerHTTP(t *testing.T) string {
 	t.Helper()
-	cmd := exec.Command("node", filepath.Join(tsServerDir(t), "server.js"), "--http", "--port", "0")
+	return listeningServer(t, "the TypeScript SDK test server", exec.Command("node", filepath.Join(tsServerDir(t), "server.js"), "--http", "--port", "0"))
+}
+
+// listeningServer starts cmd, a server that prints "listening URL" on stdout
+// once it listens on 127.0.0.1, and returns the URL; it kills the server
+// when the test ends.
+func listeningServer(t *testing.T, what string, cmd *exec.Cmd) string {
+	t.Helper()
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -91,10 +98,10 @@ func tsServerHTTP(t *testing.T) string {
 	case u := <-found:
 		return u
 	case <-exited:
-		t.Fatalf("the TypeScript SDK test server ended before it listened (%v)\nstderr:\n%s", cmd.ProcessState, stderr.String())
+		t.Fatalf("%s ended before it listened (%v)\nstderr:\n%s", what, cmd.ProcessState, stderr.String())
 	case <-time.After(20 * time.Second):
 		stop()
-		t.Fatalf("the TypeScript SDK test server did not say where it listens within 20s\nstderr:\n%s", stderr.String())
+		t.Fatalf("%s did not say where it listens within 20s\nstderr:\n%s", what, stderr.String())
 	}
 	return ""
 }
