@@ -17,13 +17,12 @@ var versions = []string{"2025-11-25", "2026-07-28"}
 
 // asker is a client that answers the demo's questions and keeps them.
 type asker struct {
-	mu       sync.Mutex
-	elicits  []*mcp.ElicitParams
-	samples  []*mcp.CreateMessageParams
-	action   string // what the user does with a form
-	title    string // what they type
-	reply    string // what the model says; "" rejects the request
-	samplers int
+	mu      sync.Mutex
+	elicits []*mcp.ElicitParams
+	samples []*mcp.CreateMessageParams
+	action  string // what the user does with a form
+	title   string // what they type
+	reply   string // what the model says; "" rejects the request
 }
 
 func (a *asker) options() *mcp.ClientOptions {
