@@ -126,7 +126,7 @@ func TestAuditPaneScrolls(t *testing.T) {
 		t.Fatal("the demo's audit fits on one screen; the test needs more lines")
 	}
 	send(m, "G")
-	if p.Top() != p.MaxTop() || !screenHas(m, "OpenAI apps (ChatGPT)") {
+	if p.Top() != p.MaxTop() || !screenHas(m, "weather_forecast: destructiveHint") {
 		t.Errorf("G: top %d of %d:\n%s", p.Top(), p.MaxTop(), ansi.Strip(m.render()))
 	}
 	p.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})

@@ -40,7 +40,7 @@ func startFlow(t *testing.T, trust policy.Trust, first ...string) *flow {
 			s.Close()
 		}
 	})
-	for _, s := range append(first, "Destructive (4)") {
+	for _, s := range append(first, "Destructive (5)") {
 		f.waitFor(s)
 	}
 	return f
@@ -220,7 +220,7 @@ func TestFlowToolsListChangedRefreshesTheList(t *testing.T) {
 	f.press('r', tea.ModCtrl)
 	f.until("toggle_extras to run", func() bool { return f.demo.Executions("toggle_extras") == 1 })
 	f.press(tea.KeyEscape) // back to the list
-	f.waitFor("16 tools")
+	f.waitFor("18 tools")
 }
 
 func TestFlowUntrustedServerShowsTheBanner(t *testing.T) {

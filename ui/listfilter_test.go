@@ -38,15 +38,15 @@ func TestListFilterIsTermsAndWords(t *testing.T) {
 	for _, c := range []struct{ filter, want string }{
 		{"is:write", "add_note,flaky_sync,send_message,tag_note,toggle_extras"},
 		{"is:write note", "add_note,tag_note,flaky_sync"},
-		{"is:destructive", "archive_notes,delete_note,echo,pop_note"},
+		{"is:destructive", "archive_notes,delete_note,echo,pop_note,rename_note"},
 		{"is:read-only is:open-world", "weather_forecast"},
 		{"is:readonly is:openworld", "weather_forecast"}, // the hyphen may go
 		{"is:implied", "archive_notes,echo"},
-		{"is:idempotent", "flaky_sync,tag_note,toggle_extras,delete_note"},
+		{"is:idempotent", "flaky_sync,tag_note,toggle_extras,delete_note,rename_note"},
 		{"is:denied", "delete_note"},
 		{"is:allowed", "echo"},
 		{"is:conflict", ""},
-		{"is:dest note", "delete_note,pop_note,archive_notes"}, // note whole, then a word's start
+		{"is:dest note", "delete_note,pop_note,rename_note,archive_notes"}, // note whole, then a word's start
 		{"is:nonsense", ""},
 	} {
 		l.SetFilter(c.filter)
@@ -68,13 +68,13 @@ func TestListDeniedFollowsRulesOnHints(t *testing.T) {
 	m.shown().list.SetJudge(m.shown())
 	l := &m.shown().list
 	l.SetFilter("is:denied")
-	if got, want := strings.Join(names(l), ","), "send_message,archive_notes,echo,pop_note"; got != want {
+	if got, want := strings.Join(names(l), ","), "send_message,archive_notes,echo,pop_note,rename_note"; got != want {
 		t.Errorf("is:denied: %s, want %s", got, want)
 	}
 	m.shown().session.Target.Trust = policy.Untrusted
 	m.shown().list.SetJudge(m.shown())
 	l.SetFilter("is:denied is:read-only")
-	if got, want := strings.Join(names(l), ","), "get_note,list_notes,render_chart,search_notes,slow_count,weather_forecast"; got != want {
+	if got, want := strings.Join(names(l), ","), "get_note,list_notes,render_chart,search_notes,slow_count,suggest_title,weather_forecast"; got != want {
 		t.Errorf("untrusted: is:denied is:read-only: %s, want %s (a read-only claim does not escape is:destructive)", got, want)
 	}
 }
@@ -101,14 +101,14 @@ func TestListFilterHidesEmptyGroupsAndRanks(t *testing.T) {
 	l := &m.shown().list
 	l.SetFilter("note")
 	view := listShows(m, 32, 22)
-	for _, want := range []string{"Read-only (4)", "Write (3)", "Destructive (3)"} {
+	for _, want := range []string{"Read-only (5)", "Write (3)", "Destructive (4)"} {
 		if !strings.Contains(view, want) {
 			t.Errorf("filter note: no %q:\n%s", want, view)
 		}
 	}
 	// Within each group, the name's own word outranks a title, and a title
 	// outranks the description.
-	if got := strings.Join(names(l), ","); got != "get_note,list_notes,search_notes,render_chart,add_note,tag_note,flaky_sync,delete_note,pop_note,archive_notes" {
+	if got := strings.Join(names(l), ","); got != "get_note,list_notes,search_notes,render_chart,suggest_title,add_note,tag_note,flaky_sync,delete_note,pop_note,rename_note,archive_notes" {
 		t.Errorf("ranked %s", got)
 	}
 	if sel := l.Selected(); sel == nil || sel.Name != "get_note" {

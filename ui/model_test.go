@@ -147,7 +147,10 @@ func TestNoColorMeansNoColour(t *testing.T) {
 func TestMainScreenGolden(t *testing.T) {
 	m, _ := connected(t, true, 80, 24)
 	golden(t, "screen/browse-80x24", m.render())
-	send(m, "down", "down", "down", "down", "down")
+	send(m, "down", "down", "down", "down", "down", "down")
+	if sel := m.shown().list.Selected(); sel == nil || sel.Name != "weather_forecast" {
+		t.Fatalf("six downs select %v, want weather_forecast", sel)
+	}
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
 	golden(t, "screen/weather-120x30", m.render())
 }

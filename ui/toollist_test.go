@@ -168,7 +168,7 @@ func TestToolsChangedInABurstListOnceMore(t *testing.T) {
 	if _, cmd := m.Update(listedMsg{id: second, listing: &client.Listing{Tools: m.shown().session.Tools()}}); cmd != nil || m.shown().listReq != 0 {
 		t.Fatalf("after the second answer: listing %d, cmd %v", m.shown().listReq, cmd != nil)
 	}
-	if got := m.shown().status; got != "the server's tools changed: 15 tools now" {
+	if got := m.shown().status; got != "the server's tools changed: 17 tools now" {
 		t.Errorf("status %q", got)
 	}
 }

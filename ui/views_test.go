@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/client"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // screen is the model's screen without escape codes.
@@ -61,7 +62,7 @@ func TestViewsSwitch(t *testing.T) {
 }
 
 func TestViewsTheServerDoesNotOffer(t *testing.T) {
-	m, _ := connected(t, true, 80, 24)
+	m, _ := connectRedeclaring(t, &mcp.ToolAnnotations{ReadOnlyHint: true}) // tools only
 	mustShow(t, m, " Resources — ", " Prompts — ")
 	send(m, "r")
 	mustShow(t, m, "does not offer resources")
@@ -71,6 +72,22 @@ func TestViewsTheServerDoesNotOffer(t *testing.T) {
 	if m.shown().mode != modeBrowse {
 		t.Fatalf("mode %v", m.shown().mode)
 	}
+}
+
+// TestViewsShowTheDemosNotesAndPrompts: the demo offers more than tools,
+// and its resources, template and prompts fit at 80×24.
+func TestViewsShowTheDemosNotesAndPrompts(t *testing.T) {
+	m, _ := connected(t, true, 80, 24)
+	ctx := context.Background()
+	m.Update(listResourcesCmd(ctx, m.shown().resources.req, m.shown().session)())
+	m.Update(listPromptsCmd(ctx, m.shown().prompts.req, m.shown().session)())
+	mustShow(t, m, " Tools 17 ", " Resources 4 ", " Prompts 2 ")
+	send(m, "r")
+	mustShow(t, m, "Resources (3)", "Welcome to mcpsh  note://1", "Release checklist  note://3", "Templates (1)", "Note by id  note://{id}", "tags: demo · pinned")
+	golden(t, "screen/demo-resources-80x24", m.render())
+	send(m, "p")
+	mustShow(t, m, "Prompts (2)", "Summarize a note", "Triage notes", "id*", "brief (the default), detailed or bullets")
+	golden(t, "screen/demo-prompts-80x24", m.render())
 }
 
 // read opens the selected resource and hands the read's answer to Update.

@@ -31,7 +31,7 @@ func TestFlowWorkspaceSwitchAndCall(t *testing.T) {
 		tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 		m.Close()
 	})
-	f.waitFor("Destructive (4)")
+	f.waitFor("Destructive (5)")
 	f.typeText("]")
 	f.waitFor("untrusted server: its hints are shown but not believed")
 	f.openForm("get note", "ctrl+r asks first")

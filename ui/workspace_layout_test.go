@@ -61,7 +61,7 @@ func TestBarMarksAfterTheServerOnScreen(t *testing.T) {
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	connectNow(t, m)
 	e := m.barEntries(detailMark)
-	if !strings.Contains(e[0], "alpha 15 tools") {
+	if !strings.Contains(e[0], "alpha 17 tools") {
 		t.Errorf("the server on screen lost its word: %q", e[0])
 	}
 	for _, x := range e[1:] {

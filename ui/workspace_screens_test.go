@@ -113,7 +113,7 @@ func TestWorkspaceScreensFit(t *testing.T) {
 			checkScreen(t, where, screen, size[0], size[1])
 			// The header keeps the server's name (the user's) and its tool count.
 			head := strings.SplitN(screen, "\n", 2)[0]
-			if m.shown().session != nil && (!strings.Contains(head, " · "+m.shown().name()) || !strings.Contains(head, "15 tools")) {
+			if m.shown().session != nil && (!strings.Contains(head, " · "+m.shown().name()) || !strings.Contains(head, "17 tools")) {
 				t.Errorf("%s: the header lost the name or the tool count: %q", where, head)
 			}
 		}

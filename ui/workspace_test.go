@@ -34,7 +34,7 @@ func TestWorkspaceServersConnectInParallel(t *testing.T) {
 	if s.mode != modeConnecting || s.session != nil {
 		t.Fatalf("the slow server is %v before it answered", s.mode)
 	}
-	if miss := has(screen(m), "alpha 15 tools", "slow", "connecting", "broken ✗ failed", "misconfigured ✗ unusable"); miss != "" {
+	if miss := has(screen(m), "alpha 17 tools", "slow", "connecting", "broken ✗ failed", "misconfigured ✗ unusable"); miss != "" {
 		t.Fatalf("the bar lacks %q:\n%s", miss, screen(m))
 	}
 
@@ -192,7 +192,7 @@ func TestWorkspaceSwitchingKeepsEachServersState(t *testing.T) {
 	connectNow(t, m)
 	send(m, "/", "e", "c", "h", "o", "enter")
 	send(m, "]")
-	if m.shown().filterIn.Value() != "" || m.shown().list.Visible() != 15 {
+	if m.shown().filterIn.Value() != "" || m.shown().list.Visible() != 17 {
 		t.Fatalf("beta has alpha's filter %q", m.shown().filterIn.Value())
 	}
 	send(m, "down", "down")

@@ -19,10 +19,10 @@ func TestToolsColourFollowsTheThemeAndProfile(t *testing.T) {
 		not     []string
 	}{
 		// read-only green, write yellow, destructive red, names faint
-		{colorprofile.ANSI, []string{"\x1b[1;32mRead-only (6)", "\x1b[1;33mWrite (5)", "\x1b[1;31mDestructive (4)", "\x1b[2m"}, nil},
-		{colorprofile.Unknown, []string{"\x1b[1;32mRead-only (6)"}, nil},
-		{colorprofile.ASCII, []string{"\x1b[1mRead-only (6)", "\x1b[2m"}, []string{"[32m", "[33m", "[31m", "38;"}},
-		{colorprofile.ANSI256, []string{"\x1b[1;32mRead-only (6)"}, nil},
+		{colorprofile.ANSI, []string{"\x1b[1;32mRead-only (7)", "\x1b[1;33mWrite (5)", "\x1b[1;31mDestructive (5)", "\x1b[2m"}, nil},
+		{colorprofile.Unknown, []string{"\x1b[1;32mRead-only (7)"}, nil},
+		{colorprofile.ASCII, []string{"\x1b[1mRead-only (7)", "\x1b[2m"}, []string{"[32m", "[33m", "[31m", "38;"}},
+		{colorprofile.ANSI256, []string{"\x1b[1;32mRead-only (7)"}, nil},
 	} {
 		s, _, out, _ := iostreams.Test()
 		s.SetTTY(true, 100)

@@ -10,8 +10,8 @@ func TestToolsOnATerminalGroupsBySafety(t *testing.T) {
 	t.Parallel()
 	r, _ := run(t, env{tty: true, width: 100}, "tools", "--demo")
 	wantCode(t, r, ExitOK)
-	contains(t, "stdout", r.out, "demo · 15 tools (6 read-only, 5 write, 4 destructive)", "reports itself as mcpsh-demo 1.0.0",
-		"Read-only (6)", "Write (5)", "Destructive (4)", "Weather forecast", "weather_forecast", "implied:destructive", "implied:all")
+	contains(t, "stdout", r.out, "demo · 17 tools (7 read-only, 5 write, 5 destructive)", "reports itself as mcpsh-demo 1.0.0",
+		"Read-only (7)", "Write (5)", "Destructive (5)", "Weather forecast", "weather_forecast", "implied:destructive", "implied:all")
 	if strings.Contains(r.out, "\x1b[") {
 		t.Error("colour codes without colour enabled")
 	}
@@ -41,8 +41,8 @@ func TestToolsPipedIsTabSeparated(t *testing.T) {
 	r, _ := run(t, env{}, "tools", "--demo")
 	wantCode(t, r, ExitOK)
 	ls := lines(r.out)
-	if len(ls) != 15 {
-		t.Fatalf("%d lines, want 15", len(ls))
+	if len(ls) != 17 {
+		t.Fatalf("%d lines, want 17", len(ls))
 	}
 	want := map[string]string{
 		"add_note":    "add_note\twrite\tAdd a note\t",
@@ -109,7 +109,7 @@ func TestBareMcpshWithoutATerminal(t *testing.T) {
 	// Piped, bare mcpsh prints the grouped table instead of the full-screen view.
 	r, _ := run(t, env{}, "--demo")
 	wantCode(t, r, ExitOK)
-	contains(t, "stdout", r.out, "Read-only (6)", "Destructive (4)")
+	contains(t, "stdout", r.out, "Read-only (7)", "Destructive (5)")
 	cfg := configWithDemo(t)
 	r, _ = run(t, env{}, "--config", cfg)
 	wantCode(t, r, ExitUsage)

@@ -32,6 +32,8 @@ var wantShapes = map[string]shape{
 	"flaky_sync":       {annTitle: "Sync notes (flaky)", destructive: "false", idempotent: true, openWorld: "false"},
 	"render_chart":     {title: "Render a chart", readOnly: true, openWorld: "false"},
 	"toggle_extras":    {title: "Toggle extra tools", destructive: "false", idempotent: true, openWorld: "false"},
+	"rename_note":      {title: "Rename a note", destructive: "true", idempotent: true, openWorld: "false"},
+	"suggest_title":    {title: "Suggest a title", readOnly: true, openWorld: "false"}, // sampling goes only to the caller: closed world
 }
 
 func hint(b *bool) string {

@@ -74,8 +74,9 @@ func TestExampleCounts(t *testing.T) {
 }
 
 // TestExamplesRun calls every tool with each of its examples, each on a
-// fresh workspace so the example ids exist: an example that validates but
-// fails at run time would teach the wrong thing.
+// fresh workspace so the example ids exist, from a client that answers
+// elicitation and sampling: an example that validates but fails at run time
+// would teach the wrong thing.
 func TestExamplesRun(t *testing.T) {
 	for name, tool := range listTools(t, connect(t, New(), nil)) {
 		list, _ := tool.Meta["inputExamples"].([]any)
@@ -84,7 +85,7 @@ func TestExamplesRun(t *testing.T) {
 			if name == "slow_count" {
 				args["delay_ms"] = 0 // keep the test fast
 			}
-			if res := call(t, connect(t, New(), nil), name, args); res.IsError {
+			if res := call(t, connect(t, New(), answering("Groceries", "Weekly shop")), name, args); res.IsError {
 				t.Errorf("%s example %d: isError: %s", name, i, text(res))
 			}
 		}

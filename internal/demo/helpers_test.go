@@ -14,6 +14,12 @@ import (
 // probe) and explicit, empty capabilities.
 func connect(t *testing.T, s *Server, opts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
+	return connectAt(t, s, opts, "2025-11-25")
+}
+
+// connectAt is connect at the protocol version given.
+func connectAt(t *testing.T, s *Server, opts *mcp.ClientOptions, version string) *mcp.ClientSession {
+	t.Helper()
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := s.MCP().Connect(ctx, st, nil)
@@ -27,7 +33,7 @@ func connect(t *testing.T, s *Server, opts *mcp.ClientOptions) *mcp.ClientSessio
 		opts.Capabilities = &mcp.ClientCapabilities{}
 	}
 	c := mcp.NewClient(&mcp.Implementation{Name: "demo-test", Version: "0"}, opts)
-	cs, err := c.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	cs, err := c.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		t.Fatalf("client connect: %v", err)
 	}

@@ -15,6 +15,9 @@ type note struct {
 	Tags    []string
 	Pinned  bool
 	Created time.Time
+	// Rev counts the note's changes, so that the resources a client
+	// subscribed to are told when their note changed (publish.go).
+	Rev int
 }
 
 // store is the notes workspace every note tool works on. It lives only in
@@ -24,6 +27,7 @@ type note struct {
 type store struct {
 	mu       sync.Mutex
 	now      func() time.Time
+	gen      int // counts every change to the live notes, so publish knows when to look
 	nextID   int
 	notes    []note // in ID order, which is also creation order
 	archived []note
@@ -52,6 +56,7 @@ func (st *store) insert(n note) note {
 	}
 	n.Tags = slices.Clone(n.Tags)
 	st.notes = append(st.notes, n)
+	st.gen++
 	return clone(n)
 }
 
@@ -111,9 +116,43 @@ func (st *store) tag(id int, tag string) (n note, added, ok bool) {
 	}
 	if !slices.Contains(st.notes[i].Tags, tag) {
 		st.notes[i].Tags = append(st.notes[i].Tags, tag)
+		st.notes[i].Rev++
+		st.gen++
 		added = true
 	}
 	return clone(st.notes[i]), added, true
+}
+
+// rename gives a note a new title and returns it as it was before. changed
+// is false when the title was already that, which is what makes
+// rename_note idempotent.
+func (st *store) rename(id int, title string) (before note, changed, ok bool) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	i := st.index(id)
+	if i < 0 {
+		return note{}, false, false
+	}
+	before = clone(st.notes[i])
+	if st.notes[i].Title != title {
+		st.notes[i].Title = title
+		st.notes[i].Rev++
+		st.gen++
+		changed = true
+	}
+	return before, changed, true
+}
+
+// tags returns every tag of the live notes, sorted, once each.
+func (st *store) tags() []string {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	var out []string
+	for _, n := range st.notes {
+		out = append(out, n.Tags...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // remove deletes a note for good and reports whether it existed.
@@ -126,6 +165,7 @@ func (st *store) remove(id int) (note, bool) {
 	}
 	n := st.notes[i]
 	st.notes = slices.Delete(st.notes, i, i+1)
+	st.gen++
 	return n, true
 }
 
@@ -138,6 +178,7 @@ func (st *store) pop() (note, bool) {
 	}
 	n := st.notes[len(st.notes)-1]
 	st.notes = st.notes[:len(st.notes)-1]
+	st.gen++
 	return n, true
 }
 
@@ -157,8 +198,29 @@ func (st *store) archive(cutoff time.Time) []note {
 			kept = append(kept, n)
 		}
 	}
+	if len(moved) > 0 {
+		st.gen++
+	}
 	st.notes = kept
 	return moved
+}
+
+// snapshot returns every live note and the generation they are of.
+func (st *store) snapshot() ([]note, int) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	out := make([]note, len(st.notes))
+	for i, n := range st.notes {
+		out[i] = clone(n)
+	}
+	return out, st.gen
+}
+
+// generation is the count of changes so far.
+func (st *store) generation() int {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.gen
 }
 
 // counts reports the workspace size, for extra_stats and render_chart.

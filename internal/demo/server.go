@@ -10,8 +10,11 @@
 // workspace plus a few simulated outside-world tools; nothing touches the
 // network or the disk. Some tools exist only to exercise client machinery:
 // progress and cancellation (slow_count), transient JSON-RPC errors
-// (flaky_sync), mixed content (render_chart) and tools/list_changed
-// (toggle_extras).
+// (flaky_sync), mixed content (render_chart), tools/list_changed
+// (toggle_extras), elicitation (rename_note) and sampling (suggest_title).
+// Beyond tools it shows the rest of what a client meets: the notes as
+// resources with a template and subscriptions (resources.go), prompts
+// (prompts.go) and completion of their arguments (complete.go).
 //
 // Tests elsewhere in mcpsh assert side effects through [Server.Executions]
 // rather than through screen text.
@@ -49,6 +52,12 @@ type Server struct {
 	extrasMu sync.Mutex
 	extras   bool // whether extra_stats is registered; guarded by extrasMu
 
+	// pubMu guards what the resource list says of each note (published)
+	// and the notes' generation it says it of (pubGen); see publish.
+	pubMu     sync.Mutex
+	published map[int]listed
+	pubGen    int
+
 	// slowActive counts slow_count handlers still running, so tests can
 	// check that cancellation really stops them.
 	slowActive atomic.Int32
@@ -58,8 +67,10 @@ type Server struct {
 // outbox, no executions counted.
 func New() *Server {
 	s := &Server{
-		now:   time.Now,
-		execs: map[string]int{},
+		now:       time.Now,
+		execs:     map[string]int{},
+		published: map[int]listed{},
+		pubGen:    -1,
 	}
 	s.notes = newStore(s.now)
 	s.mcp = mcp.NewServer(&mcp.Implementation{
@@ -72,6 +83,11 @@ func New() *Server {
 			Logging: &mcp.LoggingCapabilities{},
 			Tools:   &mcp.ToolCapabilities{ListChanged: true},
 		},
+		// go-sdk adds resources (listChanged, and subscribe with these
+		// handlers), prompts (listChanged) and completions to these.
+		SubscribeHandler:   s.subscribe,
+		UnsubscribeHandler: s.unsubscribe,
+		CompletionHandler:  s.complete,
 	})
 	s.mcp.AddReceivingMiddleware(guard)
 	s.addReadTools()
@@ -82,6 +98,9 @@ func New() *Server {
 	s.addFlakySync()
 	s.addRenderChart()
 	s.addToggleExtras()
+	s.addAskTools()
+	s.addNoteResources()
+	s.addPrompts()
 	return s
 }
 
@@ -91,7 +110,8 @@ func (s *Server) MCP() *mcp.Server { return s.mcp }
 // Executions reports how many times the named tool's handler has run. It
 // counts at handler entry, so calls that then fail (a flaky_sync outage, a
 // bad note id) count too; calls the SDK rejects before the handler (unknown
-// tool, arguments that fail the input schema) do not.
+// tool, arguments that fail the input schema) do not. A call that asks the
+// client something at protocol 2026-07-28 runs once per round (asks.go).
 func (s *Server) Executions(tool string) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -108,11 +128,13 @@ func (s *Server) count(tool string) int {
 
 // addTool registers a typed tool whose handler is counted and cannot crash
 // the server: a panic becomes an isError result, as any error returned by a
-// typed handler does.
+// typed handler does. Whatever the handler changed in the notes reaches the
+// resource list and its subscribers on its way out (publish).
 func addTool[In, Out any](s *Server, t *mcp.Tool, h mcp.ToolHandlerFor[In, Out]) {
 	name := t.Name
 	mcp.AddTool(s.mcp, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out Out, err error) {
 		ctx = withExecution(ctx, s.count(name))
+		defer s.publish(ctx)
 		defer recoverInto(name, &err)
 		return h(ctx, req, in)
 	})
@@ -125,6 +147,7 @@ func (s *Server) addRawTool(t *mcp.Tool, h mcp.ToolHandler) {
 	name := t.Name
 	s.mcp.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 		ctx = withExecution(ctx, s.count(name))
+		defer s.publish(ctx)
 		defer recoverInto(name, &err)
 		return h(ctx, req)
 	})

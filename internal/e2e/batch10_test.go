@@ -37,7 +37,7 @@ func TestToolsAndAuditCoverEveryConfiguredServer(t *testing.T) {
 	for _, tl := range tools {
 		per[tl.Server]++
 	}
-	if per["demo"] != 15 || per["ts"] != 23 || per["broken"] != 0 {
+	if per["demo"] != 17 || per["ts"] != 23 || per["broken"] != 0 {
 		t.Errorf("tools per server: %v", per)
 	}
 	contains(t, "stderr", r.errOut, "mcpsh: broken: connecting to broken", "cannot start")

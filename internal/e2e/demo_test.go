@@ -29,8 +29,8 @@ func TestServeDemoOverStdio(t *testing.T) {
 	r := mcpsh(t, opts{}, "tools", "--json", "--", mcpshBin, "serve-demo")
 	wantCode(t, r, 0)
 	by := toolsByName(t, r.out)
-	if len(by) != 15 {
-		t.Errorf("%d tools, want 15", len(by))
+	if len(by) != 17 {
+		t.Errorf("%d tools, want 17", len(by))
 	}
 	for name, class := range map[string]string{"list_notes": "read-only", "add_note": "write", "archive_notes": "destructive", "echo": "destructive"} {
 		if by[name]["class"] != class {

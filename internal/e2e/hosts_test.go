@@ -146,7 +146,7 @@ func TestWorkspaceShowsOrigins(t *testing.T) {
 		repo, home, filepath.Join(home, ".config"), filepath.Join(root, "state"), mcpshBin, filepath.Join(root, "own.json"), stderr)
 	x.run("new-session", "-d", "-s", "t", "-x", "140", "-y", "30", shell)
 	// The sidebar: the servers used, a project's server held, a broken entry.
-	x.waitFor("notes", "shared", "15 tools", "playwright", "held: a", "broken", "✗ unusable")
+	x.waitFor("notes", "shared", "17 tools", "playwright", "held: a", "broken", "✗ unusable")
 	x.keys("W")
 	s := x.waitFor("type to narrow by name", "· cursor (~/.cursor/mcp.json)", "· codex (~/.codex/config.toml)")
 	if !strings.Contains(s, "· vscode (") { // the path may be cut to fit

@@ -58,7 +58,7 @@ func TestTUIEverydayFlowsAt80x24(t *testing.T) {
 	x.run("new-session", "-d", "-s", "t", "-x", "80", "-y", "24", shell)
 	x.run("set-option", "-g", "set-clipboard", "on")
 
-	s := x.waitFor("Read-only (6)", "15 tools")
+	s := x.waitFor("Read-only (7)", "17 tools")
 	footer := lineWith(s, "q quit")
 	if !strings.Contains(footer, "? help") {
 		t.Fatalf("the footer lost ? help at 80 columns: %q", footer)
@@ -66,13 +66,13 @@ func TestTUIEverydayFlowsAt80x24(t *testing.T) {
 
 	// The filter understands safety: only the destructive group is left.
 	x.keys("/", "i", "s", ":", "d", "e", "s", "t", "Enter")
-	s = x.waitFor("Destructive (4)", "4 of 15")
+	s = x.waitFor("Destructive (5)", "5 of 17")
 	if strings.Contains(s, "Read-only (") || strings.Contains(s, "Write (") {
 		t.Fatalf("groups with no match are shown:\n%s", s)
 	}
 
 	// enter on pop_note (no arguments) asks at once; a allows it for the session.
-	x.keys("G")
+	x.keys("G", "k") // the last is rename_note
 	x.waitFor("› Pop the newest")
 	x.keys("Enter")
 	x.waitFor("Run a destructive tool?", "on demo (in-process)", "a allow pop_note")
@@ -98,7 +98,7 @@ func TestTUIEverydayFlowsAt80x24(t *testing.T) {
 	x.waitWithout("Run a destructive tool?")
 	x.keys("Escape")
 	x.keys("Escape") // the filter
-	x.waitFor("Read-only (6)")
+	x.waitFor("Read-only (7)")
 
 	// echo with a long text: the dialog fits 80×24, says open-world, and
 	// scrolls to the end of the arguments.
@@ -154,7 +154,7 @@ func TestTUIEverydayFlowsAt80x24(t *testing.T) {
 	x.waitFor("Arguments as logged", "word01", "decision  run, approved by the user")
 	x.keys("Escape")
 	x.keys("Escape")
-	x.waitFor("Read-only (6)")
+	x.waitFor("Read-only (7)")
 
 	// ? is titled, starts with the keys of where the user is, and scrolls.
 	x.keys("?")
@@ -162,7 +162,7 @@ func TestTUIEverydayFlowsAt80x24(t *testing.T) {
 	x.keys("PgDn", "PgDn")
 	x.waitFor("Argument editor", "21–41 of ")
 	x.keys("Escape")
-	x.waitFor("Read-only (6)")
+	x.waitFor("Read-only (7)")
 
 	x.keys("q")
 	deadline := time.Now().Add(10 * time.Second)

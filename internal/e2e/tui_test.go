@@ -83,7 +83,7 @@ func TestTUIInATerminal(t *testing.T) {
 		dir, mcpshBin, server, status)
 	x.run("new-session", "-d", "-s", "t", "-x", "80", "-y", "24", shell)
 
-	s := x.waitFor("Read-only (6)", "Write (5)", "Destructive (4)", "mcpsh · sh · stdio")
+	s := x.waitFor("Read-only (7)", "Write (5)", "Destructive (5)", "mcpsh · sh · stdio")
 	if strings.Contains(s, "banner the server writes") {
 		t.Fatalf("the server's stderr reached the screen:\n%s", s)
 	}

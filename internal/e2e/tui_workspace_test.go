@@ -36,10 +36,10 @@ func TestTUIWorkspaceInATerminal(t *testing.T) {
 
 	// Every server in the bar, each with its state, in the config's order
 	// (by name): broken on screen first, saying why.
-	x.waitFor("›broken ✗ failed: the server exited", "the server exited with status 3;", "could not connect", "giving up", " demo 15 tools ", " ts ")
+	x.waitFor("›broken ✗ failed: the server exited", "the server exited with status 3;", "could not connect", "giving up", " demo 17 tools ", " ts ")
 	x.waitFor("│ ts 2") // ts is ready: its tool count shows
 	x.keys("]")
-	x.waitFor("›demo 15 tools", "mcpsh-demo 1.0.0", "Destructive (4)")
+	x.waitFor("›demo 17 tools", "mcpsh-demo 1.0.0", "Destructive (5)")
 
 	// ] puts ts on screen; call add with its first example there.
 	x.keys("]")
