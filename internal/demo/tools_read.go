@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -87,11 +88,14 @@ func (s *Server) getNote(_ context.Context, _ *mcp.CallToolRequest, in idInput) 
 	if !ok {
 		return nil, nil, fmt.Errorf("no note with id %d (list_notes shows the ids)", in.ID)
 	}
-	return textResult("%s", render(n)), nil, nil
+	return textResult("%s", render(n, s.now())), nil, nil
 }
 
-// render formats a whole note for reading.
-func render(n note) string {
+// render formats a whole note for reading. Its age is in days, not its
+// date: the seed notes are made relative to when the demo starts, so a
+// date would make the same call read differently each day, and a session
+// replayed tomorrow (log --as-script, expect digest) fail for nothing.
+func render(n note, now time.Time) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "#%d %s\n", n.ID, n.Title)
 	if len(n.Tags) > 0 {
@@ -100,7 +104,7 @@ func render(n note) string {
 	if n.Pinned {
 		b.WriteString("pinned\n")
 	}
-	fmt.Fprintf(&b, "created: %s\n", n.Created.Format("2006-01-02"))
+	fmt.Fprintf(&b, "created: %s\n", age(n.Created, now))
 	if n.Content != "" {
 		fmt.Fprintf(&b, "\n%s", n.Content)
 	}
@@ -169,4 +173,18 @@ func snippet(content, query string) string {
 		out += "…"
 	}
 	return out
+}
+
+// age says how long ago t was, in whole days by the calendar.
+func age(t, now time.Time) string {
+	y1, m1, d1 := t.Date()
+	y2, m2, d2 := now.Date()
+	days := int(time.Date(y2, m2, d2, 0, 0, 0, 0, time.UTC).Sub(time.Date(y1, m1, d1, 0, 0, 0, 0, time.UTC)).Hours() / 24)
+	switch {
+	case days <= 0:
+		return "today"
+	case days == 1:
+		return "yesterday"
+	}
+	return fmt.Sprintf("%d days ago", days)
 }

@@ -126,7 +126,7 @@ func (s *Server) popNote(_ context.Context, _ *mcp.CallToolRequest, _ struct{}) 
 	if !ok {
 		return nil, nil, fmt.Errorf("the workspace is empty; nothing to pop")
 	}
-	return textResult("Removed the newest note:\n%s", render(n)), nil, nil
+	return textResult("Removed the newest note:\n%s", render(n, s.now())), nil, nil
 }
 
 type archiveInput struct {
