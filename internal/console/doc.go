@@ -31,9 +31,10 @@
 //
 // On Windows, where the kernel does not name the other end, the token
 // link (link_token.go): the proxy listens on 127.0.0.1 at a port the system
-// picks, and writes the address and a token of 32 random bytes (64 hex
-// digits) in its entry, which only this user can read. A console presents
-// the token in its hello. The proxy takes a connection's first line, within
+// picks, held with SO_EXCLUSIVEADDRUSE so that no other socket can bind it
+// and take its consoles' connections, and writes the address and a token of
+// 32 random bytes (64 hex digits) in its entry, which only this user can
+// read. A console presents the token in its hello. The proxy takes a connection's first line, within
 // 5 seconds, and unless it is a hello with the token (compared in constant
 // time) hangs up without a word and without reading further: who has not
 // the token cannot post calls, answer, or learn anything, not even the

@@ -4,6 +4,7 @@ package console
 
 import (
 	"net"
+	"syscall"
 	"time"
 )
 
@@ -11,6 +12,8 @@ import (
 // folder that is known to be the user's alone for the token link): a
 // proxy runs without it, and mcpsh watch says so.
 const systemLink = linkNone
+
+var exclusiveAddr func(network, address string, c syscall.RawConn) error
 
 func listenSocket(string) (net.Listener, error)          { return nil, ErrUnsupported }
 func dialSocket(string, time.Duration) (net.Conn, error) { return nil, ErrUnsupported }

@@ -1,6 +1,7 @@
 package console
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/hex"
@@ -56,9 +57,12 @@ func tokenMatches(want, got string) bool {
 	return want != "" && subtle.ConstantTimeCompare([]byte(want), []byte(got)) == 1
 }
 
-// listenToken serves the token link on a loopback port the system picks.
+// listenToken serves the token link on a loopback port the system picks,
+// which no other socket may bind while the proxy listens (exclusiveAddr):
+// one that did could take the consoles' connections, and their tokens.
 func listenToken() (net.Listener, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	lc := net.ListenConfig{Control: exclusiveAddr}
+	l, err := lc.Listen(context.Background(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("the console's loopback port: %w", err)
 	}

@@ -16,6 +16,10 @@ import (
 // says who is at the other end.
 const systemLink = linkSocket
 
+// exclusiveAddr: Unix binds no second socket to a port in use unless both
+// asked for it (SO_REUSEPORT), and Go's listener does not.
+var exclusiveAddr func(network, address string, c syscall.RawConn) error
+
 // listenSocket serves the link on a Unix domain socket at path, readable
 // and writable by the user alone. The folder is the user's alone already
 // (EnsureDir): no one else can reach the socket between its making and
