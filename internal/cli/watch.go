@@ -33,7 +33,9 @@ dropped (call events the proxy dropped because this console fell behind).
 The text in them is the servers' and the hosts': treat it as such.
 
 Proxies register in $XDG_RUNTIME_DIR/mcpsh/proxies (else the state folder's
-proxies), readable by this user only; mcpsh proxy --no-console opts out.`
+proxies; on Windows %LOCALAPPDATA%\mcpsh\proxies), readable by this user
+only, and take only this user's consoles (a Unix socket's peer; on Windows a
+loopback port and a token kept there); mcpsh proxy --no-console opts out.`
 
 // newWatchCmd is mcpsh watch, the console of running proxies: its flags
 // parsed into the options, then runF, or the run function when runF is nil.

@@ -16,14 +16,33 @@
 // List drops an entry whose process is gone, and a Watcher one whose socket
 // refuses (the process id was reused).
 //
+// On Windows the folder is %LOCALAPPDATA%\mcpsh\proxies (the state
+// folder's), inside the user's profile: file modes keep no one out there,
+// and what is relied on is the profile's ACL (the user, SYSTEM and
+// Administrators), which the folder and its files inherit. The entry holds
+// the loopback address (Info.Addr, no Socket) and the token.
+//
 // # The link
 //
-// A Unix domain socket. Each side checks that the other runs as the same
-// user (SO_PEERCRED on Linux, LOCAL_PEERCRED on macOS and FreeBSD), and
-// drops the connection at once otherwise; on other systems the check cannot
-// be made and every connection is refused. Windows is not supported yet:
-// Listen and Dial say so (link_windows.go), and a proxy there runs without
-// the link.
+// On Unix, a Unix domain socket. Each side checks that the other runs as
+// the same user (SO_PEERCRED on Linux, LOCAL_PEERCRED on macOS and
+// FreeBSD), and drops the connection at once otherwise; on other Unix
+// systems the check cannot be made and every connection is refused.
+//
+// On Windows, where the kernel does not name the other end, the token
+// link (link_token.go): the proxy listens on 127.0.0.1 at a port the system
+// picks, held with SO_EXCLUSIVEADDRUSE so that no other socket can bind it
+// and take its consoles' connections, and writes the address and a token of
+// 32 random bytes (64 hex digits) in its entry, which only this user can
+// read. A console presents the token in its hello. The proxy takes a connection's first line, within
+// 5 seconds, and unless it is a hello with the token (compared in constant
+// time) hangs up without a word and without reading further: who has not
+// the token cannot post calls, answer, or learn anything, not even the
+// version. The token stays in the entry and the console's hello: no Info,
+// event, message of the proxy's or warning carries it. A Watcher follows
+// each entry by the link it names, and drops one whose port refuses. On
+// systems that are neither, there is no link: a proxy runs without it, and
+// mcpsh watch says so.
 //
 // Messages are JSON objects, one a line (at most MaxLine bytes), each with
 // a "type". Version is the protocol's version; a side that reads a hello
@@ -45,7 +64,8 @@
 //
 // Console to proxy:
 //
-//	{"type":"hello","version":1}                    first
+//	{"type":"hello","version":1}                    first (Unix socket)
+//	{"type":"hello","version":1,"token":"…"}        first (token link: the entry's token)
 //	{"type":"answer","answer":{"question":"q1","choice":"run"}}
 //
 // A choice is "run" (this one call), "refuse" (the agent gets a tool

@@ -39,6 +39,10 @@ type HubOptions struct {
 	// Warn hears the link's own troubles (a console that broke the
 	// protocol); nil: none.
 	Warn func(string)
+
+	// tokenLink serves the token link whatever the system: tests run it on
+	// every system, as Windows does.
+	tokenLink bool
 }
 
 // Hub is a proxy's side of the link: it registers the proxy, serves the
@@ -47,8 +51,11 @@ type HubOptions struct {
 type Hub struct {
 	opts HubOptions
 	ln   net.Listener
-	done chan struct{}
-	wg   sync.WaitGroup
+	// token is what a console presents in its hello on the token link;
+	// empty on a Unix socket, where the kernel names the peer instead.
+	token string
+	done  chan struct{}
+	wg    sync.WaitGroup
 
 	// attached counts the consoles that said hello: with none, events are
 	// not even made.
@@ -77,6 +84,13 @@ func Start(o HubOptions) (*Hub, error) {
 	if o.Args == nil {
 		o.Args = sessionlog.ArgsRedact.Apply
 	}
+	kind := systemLink
+	if o.tokenLink {
+		kind = linkToken
+	}
+	if kind == linkNone {
+		return nil, ErrUnsupported
+	}
 	if err := EnsureDir(o.Dir); err != nil {
 		return nil, err
 	}
@@ -84,13 +98,26 @@ func Start(o HubOptions) (*Hub, error) {
 	// grow with every crash.
 	_, _ = List(o.Dir)
 	id := newID()
-	ln, err := listen(socketPath(o.Dir, id))
+	h := &Hub{opts: o, done: make(chan struct{}), consoles: map[*peer]bool{}, questions: map[string]*pending{},
+		info: Info{ID: id, PID: os.Getpid(), Started: time.Now().UTC(), Mcpsh: o.Mcpsh, Server: o.Server}}
+	var err error
+	if kind == linkToken {
+		if h.token, err = newToken(); err != nil {
+			return nil, err
+		}
+		h.ln, err = listenToken()
+		if err == nil {
+			h.info.Addr = h.ln.Addr().String()
+		}
+	} else {
+		h.ln, err = listenSocket(socketPath(o.Dir, id))
+		h.info.Socket = socketPath(o.Dir, id)
+	}
 	if err != nil {
 		return nil, err
 	}
-	h := &Hub{opts: o, ln: ln, done: make(chan struct{}), consoles: map[*peer]bool{}, questions: map[string]*pending{},
-		info: Info{ID: id, PID: os.Getpid(), Started: time.Now().UTC(), Socket: socketPath(o.Dir, id), Mcpsh: o.Mcpsh, Server: o.Server}}
-	if err := writeEntry(o.Dir, h.info); err != nil {
+	ln := h.ln
+	if err := writeEntry(o.Dir, entry{Info: h.info, Token: h.token}); err != nil {
 		ln.Close()
 		os.Remove(socketPath(o.Dir, id))
 		return nil, err
@@ -151,10 +178,12 @@ func (h *Hub) accept() {
 			time.Sleep(50 * time.Millisecond) // out of file descriptors, say: not a busy loop
 			continue
 		}
-		if err := samePeer(c); err != nil {
-			// Another user, or a check the system cannot make: not a word.
-			c.Close()
-			continue
+		if h.token == "" {
+			if err := samePeer(c); err != nil {
+				// Another user, or a check the system cannot make: not a word.
+				c.Close()
+				continue
+			}
 		}
 		p := &peer{c: c, out: newOutbox(h.opts.QueueLimit)}
 		h.mu.Lock()
@@ -202,29 +231,61 @@ func (h *Hub) read(p *peer) {
 	defer h.drop(p)
 	sc := bufio.NewScanner(p.c)
 	sc.Buffer(make([]byte, 4096), 64<<10)
+	if h.token != "" {
+		m, ok := h.admit(p, sc)
+		if !ok || !h.take(p, m) {
+			return
+		}
+	}
 	for sc.Scan() {
 		var m Message
 		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
 			h.refuse(p, "not a message of mcpsh's console protocol")
 			return
 		}
-		switch m.Type {
-		case TypeHello:
-			if m.Version != Version {
-				h.refuse(p, fmt.Sprintf("this proxy speaks version %d of the console protocol, not %d: use the same mcpsh for both", Version, m.Version))
-				return
-			}
-			h.attach(p)
-		case TypeAnswer:
-			if !p.hello || m.Answer == nil {
-				h.refuse(p, "an answer before hello, or without one")
-				return
-			}
-			h.answer(p, *m.Answer)
+		if !h.take(p, m) {
+			return
 		}
-		// Other types are a later version's: a console of this one does not
-		// send them, and hello settled the version.
 	}
+}
+
+// admit reads p's first line on the token link: a hello with the proxy's
+// token, within helloTimeout. Anything else (no token, a wrong one, an
+// answer first, not a message) and p is hung up on, with nothing read
+// beyond that line and nothing said: who has not the token learns
+// nothing, not even the protocol's version.
+func (h *Hub) admit(p *peer, sc *bufio.Scanner) (Message, bool) {
+	_ = p.c.SetReadDeadline(time.Now().Add(helloTimeout))
+	if !sc.Scan() {
+		return Message{}, false
+	}
+	var m Message
+	if json.Unmarshal(sc.Bytes(), &m) != nil || m.Type != TypeHello || !tokenMatches(h.token, m.Token) {
+		return Message{}, false
+	}
+	_ = p.c.SetReadDeadline(time.Time{})
+	return m, true
+}
+
+// take acts on one of p's messages; false: p is to be hung up on.
+func (h *Hub) take(p *peer, m Message) bool {
+	switch m.Type {
+	case TypeHello:
+		if m.Version != Version {
+			h.refuse(p, fmt.Sprintf("this proxy speaks version %d of the console protocol, not %d: use the same mcpsh for both", Version, m.Version))
+			return false
+		}
+		h.attach(p)
+	case TypeAnswer:
+		if !p.hello || m.Answer == nil {
+			h.refuse(p, "an answer before hello, or without one")
+			return false
+		}
+		h.answer(p, *m.Answer)
+	}
+	// Other types are a later version's: a console of this one does not
+	// send them, and hello settled the version.
+	return true
 }
 
 // refuse tells p why it is hung up on.
@@ -302,7 +363,7 @@ func (h *Hub) setHost(host client.Peer, protocol string) {
 	var err error
 	if !h.closed {
 		// Under the lock, so that Close cannot remove the entry first.
-		err = writeEntry(h.opts.Dir, info)
+		err = writeEntry(h.opts.Dir, entry{Info: info, Token: h.token})
 	}
 	h.mu.Unlock()
 	if err != nil && h.opts.Warn != nil {

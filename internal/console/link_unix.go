@@ -12,11 +12,19 @@ import (
 	"time"
 )
 
-// listen serves the link on a Unix domain socket at path, readable and
-// writable by the user alone. The folder is the user's alone already
+// systemLink: on Unix the link is a Unix domain socket, and the kernel
+// says who is at the other end.
+const systemLink = linkSocket
+
+// exclusiveAddr: Unix binds no second socket to a port in use unless both
+// asked for it (SO_REUSEPORT), and Go's listener does not.
+var exclusiveAddr func(network, address string, c syscall.RawConn) error
+
+// listenSocket serves the link on a Unix domain socket at path, readable
+// and writable by the user alone. The folder is the user's alone already
 // (EnsureDir): no one else can reach the socket between its making and
 // the chmod.
-func listen(path string) (net.Listener, error) {
+func listenSocket(path string) (net.Listener, error) {
 	l, err := net.Listen("unix", path)
 	if err != nil {
 		return nil, fmt.Errorf("the console socket: %w", err)
@@ -28,8 +36,8 @@ func listen(path string) (net.Listener, error) {
 	return l, nil
 }
 
-// dial connects to a proxy's socket.
-func dial(path string, timeout time.Duration) (net.Conn, error) {
+// dialSocket connects to a proxy's socket.
+func dialSocket(path string, timeout time.Duration) (net.Conn, error) {
 	return net.DialTimeout("unix", path, timeout)
 }
 

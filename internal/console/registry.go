@@ -65,9 +65,34 @@ func newID() string {
 func entryPath(dir, id string) string  { return filepath.Join(dir, id+".json") }
 func socketPath(dir, id string) string { return filepath.Join(dir, id+".sock") }
 
-// writeEntry writes info's entry whole: to a temporary name, then renamed.
-func writeEntry(dir string, info Info) error {
-	b, err := json.Marshal(info)
+// entry is what a proxy's file in the folder holds: its Info and, on the
+// token link, the token a console presents. The token stays in this file
+// and in the hellos that present it: Info, which goes in the proxy's hello,
+// the events and mcpsh watch --json, has no room for it.
+type entry struct {
+	Info
+	Token string `json:"token,omitempty"`
+}
+
+// link is how e's proxy is reached; linkNone: the entry is not a proxy's
+// (a socket outside the folder, an address off loopback, a token missing
+// or short).
+func (e entry) link(dir string) linkKind {
+	switch {
+	case e.Socket == socketPath(dir, e.ID) && e.Addr == "" && e.Token == "":
+		return linkSocket
+	case e.Socket == "" && loopbackAddr(e.Addr) && validToken(e.Token):
+		return linkToken
+	}
+	return linkNone
+}
+
+// writeEntry writes e whole: to a temporary name, then renamed. The file
+// is 0600 (os.CreateTemp's), the narrowest mode Go offers; on Windows,
+// where modes do not keep others out, the folder's ACL does.
+func writeEntry(dir string, e entry) error {
+	info := e.Info
+	b, err := json.Marshal(e)
 	if err != nil {
 		return err
 	}
@@ -101,8 +126,19 @@ func removeEntry(dir, id string) {
 
 // List reads the proxies registered in dir, oldest first. An entry whose
 // process is gone (a proxy killed before it could remove it) is dropped,
-// and so is one that cannot be read, or names a socket outside dir.
+// and so is one that cannot be read, names a socket outside dir or an
+// address off loopback, or lacks its token.
 func List(dir string) ([]Info, error) {
+	es, err := list(dir)
+	out := make([]Info, len(es))
+	for i, e := range es {
+		out[i] = e.Info
+	}
+	return out, err
+}
+
+// list is List with the tokens, for a Watcher to present.
+func list(dir string) ([]entry, error) {
 	names, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -110,7 +146,7 @@ func List(dir string) ([]Info, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []Info
+	var out []entry
 	for _, n := range names {
 		id, ok := strings.CutSuffix(n.Name(), ".json")
 		if !ok || strings.HasPrefix(id, ".") || !n.Type().IsRegular() {
@@ -120,21 +156,21 @@ func List(dir string) ([]Info, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // it ended meanwhile
 		}
-		var info Info
-		if err != nil || json.Unmarshal(b, &info) != nil || info.ID != id || info.Socket != socketPath(dir, id) || info.PID <= 0 {
+		var e entry
+		if err != nil || json.Unmarshal(b, &e) != nil || e.ID != id || e.link(dir) == linkNone || e.PID <= 0 {
 			removeEntry(dir, id)
 			continue
 		}
-		if !alive(info.PID) {
+		if !alive(e.PID) {
 			removeEntry(dir, id)
 			continue
 		}
-		out = append(out, info)
+		out = append(out, e)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Started.Before(out[j].Started) })
 	return out, nil
 }
 
-// Drop removes a proxy's entry that a Watcher found stale: its socket
-// refuses.
+// Drop removes a proxy's entry that a Watcher found stale: its socket, or
+// its loopback port, refuses.
 func Drop(dir string, info Info) { removeEntry(dir, info.ID) }

@@ -120,7 +120,7 @@ func TestAnEntryWhoseSocketRefusesIsDropped(t *testing.T) {
 	}
 	l.(*net.UnixListener).SetUnlinkOnClose(false)
 	l.Close() // the socket file stays; no one listens
-	if err := writeEntry(dir, Info{ID: id, PID: os.Getpid(), Socket: socketPath(dir, id)}); err != nil {
+	if err := writeEntry(dir, entry{Info: Info{ID: id, PID: os.Getpid(), Socket: socketPath(dir, id)}}); err != nil {
 		t.Fatal(err)
 	}
 	if list, _ := List(dir); len(list) != 1 {

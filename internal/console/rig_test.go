@@ -81,6 +81,7 @@ type rig struct {
 	// asked counts the host's user being asked (elicitation).
 	mu    sync.Mutex
 	asked int
+	warns []string
 }
 
 type rigOpts struct {
@@ -89,12 +90,16 @@ type rigOpts struct {
 	hostAnswers     string
 	approvalTimeout time.Duration
 	queueLimit      int
+	// tokenLink serves the token link (Windows's) rather than this
+	// system's.
+	tokenLink bool
 }
 
 func newRig(t *testing.T, o rigOpts) *rig {
 	t.Helper()
 	r := &rig{t: t, dir: shortDir(t), demo: demo.New()}
-	hub, err := Start(HubOptions{Dir: r.dir, Server: Server{Name: "demo", Transport: "in-process"}, Mcpsh: "test", QueueLimit: o.queueLimit})
+	warn := func(s string) { r.mu.Lock(); r.warns = append(r.warns, s); r.mu.Unlock() }
+	hub, err := Start(HubOptions{Dir: r.dir, Server: Server{Name: "demo", Transport: "in-process"}, Mcpsh: "test", QueueLimit: o.queueLimit, Warn: warn, tokenLink: o.tokenLink})
 	if err != nil {
 		t.Fatal(err)
 	}

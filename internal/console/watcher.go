@@ -74,8 +74,8 @@ func Watch(ctx context.Context, dir string, o WatchOptions) (*Watcher, error) {
 	if err := EnsureDir(dir); err != nil {
 		return nil, err
 	}
-	if _, err := dial("", time.Millisecond); errors.Is(err, ErrUnsupported) {
-		return nil, err
+	if systemLink == linkNone {
+		return nil, ErrUnsupported
 	}
 	if o.Poll <= 0 {
 		o.Poll = time.Second
@@ -157,11 +157,12 @@ func (w *Watcher) loop() {
 
 // scan connects to the proxies registered since the last look.
 func (w *Watcher) scan() {
-	infos, err := List(w.dir)
+	entries, err := list(w.dir)
 	if err != nil {
 		return
 	}
-	for _, info := range infos {
+	for _, e := range entries {
+		info := e.Info
 		w.mu.Lock()
 		known := w.proxies[info.ID] != nil
 		p := &watched{}
@@ -171,28 +172,25 @@ func (w *Watcher) scan() {
 		w.mu.Unlock()
 		if !known {
 			w.wg.Add(1)
-			go w.follow(info, p)
+			go w.follow(e, p)
 		}
 	}
 }
 
 // follow connects to one proxy and reports what it says until it ends.
-func (w *Watcher) follow(info Info, p *watched) {
+func (w *Watcher) follow(e entry, p *watched) {
+	info := e.Info
 	defer w.wg.Done()
 	defer func() {
 		w.mu.Lock()
 		delete(w.proxies, info.ID)
 		w.mu.Unlock()
 	}()
-	c, err := dial(info.Socket, 2*time.Second)
+	c, err := w.dial(e)
 	if err != nil {
 		if refused(err) {
 			Drop(w.dir, info) // a proxy that was killed, its process id since reused
 		}
-		return
-	}
-	if err := samePeer(c); err != nil {
-		c.Close()
 		return
 	}
 	p.mu.Lock()
@@ -203,7 +201,7 @@ func (w *Watcher) follow(info Info, p *watched) {
 		return
 	}
 	defer c.Close()
-	if err := p.send(Message{Type: TypeHello, Version: Version}); err != nil {
+	if err := p.send(Message{Type: TypeHello, Version: Version, Token: e.Token}); err != nil {
 		return
 	}
 	sc := bufio.NewScanner(c)
@@ -277,6 +275,25 @@ func (w *Watcher) follow(info Info, p *watched) {
 		}
 	}
 	w.emit(Event{Kind: ProxyEnded, Proxy: info.ID, Info: &last, Why: why})
+}
+
+// dial connects to e's proxy as its entry says. On a Unix socket the
+// kernel names the proxy's user, who must be this one; on the token link
+// the entry was this user's to read, and the token in the hello is what
+// the proxy checks.
+func (w *Watcher) dial(e entry) (net.Conn, error) {
+	if e.link(w.dir) == linkToken {
+		return dialToken(e.Addr)
+	}
+	c, err := dialSocket(e.Socket, 2*time.Second)
+	if err != nil {
+		return nil, err
+	}
+	if err := samePeer(c); err != nil {
+		c.Close()
+		return nil, err
+	}
+	return c, nil
 }
 
 var errEOF = errors.New("the link ended")

@@ -24,6 +24,8 @@ type Message struct {
 	Dropped  int        `json:"dropped,omitempty"`
 	Answer   *Answer    `json:"answer,omitempty"`
 	Error    string     `json:"error,omitempty"`
+	// Token is the proxy's token, in a console's hello on the token link.
+	Token string `json:"token,omitempty"`
 }
 
 // Message types.
@@ -44,7 +46,10 @@ type Info struct {
 	ID      string    `json:"id"`
 	PID     int       `json:"pid"`
 	Started time.Time `json:"started"`
-	Socket  string    `json:"socket"`
+	// Socket is the proxy's Unix domain socket; Addr its loopback address
+	// on the token link (Windows). One of the two.
+	Socket string `json:"socket,omitempty"`
+	Addr   string `json:"addr,omitempty"`
 	// Mcpsh is the proxy's mcpsh version.
 	Mcpsh string `json:"mcpsh,omitempty"`
 	// Host is the agent's host, as it introduced itself (its claim), once
