@@ -213,3 +213,29 @@ func TestWorkspaceSwitchingKeepsEachServersState(t *testing.T) {
 		t.Fatalf("picked %s, overlay %v", m.shown().name(), pane(m))
 	}
 }
+
+// A workspace whose first server fails to start opens on the first one that
+// is ready, not on the failure; once the user pressed a key, the view stays
+// where they are.
+func TestWorkspaceOpensOnTheFirstReadyServer(t *testing.T) {
+	m := New(context.Background(), Options{NoColor: true, Choices: []Choice{
+		brokenChoice(),
+		demoChoice("alpha", demo.New(), policy.Trusted),
+	}})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	d := drive(t, m)
+	d.run(m.Init())
+	b, a := server(t, m, "broken"), server(t, m, "alpha")
+	d.until("broken to fail and alpha to be ready", func() bool { return failed(b) && ready(a) })
+	if m.shown() != a {
+		t.Fatalf("the view opened on %s, not on the first ready server:\n%s", m.shown().name(), screen(m))
+	}
+	// Back on the failed one by hand, it stays there when alpha reconnects.
+	d.keys("[")
+	old := a.session
+	d.run(a.reconnect())
+	d.until("alpha to reconnect", func() bool { return ready(a) && a.session != old })
+	if m.shown() != b {
+		t.Fatalf("the view left the server the user chose for %s", m.shown().name())
+	}
+}
