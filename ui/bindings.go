@@ -42,7 +42,7 @@ func (s *serverState) connectFailedBindings() []key.Binding {
 func (s *serverState) browseBindings() []key.Binding {
 	k := s.keys
 	if s.filtering {
-		return []key.Binding{k.AcceptFilter, k.CancelFilter}
+		return s.filterBindings()
 	}
 	switch s.view {
 	case viewResources:
@@ -60,10 +60,7 @@ func (s *serverState) browseBindings() []key.Binding {
 			b = append(b, k.Unallow)
 		}
 	}
-	b = append(b, k.Filter)
-	if s.filterIn.Value() != "" {
-		b = append(b, k.ClearFilter)
-	}
+	b = append(b, s.viewFilterBindings()...)
 	return append(b, k.NextView, k.Audit, k.Log, k.Server, k.Help, k.Quit)
 }
 
@@ -114,7 +111,16 @@ func (s *serverState) resultBindings() []key.Binding {
 // itemBindings are the keys of the resources and prompts views.
 func (s *serverState) itemBindings(enter key.Binding) []key.Binding {
 	k := s.keys
-	return []key.Binding{k.Up, k.Down, enter, k.NextView, k.Log, k.Server, k.Help, k.Quit}
+	b := append([]key.Binding{k.Up, k.Down, enter}, s.viewFilterBindings()...)
+	return append(b, k.NextView, k.Log, k.Server, k.Help, k.Quit)
+}
+
+// viewFilterBindings are the filter's keys in every view.
+func (s *serverState) viewFilterBindings() []key.Binding {
+	if s.viewFilter() != "" {
+		return []key.Binding{s.keys.Filter, s.keys.ClearFilter}
+	}
+	return []key.Binding{s.keys.Filter}
 }
 
 // resourcesEnter is what enter does on the resource under the cursor.

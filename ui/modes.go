@@ -164,6 +164,9 @@ func (s *serverState) onBrowseViewKey(msg tea.KeyPressMsg) tea.Cmd {
 	if s.onViewKey(msg) {
 		return nil
 	}
+	if cmd, ok := s.onViewFilterKey(msg); ok {
+		return cmd
+	}
 	switch s.view {
 	case viewResources:
 		return s.onResourcesKey(msg)

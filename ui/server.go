@@ -70,7 +70,9 @@ type serverState struct {
 	list      toolList
 	filtering bool
 	filterIn  textinput.Model
-	detailTop int // first line of the detail pane on screen
+	// prevFilter is the filter a new one replaced, for ↑ to bring back.
+	prevFilter string
+	detailTop  int // first line of the detail pane on screen
 
 	// Calls.
 	form     *form.ArgForm

@@ -239,15 +239,7 @@ func (s *serverState) queueLine() string {
 // renderTools is the tools view: the list by class, the selected tool's detail.
 func (s *serverState) renderTools(h int) string {
 	lw := s.listWidth()
-	var left []string
-	if s.filtering || s.filterIn.Value() != "" {
-		top := s.filterIn.View()
-		if !s.filtering {
-			top = s.st.Filter.Render("/ "+termtext.Line(s.filterIn.Value())) + s.st.Muted.Render(fmt.Sprintf("  %d of %d", s.list.Visible(), len(s.list.tools)))
-		}
-		left = append(left, termtext.Truncate(top, lw))
-	}
-	left = append(left, strings.Split(s.list.View(s.st, lw, s.toolListHeight(h)), "\n")...)
+	left := append(s.filterLine(lw), strings.Split(s.list.View(s.st, lw, s.listHeight(h)), "\n")...)
 	dw := s.detailWidth()
 	if dw == 0 {
 		return s.renderSplit(left, nil, h)

@@ -16,8 +16,9 @@ type KeyMap struct {
 	Filter, ClearFilter, Call, Example      key.Binding
 	DetailUp, DetailDown                    key.Binding
 
-	// Typing a filter.
-	AcceptFilter, CancelFilter key.Binding
+	// Typing a filter: a new one starts empty; RecallFilter brings back
+	// the one it replaced, to edit.
+	AcceptFilter, CancelFilter, RecallFilter key.Binding
 
 	// The argument editor.
 	NextField, PrevField, Cycle, Run, Back, ToggleJSON, Examples, ExampleN key.Binding
@@ -101,6 +102,7 @@ func Default() *KeyMap {
 
 		AcceptFilter: b([]string{"enter"}, "enter", "accept filter"),
 		CancelFilter: b([]string{"esc"}, "esc", "cancel filter"),
+		RecallFilter: b([]string{"up"}, "↑", "the previous filter"),
 
 		NextField:  b([]string{"tab", "down"}, "tab/↓", "next field"),
 		PrevField:  b([]string{"shift+tab", "up"}, "shift+tab/↑", "previous field"),
