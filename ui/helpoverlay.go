@@ -138,7 +138,7 @@ func (m *Model) helpSections() []helpSection {
 			notes: append([]string{"/ starts a new filter, in the tools, resources and prompts views alike; ↑ in it, while it is empty, brings back the one it replaced",
 				"words match names, titles and descriptions, best matches first; is: keeps tools that are:"}, isWords...)},
 		{title: "Views", keys: []key.Binding{k.ViewTools, k.ViewResources, k.ViewPrompts, k.NextView}},
-		{title: "Argument editor", keys: []key.Binding{k.NextField, k.PrevField, k.Cycle, k.Run, k.ToggleJSON, k.Examples, k.ExampleN, k.Back}},
+		{title: "Argument editor", keys: []key.Binding{k.NextField, k.PrevField, k.Cycle, k.Newline, k.Run, k.ToggleJSON, k.Examples, k.ExampleN, k.Back}},
 		{title: "Example picker", keys: []key.Binding{k.PickExample}},
 		{title: "Confirmation", keys: []key.Binding{k.Yes, k.No, k.AllowSession, keymap.Relabel(k.ScrollDown, "scroll the arguments"), keymap.Relabel(k.ScrollUp, "scroll the arguments back")},
 			notes: []string{"enter and space do nothing here, so a key typed before the dialog appeared cannot approve it"}},

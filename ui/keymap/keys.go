@@ -22,6 +22,8 @@ type KeyMap struct {
 
 	// The argument editor.
 	NextField, PrevField, Cycle, Run, Back, ToggleJSON, Examples, ExampleN key.Binding
+	// Newline breaks a text field's line: enter moves to the next field.
+	Newline key.Binding
 
 	// The example picker.
 	PickExample key.Binding
@@ -107,6 +109,7 @@ func Default() *KeyMap {
 		NextField:  b([]string{"tab", "down"}, "tab/↓", "next field"),
 		PrevField:  b([]string{"shift+tab", "up"}, "shift+tab/↑", "previous field"),
 		Cycle:      b([]string{"space", "left", "right"}, "space/←/→", "change choice"),
+		Newline:    b([]string{"alt+enter", "ctrl+j"}, "alt+enter", "new line (or ctrl+j)"),
 		Run:        b([]string{"ctrl+r"}, "ctrl+r", "run"),
 		Back:       b([]string{"esc"}, "esc", "back"),
 		ToggleJSON: b([]string{"ctrl+t"}, "ctrl+t", "form/JSON"),
