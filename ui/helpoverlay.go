@@ -10,6 +10,7 @@ import (
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/layout"
+	"github.com/mcpsh/mcpsh/ui/overlays"
 	"github.com/mcpsh/mcpsh/ui/scroll"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
@@ -159,7 +160,8 @@ func (m *Model) helpSections() []helpSection {
 				fmt.Sprintf("a server may have %d requests waiting; more are declined at once, as all are while it is muted", askQueueMax)}},
 		{title: "Connecting", keys: []key.Binding{k.Choose, k.Retry, k.Login}},
 		{title: "Servers", keys: []key.Binding{k.NextServer, k.PrevServer, k.PickServer, k.Reconnect, k.Mute,
-			keymap.Relabel(k.AskLater, "answer the requests put aside")}},
+			keymap.Relabel(k.AskLater, "answer the requests put aside")},
+			notes: []string{"a bar short of room marks a server ✗ failed, " + overlays.MarkUntrusted + " untrusted, ?N with N requests waiting"}},
 		{title: "Anywhere", keys: []key.Binding{k.Help, k.Log, k.Server, k.Traffic, k.Audit, k.Quit, k.ForceQuit}},
 	}
 	here := map[mode]string{modeBrowse: "Tool list", modeForm: "Argument editor",

@@ -10,6 +10,7 @@ import (
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/mcpsh/mcpsh/ui/layout"
+	"github.com/mcpsh/mcpsh/ui/overlays"
 )
 
 // The server bar: every server of the workspace with its state, the one on
@@ -140,7 +141,7 @@ func (m *Model) stateText(s *serverState, d detail) string {
 	if s.target != nil && s.target.Trust != policy.Trusted {
 		mark := "untrusted"
 		if d == detailMark {
-			mark = "!"
+			mark = overlays.MarkUntrusted
 		}
 		out += " " + st.Warning.Render(mark)
 	}

@@ -7,8 +7,10 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/internal/demo"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/mcpsh/mcpsh/ui/overlays"
 )
 
 // The log pane and the help are shared by every server, so a server that
@@ -92,5 +94,20 @@ func TestCloseEndsSessionsBeingRetired(t *testing.T) {
 	case <-old.Done():
 	case <-time.After(5 * time.Second):
 		t.Fatal("the replaced session is still open after Close")
+	}
+}
+
+// Down to marks, an untrusted server is marked ⚠, not "!", which in the
+// tool list means conflicting hints.
+func TestBarMarksAnUntrustedServerApartFromConflicts(t *testing.T) {
+	m := New(context.Background(), Options{NoColor: true, Choices: []Choice{
+		demoChoice("alpha", demo.New(), policy.Trusted),
+		demoChoice("beta", demo.New(), policy.Untrusted),
+	}})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	connectNow(t, m)
+	e := ansi.Strip(m.barEntries(detailMark)[1])
+	if !strings.Contains(e, overlays.MarkUntrusted) || strings.Contains(e, overlays.MarkConflict) {
+		t.Errorf("the untrusted server's marks: %q", e)
 	}
 }

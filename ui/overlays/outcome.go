@@ -30,6 +30,10 @@ const (
 	MarkDenied  = "⊘"
 )
 
+// MarkUntrusted marks an untrusted server where there is no room for the
+// word (the server bar): not "!", which is a tool's conflicting hints.
+const MarkUntrusted = "⚠"
+
 // nameMax caps the name of a rule or an approver.
 const nameMax = 120
 
