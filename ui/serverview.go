@@ -29,7 +29,8 @@ func (s *serverState) bodyHeight() int {
 	return max(h, 1)
 }
 
-// Widths of the browse layout: the list takes two fifths, the detail the rest;
+// Widths of the browse layout: the list takes what its rows need, within
+// bounds (toolList.PaneWidth), the detail the rest;
 // below 64 columns the detail is hidden.
 func (s *serverState) listWidth() int {
 	if s.width < 64 {

@@ -130,17 +130,24 @@ func cellWidth(s string) int {
 	return len(s)
 }
 
-// PaneWidth is how wide the list is on a terminal total cells wide: the
-// whole width below 64 columns (the detail pane is hidden there); else what
-// its widest row needs, kept between three tenths and two fifths of the
-// terminal (at least 28), so wide terminals give it room as well as the detail.
+// PaneWidth is how wide the list is in a body total cells wide: the whole
+// width below 64 columns (the detail pane is hidden there); else what its
+// widest row needs, at least three tenths of the body (and 28 cells) and at
+// most two fifths, or more while the detail keeps detailRoom cells, up to
+// half: a wide body (160 columns less the server sidebar) shows long titles
+// whole.
 func (l *toolList) PaneWidth(total int) int {
 	if total < 64 {
 		return total
 	}
-	lo, hi := max(total*3/10, 28), max(total*2/5, 28)
+	lo := max(total*3/10, 28)
+	hi := max(total*2/5, 28, min(total-detailRoom-3, total/2))
 	return min(max(l.need, lo), hi)
 }
+
+// detailRoom is the least the detail pane keeps when the list takes more
+// than two fifths of the body.
+const detailRoom = 60
 
 func (l *toolList) selectedName() string {
 	if t := l.Selected(); t != nil {
