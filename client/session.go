@@ -135,6 +135,9 @@ type connection struct {
 	tap    *tap
 	proc   *process
 	closed chan struct{} // closed when the session has ended, for any reason
+	// closing: mcpsh ends the connection itself (Close, a reconnect), so
+	// its end is not the server's doing.
+	closing atomic.Bool
 }
 
 // gone reports whether the session has ended (the server exited, the HTTP
@@ -160,6 +163,7 @@ func (c *connection) protocol() string {
 }
 
 func (c *connection) close() {
+	c.closing.Store(true)
 	c.cs.Close()
 	if c.proc != nil {
 		c.proc.Close()
@@ -351,6 +355,17 @@ func (s *Session) dial(ctx context.Context) (*connection, error) {
 	go func() {
 		cs.Wait()
 		close(c.closed)
+		if c.closing.Load() {
+			return
+		}
+		how := s.endedBy(c)
+		// Said only of the connection in use, and before a reconnect
+		// that replaces it says it is back.
+		s.reconnectMu.Lock()
+		defer s.reconnectMu.Unlock()
+		if s.current() == c && !c.closing.Load() {
+			s.emit(Event{Kind: EventEnded, Text: how})
+		}
 	}()
 	return c, nil
 }
@@ -389,6 +404,17 @@ func (e *ConnectError) Error() string {
 }
 
 func (e *ConnectError) Unwrap() error { return e.Err }
+
+// endedBy says in a line how a connection that ended on its own ended.
+func (s *Session) endedBy(c *connection) string {
+	if c.proc != nil {
+		c.proc.waitExit(200 * time.Millisecond)
+		if st := c.proc.exitStatus(); st != "" {
+			return "the server " + st
+		}
+	}
+	return "the connection ended"
+}
 
 // deathNotice says how a stdio server ended and what it last wrote to stderr.
 func (s *Session) deathNotice(p *process) string {

@@ -32,6 +32,10 @@ type serverState struct {
 	server  client.ServerInfo
 	connReq int
 	listReq int
+	// ended says how the session's connection ended on its own (a stdio
+	// server that exited), until the next request brings it back; "" while
+	// it runs.
+	ended string
 	// relist: the tools changed again while listReq was in flight; one
 	// more listing follows it, however many notices came meanwhile.
 	relist bool

@@ -48,7 +48,11 @@ const (
 	phaseLogin  // it wants a login
 	phaseFailed // connecting failed
 	phaseUnusable
+	phaseEnded // its connection ended on its own: the server exited
 )
+
+// phaseWords say the phases that end a server's use, with a ✗ and why.
+var phaseWords = map[serverPhase]string{phaseFailed: "failed", phaseUnusable: "unusable", phaseEnded: "ended"}
 
 // phase is s's state, and for a failure the reason, safe to draw.
 func (s *serverState) phase() (serverPhase, string) {
@@ -56,6 +60,8 @@ func (s *serverState) phase() (serverPhase, string) {
 	switch {
 	case s.unusable():
 		return phaseUnusable, termtext.Line(s.spec.Problem)
+	case s.session != nil && s.mode != modeConnecting && s.mode != modeLogin && s.ended != "":
+		return phaseEnded, strings.TrimPrefix(s.ended, "the server ")
 	case s.session != nil && s.mode != modeConnecting && s.mode != modeLogin:
 		return phaseReady, ""
 	case s.mode == modeConnectFailed && errors.As(s.connErr, &lre):
@@ -123,11 +129,8 @@ func (m *Model) stateText(s *serverState, d detail) string {
 		if d == detailMark {
 			state = st.Warning.Render("login")
 		}
-	case phaseFailed, phaseUnusable:
-		word := "failed"
-		if phase == phaseUnusable {
-			word = "unusable"
-		}
+	case phaseFailed, phaseUnusable, phaseEnded:
+		word := phaseWords[phase]
 		switch d {
 		case detailLong:
 			state = st.Error.Render("✗ " + termtext.Truncate(word+": "+reason, barReasonMax))
@@ -264,12 +267,8 @@ func (m *Model) sidebar(h int) []string {
 		out = append(out, name)
 		phase, reason := s.phase()
 		switch phase {
-		case phaseFailed, phaseUnusable:
-			word := "✗ failed: "
-			if phase == phaseUnusable {
-				word = "✗ unusable: "
-			}
-			lines := layout.Wrap(word+reason, w-2)
+		case phaseFailed, phaseUnusable, phaseEnded:
+			lines := layout.Wrap("✗ "+phaseWords[phase]+": "+reason, w-2)
 			if len(lines) > sideReasonMax {
 				lines = lines[:sideReasonMax]
 				lines[sideReasonMax-1] = termtext.Truncate(lines[sideReasonMax-1]+"…", w-2)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/internal/units"
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/mcpsh/mcpsh/ui/layout"
 	"github.com/mcpsh/mcpsh/ui/overlays"
@@ -140,7 +141,10 @@ func (s *serverState) header() string {
 	}
 	tools, calls := "", ""
 	if s.session != nil {
-		tools = fmt.Sprintf("%d tools", len(s.list.tools))
+		tools = units.Plural(len(s.list.tools), "tool")
+		if s.ended != "" {
+			tools = s.st.Error.Render("✗ ended") // its tools are not there to call
+		}
 		if n := len(s.outcomes); n > 0 {
 			calls = fmt.Sprintf(" · %d call%s", n, layout.Plural(n))
 		}

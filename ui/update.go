@@ -141,7 +141,7 @@ func (s *serverState) onConnected(msg connectedMsg) tea.Cmd {
 		return nil
 	}
 	s.preLogin = nil
-	s.session, s.server = msg.session, msg.session.Server()
+	s.session, s.server, s.ended = msg.session, msg.session.Server(), ""
 	s.setTools(msg.listing.Tools)
 	for _, w := range msg.listing.Warnings {
 		s.serverPane.Append(client.Event{Kind: client.EventLog, Time: s.now(), Level: "warning", Logger: "mcpsh", Text: w})
@@ -169,10 +169,15 @@ func (s *serverState) onEvent(e client.Event) tea.Cmd {
 			return next
 		}
 		return tea.Batch(next, s.listTools())
+	case client.EventEnded:
+		s.ended = termtext.Line(e.Text)
+		s.status = s.ended + ": " + s.keys.Reconnect.Help().Key + " or the next call starts it again"
+		return next
 	case client.EventReconnected:
 		// The client listed the tools again before it said so; the rest is
 		// listed here, and the subscriptions, which ended with the old
 		// session, are made again.
+		s.ended = ""
 		s.setTools(s.session.Tools())
 		s.status = termtext.Line(e.Text)
 		s.recheckOpenCall()
