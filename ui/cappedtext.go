@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/internal/units"
 	"github.com/mcpsh/mcpsh/ui/layout"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
@@ -114,10 +115,7 @@ func (w *cappedText) finish(st *style.Styles) {
 	if w.hiddenLines == 0 && w.hiddenBytes == 0 {
 		return
 	}
-	lines := "1 more line"
-	if w.hiddenLines != 1 {
-		lines = fmt.Sprintf("%d more lines", w.hiddenLines)
-	}
+	lines := units.Plural(w.hiddenLines, "more line")
 	w.lines = append(w.lines, "")
 	w.styled(st.Muted.Render(fmt.Sprintf("… %s not shown (%s); use `%s` for all of it", lines, client.HumanBytes(w.hiddenBytes), w.more)))
 }

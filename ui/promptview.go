@@ -7,9 +7,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/internal/units"
 	"github.com/mcpsh/mcpsh/ui/form"
 	"github.com/mcpsh/mcpsh/ui/keymap"
-	"github.com/mcpsh/mcpsh/ui/layout"
 	"github.com/mcpsh/mcpsh/ui/scroll"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
@@ -87,7 +87,7 @@ func promptLines(p *client.Prompt, args map[string]string, r *client.PromptResul
 		w.text(r.Description, st.Muted)
 	}
 	n := len(r.Messages)
-	w.styled(st.Muted.Render(fmt.Sprintf("%d message%s", n, layout.Plural(n))))
+	w.styled(st.Muted.Render(units.Plural(n, "message")))
 	for _, m := range r.Messages {
 		w.blank()
 		w.styled(st.Label.Render(termtext.Truncate(termtext.Line(m.Role), width)))

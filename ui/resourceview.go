@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/internal/units"
 	"github.com/mcpsh/mcpsh/ui/form"
 	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/layout"
@@ -99,7 +100,7 @@ func resourceLines(v *resourceView, width int, st *style.Styles) []string {
 	w.styled(st.Name.Render(termtext.Line(v.uri)))
 	switch {
 	case v.following && v.rereads > 0:
-		w.styled(st.OK.Render(fmt.Sprintf("following its updates · read again %d time%s on the server's word", v.rereads, layout.Plural(v.rereads))))
+		w.styled(st.OK.Render("following its updates · read again " + units.Plural(v.rereads, "time") + " on the server's word"))
 	case v.following:
 		w.styled(st.OK.Render("following its updates"))
 	}

@@ -11,6 +11,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/internal/units"
 	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/overlays"
 	"github.com/mcpsh/mcpsh/ui/scroll"
@@ -56,7 +57,7 @@ func resultLines(o *client.Outcome, width int, st *style.Styles) []string {
 			s += " — " + a.Error
 		}
 		if a.WaitMS > 0 {
-			s += ", waited " + overlays.FormatMS(a.WaitMS)
+			s += ", waited " + units.MS(a.WaitMS)
 		}
 		w.text(termtext.Line(s), st.Warning)
 	}
@@ -184,7 +185,7 @@ func resultStatusLine(o *client.Outcome, st *style.Styles) string {
 	if o.Status == client.StatusRefused {
 		parts = append(parts, st.Muted.Render("not sent"))
 	} else {
-		parts = append(parts, st.Muted.Render(overlays.FormatMS(o.DurationMS)), st.Muted.Render(overlays.Attempts(len(o.Attempts))))
+		parts = append(parts, st.Muted.Render(units.MS(o.DurationMS)), st.Muted.Render(units.Plural(len(o.Attempts), "attempt")))
 	}
 	if a := overlays.Approver(o); a != "" {
 		parts = append(parts, st.Muted.Render(a))

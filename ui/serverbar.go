@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/internal/units"
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/mcpsh/mcpsh/ui/layout"
 	"github.com/mcpsh/mcpsh/ui/overlays"
@@ -117,7 +118,7 @@ func (m *Model) stateText(s *serverState, d detail) string {
 		}
 	case phaseReady:
 		n := len(s.list.tools)
-		state = st.Muted.Render(fmt.Sprintf("%d tool%s", n, layout.Plural(n)))
+		state = st.Muted.Render(units.Plural(n, "tool"))
 		if d == detailMark {
 			state = st.Muted.Render(fmt.Sprint(n))
 		}
@@ -154,7 +155,7 @@ func (m *Model) stateText(s *serverState, d detail) string {
 	case n > 0 && d == detailMark:
 		out += " " + st.Warning.Render(fmt.Sprintf("?%d", n))
 	case n > 0:
-		out += " " + st.Warning.Render(fmt.Sprintf("? %d ask%s", n, layout.Plural(n)))
+		out += " " + st.Warning.Render("? "+units.Plural(n, "ask"))
 	}
 	return out
 }

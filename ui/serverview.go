@@ -146,7 +146,7 @@ func (s *serverState) header() string {
 			tools = s.st.Error.Render("✗ ended") // its tools are not there to call
 		}
 		if n := len(s.outcomes); n > 0 {
-			calls = fmt.Sprintf(" · %d call%s", n, layout.Plural(n))
+			calls = " · " + units.Plural(n, "call")
 		}
 		if n := s.openWorldCalls(); n > 0 {
 			calls += " · " + s.st.MarkOpenWorld.Render(fmt.Sprintf("%s %d open-world", overlays.MarkOpenWorld, n))
@@ -204,7 +204,7 @@ func (s *serverState) renderDialog(h int) string {
 		top = append(top, s.st.Warning.Render(termtext.Truncate("on screen while it asks, instead of "+termtext.Line(s.displaced)+": the view goes back once you answer", s.width)))
 	}
 	if r := s.running; r != nil {
-		top = append(top, s.st.Muted.Render(fmt.Sprintf("%s %s runs on under this request (%s)", s.spinner.View(), termtext.Line(r.call.Tool.Name), overlays.FormatDuration(s.now().Sub(r.started)))))
+		top = append(top, s.st.Muted.Render(fmt.Sprintf("%s %s runs on under this request (%s)", s.spinner.View(), termtext.Line(r.call.Tool.Name), units.Duration(s.now().Sub(r.started)))))
 	}
 	if line := s.queueLine(); line != "" {
 		top = append(top, s.st.Muted.Render(termtext.Truncate(line, s.width)))
@@ -233,7 +233,7 @@ func (s *serverState) dialogHeight() int {
 func (s *serverState) queueLine() string {
 	var parts []string
 	if n := len(s.asks) - 1; n > 0 {
-		parts = append(parts, fmt.Sprintf("%d more request%s wait after this one", n, layout.Plural(n)))
+		parts = append(parts, units.Plural(n, "more request")+" wait after this one")
 	}
 	if s.declined > 0 {
 		parts = append(parts, fmt.Sprintf("%d declined at once (at most %d wait)", s.declined, askQueueMax))

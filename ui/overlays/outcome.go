@@ -1,8 +1,6 @@
 package overlays
 
 import (
-	"fmt"
-
 	"charm.land/lipgloss/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
@@ -83,12 +81,4 @@ func Approver(o *client.Outcome) string {
 		return "approved at the console"
 	}
 	return "approved by " + termtext.Truncate(termtext.Line(string(o.ApprovedBy)), nameMax)
-}
-
-// Attempts counts the attempts a call took.
-func Attempts(n int) string {
-	if n == 1 {
-		return "1 attempt"
-	}
-	return fmt.Sprintf("%d attempts", n)
 }
