@@ -6,6 +6,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/fuzzy"
+	"github.com/mcpsh/mcpsh/ui/scroll"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -124,14 +125,10 @@ func (l *itemList) place(rows []listItem) {
 }
 
 // nearest is the first item at or after i going dir, or -1.
-func (l *itemList) nearest(i, dir int) int {
-	for ; i >= 0 && i < len(l.rows); i += dir {
-		if l.rows[i].heading == "" {
-			return i
-		}
-	}
-	return -1
-}
+func (l *itemList) nearest(i, dir int) int { return scroll.Nearest(i, dir, len(l.rows), l.isItem) }
+
+func (l *itemList) isItem(i int) bool    { return l.rows[i].heading == "" }
+func (l *itemList) isHeading(i int) bool { return l.rows[i].heading != "" }
 
 // Selected is the item under the cursor.
 func (l *itemList) Selected() (listItem, bool) {
@@ -142,22 +139,7 @@ func (l *itemList) Selected() (listItem, bool) {
 }
 
 // Move moves the cursor n items, stopping at the ends.
-func (l *itemList) Move(n int) {
-	if l.cursor < 0 {
-		return
-	}
-	dir := 1
-	if n < 0 {
-		dir, n = -1, -n
-	}
-	for ; n > 0; n-- {
-		next := l.nearest(l.cursor+dir, dir)
-		if next < 0 {
-			return
-		}
-		l.cursor = next
-	}
-}
+func (l *itemList) Move(n int) { l.cursor = scroll.Step(l.cursor, n, len(l.rows), l.isItem) }
 
 func (l *itemList) Top() {
 	if i := l.nearest(0, 1); i >= 0 {
@@ -175,19 +157,7 @@ func (l *itemList) Layout(height int) {
 
 // scrollFor is the first row on screen for height rows.
 func (l *itemList) scrollFor(height int) int {
-	off := l.offset
-	if l.cursor >= 0 {
-		if l.cursor < off {
-			off = l.cursor
-			if off > 0 && l.rows[off-1].heading != "" {
-				off--
-			}
-		}
-		if l.cursor >= off+height {
-			off = l.cursor - height + 1
-		}
-	}
-	return max(0, min(off, len(l.rows)-height))
+	return scroll.Window(l.offset, l.cursor, height, len(l.rows), l.isHeading)
 }
 
 // View draws height lines of at most width cells, from where Layout left
