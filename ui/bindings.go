@@ -3,6 +3,7 @@ package ui
 import (
 	"charm.land/bubbles/v2/key"
 	"github.com/mcpsh/mcpsh/ui/keymap"
+	"github.com/mcpsh/mcpsh/ui/resultview"
 )
 
 // bindings are the keys that work right now, for the footer: the dialog
@@ -87,22 +88,22 @@ func (s *serverState) stringFormBindings() []key.Binding {
 // resultBindings are the result view's keys that work now.
 func (s *serverState) resultBindings() []key.Binding {
 	k, r := s.keys, s.result
-	if sp := r.save; sp != nil {
-		if sp.exists != "" {
+	if sp := r.Save(); sp != nil {
+		if sp.Exists() != "" {
 			return []key.Binding{k.Overwrite, k.KeepFile}
 		}
 		b := []key.Binding{k.SaveHere}
-		if len(saveable(r.outcome)) > 1 {
+		if len(resultview.Saveable(r.Outcome())) > 1 {
 			b = append(b, keymap.Relabel(k.NextArg, "next to save"))
 		}
 		return append(b, keymap.Relabel(k.Close, "cancel saving"))
 	}
 	raw := k.RawJSON
-	if r.raw {
+	if r.Raw() {
 		raw = keymap.Relabel(raw, "rendered (as mcpsh reads it)")
 	}
 	b := []key.Binding{k.ScrollUp, k.ScrollDown, k.Edit, raw, k.Copy}
-	if len(saveable(r.outcome)) > 0 {
+	if len(resultview.Saveable(r.Outcome())) > 0 {
 		b = append(b, k.Save)
 	}
 	return append(b, k.Close, k.Log, k.Help, k.Quit)

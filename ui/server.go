@@ -8,6 +8,7 @@ import (
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/mcpsh/mcpsh/ui/form"
 	"github.com/mcpsh/mcpsh/ui/overlays"
+	"github.com/mcpsh/mcpsh/ui/resultview"
 )
 
 // serverState is everything the view holds for one server: its connection,
@@ -56,7 +57,7 @@ type serverState struct {
 	prompts    promptsState
 	strForm    *form.StringForm
 	reader     *resourceView
-	saving     *savePrompt
+	saving     *resultview.SavePrompt
 	promptOut  *promptView
 	subscribed map[string]bool
 
@@ -82,7 +83,7 @@ type serverState struct {
 	form     *form.ArgForm
 	pending  *pendingCall // the confirmation's call, while its dialog is up
 	running  *runningCall
-	result   *resultView
+	result   *resultview.View
 	lastTool string // the last call's tool and arguments, for "edit and run again"
 	lastArgs map[string]any
 	// allowed holds the tools the user allowed for this session, with the
@@ -132,7 +133,7 @@ func newServerState(c *common, spec Choice) *serverState {
 		s.auth = spec.Auth
 		s.auth.Notify = c.inbox.notifier(s)
 	}
-	s.result = newResultView(c.st, c.keys, s.cmd)
+	s.result = resultview.New(c.st, c.keys, s.cmd)
 	s.list.SetJudge(s)
 	s.filterIn.SetStyles(c.st.TextInput())
 	s.filterIn.Prompt = "/ "

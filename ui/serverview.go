@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcpsh/mcpsh/ui/resultview"
+
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/internal/units"
@@ -82,12 +84,12 @@ func (s *serverState) layout() {
 	if s.reader != nil {
 		rh := h
 		if s.saving != nil {
-			rh -= saveLinesN
+			rh -= resultview.SaveLines
 		}
 		s.reader.SetSize(s.width, max(rh, 1))
 	}
 	if s.saving != nil {
-		s.saving.in.SetWidth(max(s.width-len(s.saving.in.Prompt)-2, 8))
+		s.saving.SetWidth(s.width)
 	}
 	if s.promptOut != nil {
 		s.promptOut.SetSize(s.width, h)

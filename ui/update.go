@@ -3,6 +3,8 @@ package ui
 import (
 	"context"
 
+	"github.com/mcpsh/mcpsh/ui/resultview"
+
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
@@ -84,7 +86,7 @@ func (s *serverState) update(msg tea.Msg) tea.Cmd {
 	case completedMsg:
 		s.onCompleted(msg)
 		return nil
-	case savedMsg:
+	case resultview.SavedMsg:
 		s.onSaved(msg)
 		return nil
 	case openedMsg:
@@ -115,9 +117,7 @@ func (s *serverState) forwardToFocus(msg tea.Msg) tea.Cmd {
 	case s.mode == modeArgs && s.strForm != nil:
 		return s.strForm.Forward(msg)
 	case s.mode == modeResource && s.saving != nil:
-		var cmd tea.Cmd
-		s.saving.in, cmd = s.saving.in.Update(msg)
-		return cmd
+		return s.saving.Update(msg)
 	}
 	return nil
 }
