@@ -211,7 +211,9 @@ func Connect(ctx context.Context, t Target, opts *Options) (*Session, error) {
 		s.stop()
 		return nil, err
 	}
+	s.mu.Lock() // the connection's watcher (dial) reads it
 	s.conn = c
+	s.mu.Unlock()
 	if s.opts.LogLevel != "" && s.Server().Capabilities.Logging {
 		if err := s.SetLogLevel(ctx, s.opts.LogLevel); err != nil {
 			s.warn("asking for the server's log messages: " + termtext.Line(err.Error()))
