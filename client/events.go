@@ -19,6 +19,7 @@ const (
 	EventLog          EventKind = "log"           // a notifications/message from the server
 	EventToolsChanged EventKind = "tools_changed" // notifications/tools/list_changed
 	EventReconnected  EventKind = "reconnected"   // the session was re-established
+	EventEnded        EventKind = "ended"         // the connection ended on its own (a stdio server exited); Text says how; the next request reconnects
 	EventWarning      EventKind = "warning"       // mcpsh worked around something the server did
 
 	EventResourcesChanged EventKind = "resources_changed" // notifications/resources/list_changed

@@ -139,6 +139,9 @@ type connection struct {
 	tap    *tap
 	proc   *process
 	closed chan struct{} // closed when the session has ended, for any reason
+	// closing: mcpsh ends the connection itself (Close, a reconnect), so
+	// its end is not the server's doing.
+	closing atomic.Bool
 }
 
 // gone reports whether the session has ended (the server exited, the HTTP
@@ -164,6 +167,7 @@ func (c *connection) protocol() string {
 }
 
 func (c *connection) close() {
+	c.closing.Store(true)
 	c.cs.Close()
 	if c.proc != nil {
 		c.proc.Close()
@@ -212,7 +216,9 @@ func Connect(ctx context.Context, t Target, opts *Options) (*Session, error) {
 		s.stop()
 		return nil, err
 	}
+	s.mu.Lock() // the connection's watcher (dial) reads it
 	s.conn = c
+	s.mu.Unlock()
 	if s.opts.LogLevel != "" && s.Server().Capabilities.Logging {
 		if err := s.SetLogLevel(ctx, s.opts.LogLevel); err != nil {
 			s.warn("asking for the server's log messages: " + termtext.Line(err.Error()))
@@ -356,6 +362,17 @@ func (s *Session) dial(ctx context.Context) (*connection, error) {
 	go func() {
 		cs.Wait()
 		close(c.closed)
+		if c.closing.Load() {
+			return
+		}
+		how := s.endedBy(c)
+		// Said only of the connection in use, and before a reconnect
+		// that replaces it says it is back.
+		s.reconnectMu.Lock()
+		defer s.reconnectMu.Unlock()
+		if s.current() == c && !c.closing.Load() {
+			s.emit(Event{Kind: EventEnded, Text: how})
+		}
 	}()
 	return c, nil
 }
@@ -394,6 +411,17 @@ func (e *ConnectError) Error() string {
 }
 
 func (e *ConnectError) Unwrap() error { return e.Err }
+
+// endedBy says in a line how a connection that ended on its own ended.
+func (s *Session) endedBy(c *connection) string {
+	if c.proc != nil {
+		c.proc.waitExit(200 * time.Millisecond)
+		if st := c.proc.exitStatus(); st != "" {
+			return "the server " + st
+		}
+	}
+	return "the connection ended"
+}
 
 // deathNotice says how a stdio server ended and what it last wrote to stderr.
 func (s *Session) deathNotice(p *process) string {

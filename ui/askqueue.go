@@ -7,8 +7,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/internal/units"
 	"github.com/mcpsh/mcpsh/ui/keymap"
-	"github.com/mcpsh/mcpsh/ui/layout"
 )
 
 // A server's requests are its own: they wait in its queue, and a server
@@ -75,7 +75,7 @@ func (s *serverState) declineAll(why string) tea.Cmd {
 	s.queueEmptied()
 	if n > 0 {
 		s.serverPane.Append(client.Event{Kind: client.EventRequest, Time: s.now(),
-			Text: fmt.Sprintf("declined %d waiting request%s: %s", n, layout.Plural(n), why)})
+			Text: "declined " + units.Plural(n, "waiting request") + ": " + why})
 	}
 	s.layout()
 	return nil
@@ -136,7 +136,7 @@ func (s *serverState) askQueueBindings() []key.Binding {
 	if s.asking() == nil {
 		if s.asksAside && len(s.asks) > 0 {
 			n := len(s.asks)
-			return []key.Binding{keymap.Relabel(k.AskLater, fmt.Sprintf("answer its %d request%s", n, layout.Plural(n)))}
+			return []key.Binding{keymap.Relabel(k.AskLater, "answer its "+units.Plural(n, "request"))}
 		}
 		return nil
 	}

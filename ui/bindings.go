@@ -3,6 +3,7 @@ package ui
 import (
 	"charm.land/bubbles/v2/key"
 	"github.com/mcpsh/mcpsh/ui/keymap"
+	"github.com/mcpsh/mcpsh/ui/resultview"
 )
 
 // bindings are the keys that work right now, for the footer: the dialog
@@ -42,7 +43,7 @@ func (s *serverState) connectFailedBindings() []key.Binding {
 func (s *serverState) browseBindings() []key.Binding {
 	k := s.keys
 	if s.filtering {
-		return []key.Binding{k.AcceptFilter, k.CancelFilter}
+		return s.filterBindings()
 	}
 	switch s.view {
 	case viewResources:
@@ -60,10 +61,7 @@ func (s *serverState) browseBindings() []key.Binding {
 			b = append(b, k.Unallow)
 		}
 	}
-	b = append(b, k.Filter)
-	if s.filterIn.Value() != "" {
-		b = append(b, k.ClearFilter)
-	}
+	b = append(b, s.viewFilterBindings()...)
 	return append(b, k.NextView, k.Audit, k.Log, k.Server, k.Help, k.Quit)
 }
 
@@ -90,22 +88,22 @@ func (s *serverState) stringFormBindings() []key.Binding {
 // resultBindings are the result view's keys that work now.
 func (s *serverState) resultBindings() []key.Binding {
 	k, r := s.keys, s.result
-	if sp := r.save; sp != nil {
-		if sp.exists != "" {
+	if sp := r.Save(); sp != nil {
+		if sp.Exists() != "" {
 			return []key.Binding{k.Overwrite, k.KeepFile}
 		}
 		b := []key.Binding{k.SaveHere}
-		if len(saveable(r.outcome)) > 1 {
+		if len(resultview.Saveable(r.Outcome())) > 1 {
 			b = append(b, keymap.Relabel(k.NextArg, "next to save"))
 		}
 		return append(b, keymap.Relabel(k.Close, "cancel saving"))
 	}
 	raw := k.RawJSON
-	if r.raw {
+	if r.Raw() {
 		raw = keymap.Relabel(raw, "rendered (as mcpsh reads it)")
 	}
 	b := []key.Binding{k.ScrollUp, k.ScrollDown, k.Edit, raw, k.Copy}
-	if len(saveable(r.outcome)) > 0 {
+	if len(resultview.Saveable(r.Outcome())) > 0 {
 		b = append(b, k.Save)
 	}
 	return append(b, k.Close, k.Log, k.Help, k.Quit)
@@ -114,7 +112,16 @@ func (s *serverState) resultBindings() []key.Binding {
 // itemBindings are the keys of the resources and prompts views.
 func (s *serverState) itemBindings(enter key.Binding) []key.Binding {
 	k := s.keys
-	return []key.Binding{k.Up, k.Down, enter, k.NextView, k.Log, k.Server, k.Help, k.Quit}
+	b := append([]key.Binding{k.Up, k.Down, enter}, s.viewFilterBindings()...)
+	return append(b, k.NextView, k.Log, k.Server, k.Help, k.Quit)
+}
+
+// viewFilterBindings are the filter's keys in every view.
+func (s *serverState) viewFilterBindings() []key.Binding {
+	if s.viewFilter() != "" {
+		return []key.Binding{s.keys.Filter, s.keys.ClearFilter}
+	}
+	return []key.Binding{s.keys.Filter}
 }
 
 // resourcesEnter is what enter does on the resource under the cursor.

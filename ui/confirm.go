@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -15,6 +13,7 @@ import (
 	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/layout"
 	"github.com/mcpsh/mcpsh/ui/overlays"
+	"github.com/mcpsh/mcpsh/ui/resultview"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -116,7 +115,7 @@ type confirmFrame struct {
 func confirmLayout(p *pendingCall, server string, width, height int, st *style.Styles, keys *keymap.KeyMap) confirmFrame {
 	f := confirmFrame{inner: min(max(width-6, 30), 76), args: p.args}
 	if p.args == nil || p.argsW != f.inner {
-		f.args = argLines(p.call.Args, f.inner)
+		f.args = resultview.ArgLines(p.call.Args, f.inner)
 	}
 	// The border takes two lines, the arguments' label one.
 	const minArgs = 3
@@ -231,38 +230,6 @@ func confirmParts(p *pendingCall, server string, inner int, compact bool, st *st
 		bottom.WrapStyled(allow)
 	}
 	return top, bottom
-}
-
-// argLines are the arguments as indented JSON, sanitized, with long lines
-// wrapped under themselves rather than cut: in the dialog every value can be
-// read before y, and the result view shows them the same way.
-func argLines(args map[string]any, width int) []string {
-	if len(args) == 0 {
-		return []string{"  none"}
-	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("  ", "  ")
-	if err := enc.Encode(args); err != nil {
-		return []string{"  " + termtext.Line(fmt.Sprint(args))}
-	}
-	var out []string
-	for _, l := range strings.Split(strings.TrimRight("  "+b.String(), "\n"), "\n") {
-		l = layout.ExpandTabs(termtext.Sanitize(l))
-		// A long value wraps under itself, indented past its key's start.
-		indent := len(l) - len(strings.TrimLeft(l, " ")) + 2
-		if indent > width/2 {
-			indent = 0
-		}
-		for i, sub := range layout.Wrap(l, width-indent) {
-			if i > 0 {
-				sub = strings.Repeat(" ", indent) + sub
-			}
-			out = append(out, sub)
-		}
-	}
-	return out
 }
 
 // dropBlank removes the last blank line of l, and reports how many it removed.

@@ -146,13 +146,18 @@ func TestFlowConfirmThenRun(t *testing.T) {
 	f := startFlow(t, policy.Trusted)
 	f.openDeleteDialog()
 	// Enter and Space must not approve: a key typed before the dialog appeared
-	// would otherwise run a destructive call.
+	// would otherwise run a destructive call. n after them answers the
+	// dialog only if it is still up: had enter or space answered it, the
+	// call would be running or done, and n would cancel nothing.
 	f.press(tea.KeyEnter)
 	f.press(tea.KeySpace)
-	time.Sleep(200 * time.Millisecond)
+	f.typeText("n")
+	f.waitFor("cancelled: nothing was sent")
 	if n := f.demo.Executions("delete_note"); n != 0 {
 		t.Fatalf("delete_note ran %d times before y", n)
 	}
+	f.press('r', tea.ModCtrl)
+	f.waitFor("Run a destructive tool?")
 	f.typeText("y")
 	f.until("delete_note to run", func() bool { return f.demo.Executions("delete_note") == 1 })
 	f.waitFor("Deleted note #2")
@@ -162,8 +167,9 @@ func TestFlowCancelInTheDialog(t *testing.T) {
 	f := startFlow(t, policy.Trusted)
 	f.openDeleteDialog()
 	f.typeText("n")
+	// The notice comes once Session.Do has returned with the call refused:
+	// a call it had sent would have run on the server by then.
 	f.waitFor("cancelled: nothing was sent")
-	time.Sleep(100 * time.Millisecond)
 	if n := f.demo.Executions("delete_note"); n != 0 {
 		t.Fatalf("a declined call ran %d times", n)
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -51,4 +52,28 @@ func TestFooterKeepsHelpAndQuit(t *testing.T) {
 		t.Errorf("the first keys lost their words: %q", full)
 	}
 	golden(t, "footer/keys-80-200", strings.Join(got, "\n"))
+}
+
+// A notice shares the footer with the keys: it comes first, and help and
+// quit stay on the line however long it is (a notice used to replace the
+// keys until the next key press).
+func TestANoticeLeavesTheKeysOnScreen(t *testing.T) {
+	m, _ := connected(t, true, 80, 24)
+	send(m, "u") // the tool on the cursor is not allowed: a notice says so
+	s := m.shown()
+	if s.status == "" {
+		t.Fatal("u on a tool that is not allowed gave no notice")
+	}
+	for _, notice := range []string{s.status, strings.Repeat("the server's tools changed ", 10)} {
+		s.status = notice
+		for _, w := range []int{80, 60} {
+			m.Update(tea.WindowSizeMsg{Width: w, Height: 24})
+			lines := strings.Split(screen(m), "\n")
+			footer := lines[len(lines)-1]
+			if miss := has(footer, notice[:20], "? help", "q quit"); miss != "" {
+				t.Errorf("at %d the footer lacks %q: %q", w, miss, footer)
+			}
+			checkScreen(t, "a notice", m.render(), w, 24)
+		}
+	}
 }

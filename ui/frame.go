@@ -32,11 +32,11 @@ func (s *serverState) layoutBrowse() {
 	h := s.browseHeight()
 	switch s.view {
 	case viewResources:
-		s.resources.list.Layout(h)
+		s.resources.list.Layout(s.listHeight(h))
 	case viewPrompts:
-		s.prompts.list.Layout(h)
+		s.prompts.list.Layout(s.listHeight(h))
 	default:
-		s.list.Layout(s.listWidth(), s.toolListHeight(h))
+		s.list.Layout(s.listWidth(), s.listHeight(h))
 		dw := s.detailWidth()
 		if dw == 0 {
 			return
@@ -52,15 +52,6 @@ func (s *serverState) layoutBrowse() {
 
 // browseHeight is the room under the bar of views.
 func (s *serverState) browseHeight() int { return max(s.bodyHeight()-1, 1) }
-
-// toolListHeight is the tool list's rows in a view h lines high: the
-// filter, when there is one, takes a line.
-func (s *serverState) toolListHeight(h int) int {
-	if s.filtering || s.filterIn.Value() != "" {
-		h--
-	}
-	return h
-}
 
 // detailCache is the tool detail drawn for the tools view, and what it was
 // drawn for: the detail is drawn once per tool, decision, width and theme,

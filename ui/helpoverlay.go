@@ -10,6 +10,7 @@ import (
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/layout"
+	"github.com/mcpsh/mcpsh/ui/overlays"
 	"github.com/mcpsh/mcpsh/ui/scroll"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
@@ -134,10 +135,11 @@ func (m *Model) helpSections() []helpSection {
 		{title: "Tool list", keys: []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom,
 			keymap.Relabel(k.Call, "call (a tool without arguments runs at once; others open their form)"),
 			k.Example, k.Filter, k.ClearFilter, k.DetailDown, k.DetailUp, k.Unallow}},
-		{title: "Typing a filter", keys: []key.Binding{k.AcceptFilter, k.CancelFilter},
-			notes: append([]string{"words match names, titles and descriptions, best matches first; is: keeps tools that are:"}, isWords...)},
+		{title: "Typing a filter", keys: []key.Binding{k.AcceptFilter, k.CancelFilter, k.RecallFilter},
+			notes: append([]string{"/ starts a new filter, in the tools, resources and prompts views alike; ↑ in it, while it is empty, brings back the one it replaced",
+				"words match names, titles and descriptions, best matches first; is: keeps tools that are:"}, isWords...)},
 		{title: "Views", keys: []key.Binding{k.ViewTools, k.ViewResources, k.ViewPrompts, k.NextView}},
-		{title: "Argument editor", keys: []key.Binding{k.NextField, k.PrevField, k.Cycle, k.Run, k.ToggleJSON, k.Examples, k.ExampleN, k.Back}},
+		{title: "Argument editor", keys: []key.Binding{k.NextField, k.PrevField, k.Cycle, k.Newline, k.Run, k.ToggleJSON, k.Examples, k.ExampleN, k.Back}},
 		{title: "Example picker", keys: []key.Binding{k.PickExample}},
 		{title: "Confirmation", keys: []key.Binding{k.Yes, k.No, k.AllowSession, keymap.Relabel(k.ScrollDown, "scroll the arguments"), keymap.Relabel(k.ScrollUp, "scroll the arguments back")},
 			notes: []string{"enter and space do nothing here, so a key typed before the dialog appeared cannot approve it"}},
@@ -158,7 +160,8 @@ func (m *Model) helpSections() []helpSection {
 				fmt.Sprintf("a server may have %d requests waiting; more are declined at once, as all are while it is muted", askQueueMax)}},
 		{title: "Connecting", keys: []key.Binding{k.Choose, k.Retry, k.Login}},
 		{title: "Servers", keys: []key.Binding{k.NextServer, k.PrevServer, k.PickServer, k.Reconnect, k.Mute,
-			keymap.Relabel(k.AskLater, "answer the requests put aside")}},
+			keymap.Relabel(k.AskLater, "answer the requests put aside")},
+			notes: []string{"a bar short of room marks a server ✗ failed, " + overlays.MarkUntrusted + " untrusted, ?N with N requests waiting"}},
 		{title: "Anywhere", keys: []key.Binding{k.Help, k.Log, k.Server, k.Traffic, k.Audit, k.Quit, k.ForceQuit}},
 	}
 	here := map[mode]string{modeBrowse: "Tool list", modeForm: "Argument editor",

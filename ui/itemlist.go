@@ -5,15 +5,19 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/fuzzy"
+	"github.com/mcpsh/mcpsh/ui/scroll"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 // itemList is the list of the resources and prompts views: rows under
-// section headings, a cursor that skips the headings, and a selection kept by
-// key when the server lists them again. Simpler than the tool list: no
-// filter, no classes.
+// section headings, a cursor that skips the headings, a selection kept by
+// key when the server lists them again, and a filter. Simpler than the tool
+// list: no classes, no ranking (the server's order is kept).
 type itemList struct {
-	rows   []listItem
+	all    []listItem // every row, as listed
+	rows   []listItem // the rows that pass the filter
+	filter string
 	cursor int // index into rows; -1 when there is nothing to select
 	offset int
 }
@@ -24,6 +28,7 @@ type listItem struct {
 	key     string // what identifies the item across listings
 	title   string
 	name    string // shown muted after the title, when it differs
+	desc    string // found by the filter, not shown
 	mark    string // one cell at the right edge
 	kind    int    // what the item is, for its view
 	index   int    // where it is in its listing
@@ -32,6 +37,75 @@ type listItem struct {
 // Set replaces the rows and keeps the cursor on the item with the same key,
 // else at the same place.
 func (l *itemList) Set(rows []listItem) {
+	l.all = rows
+	l.apply()
+}
+
+// SetFilter shows only the items whose title, name or description has
+// every word of f (letters in order count too, as in the tool list).
+func (l *itemList) SetFilter(f string) {
+	if f == l.filter {
+		return
+	}
+	l.filter = f
+	l.apply()
+}
+
+// Filter is the filter the list shows.
+func (l *itemList) Filter() string { return l.filter }
+
+// Visible and Total are how many items pass the filter, and how many
+// there are.
+func (l *itemList) Visible() int { return items(l.rows) }
+func (l *itemList) Total() int   { return items(l.all) }
+
+func items(rows []listItem) int {
+	n := 0
+	for _, r := range rows {
+		if r.heading == "" {
+			n++
+		}
+	}
+	return n
+}
+
+// apply works out the rows that pass the filter, a heading only over an
+// item that does, and keeps the cursor on its item.
+func (l *itemList) apply() {
+	rows := l.all
+	if words := strings.Fields(strings.ToLower(l.filter)); len(words) > 0 {
+		rows = nil
+		heading := -1
+		for i, r := range l.all {
+			switch {
+			case r.heading != "":
+				heading = i
+			case r.matches(words):
+				if heading >= 0 {
+					rows = append(rows, l.all[heading])
+					heading = -1
+				}
+				rows = append(rows, r)
+			}
+		}
+	}
+	l.place(rows)
+}
+
+func (r listItem) matches(words []string) bool {
+	title, name := strings.ToLower(r.title), strings.ToLower(r.name)
+	hay := title + "\x00" + name + "\x00" + strings.ToLower(r.desc)
+	for _, w := range words {
+		if fuzzy.WordScore(w, hay, name, title) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// place shows rows, with the cursor on the item it was on, else at the same
+// place.
+func (l *itemList) place(rows []listItem) {
 	keep := ""
 	if it, ok := l.Selected(); ok {
 		keep = it.key
@@ -51,14 +125,10 @@ func (l *itemList) Set(rows []listItem) {
 }
 
 // nearest is the first item at or after i going dir, or -1.
-func (l *itemList) nearest(i, dir int) int {
-	for ; i >= 0 && i < len(l.rows); i += dir {
-		if l.rows[i].heading == "" {
-			return i
-		}
-	}
-	return -1
-}
+func (l *itemList) nearest(i, dir int) int { return scroll.Nearest(i, dir, len(l.rows), l.isItem) }
+
+func (l *itemList) isItem(i int) bool    { return l.rows[i].heading == "" }
+func (l *itemList) isHeading(i int) bool { return l.rows[i].heading != "" }
 
 // Selected is the item under the cursor.
 func (l *itemList) Selected() (listItem, bool) {
@@ -69,22 +139,7 @@ func (l *itemList) Selected() (listItem, bool) {
 }
 
 // Move moves the cursor n items, stopping at the ends.
-func (l *itemList) Move(n int) {
-	if l.cursor < 0 {
-		return
-	}
-	dir := 1
-	if n < 0 {
-		dir, n = -1, -n
-	}
-	for ; n > 0; n-- {
-		next := l.nearest(l.cursor+dir, dir)
-		if next < 0 {
-			return
-		}
-		l.cursor = next
-	}
-}
+func (l *itemList) Move(n int) { l.cursor = scroll.Step(l.cursor, n, len(l.rows), l.isItem) }
 
 func (l *itemList) Top() {
 	if i := l.nearest(0, 1); i >= 0 {
@@ -102,19 +157,7 @@ func (l *itemList) Layout(height int) {
 
 // scrollFor is the first row on screen for height rows.
 func (l *itemList) scrollFor(height int) int {
-	off := l.offset
-	if l.cursor >= 0 {
-		if l.cursor < off {
-			off = l.cursor
-			if off > 0 && l.rows[off-1].heading != "" {
-				off--
-			}
-		}
-		if l.cursor >= off+height {
-			off = l.cursor - height + 1
-		}
-	}
-	return max(0, min(off, len(l.rows)-height))
+	return scroll.Window(l.offset, l.cursor, height, len(l.rows), l.isHeading)
 }
 
 // View draws height lines of at most width cells, from where Layout left

@@ -15,6 +15,7 @@ import (
 func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	s := m.shown()
 	s.status = ""
+	m.settled = true
 	k := m.keys
 	if key.Matches(msg, k.ForceQuit) {
 		return m.quit()

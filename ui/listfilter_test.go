@@ -167,8 +167,8 @@ func TestListWidthGrowsWithTheTerminal(t *testing.T) {
 	}
 	long := &client.Tool{Name: "t", Title: strings.Repeat("a very long title ", 5)}
 	l.SetTools([]*client.Tool{long})
-	if w := l.PaneWidth(200); w != 80 {
-		t.Errorf("a long title does not take the list to two fifths of 200: %d", w)
+	if w := l.PaneWidth(200); w != 100 {
+		t.Errorf("a long title does not take the list to half of 200: %d", w)
 	}
 }
 

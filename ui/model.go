@@ -55,6 +55,10 @@ type Model struct {
 	cur       int
 	askReturn *serverState
 	pick      serverPick
+	// settled: a server was ready on screen, or the user pressed a key;
+	// the view no longer leaves a server that failed to start for one that
+	// is ready (openOnReady).
+	settled bool
 
 	helpView helpOverlay
 	help     help.Model

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcpsh/mcpsh/ui/resultview"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/internal/termtext"
@@ -153,7 +155,7 @@ func (s *serverState) screen() modeScreen {
 func (s *serverState) renderResource(h int) string {
 	out := s.reader.View(s.spinner.View())
 	if s.saving != nil {
-		out = strings.Join(layout.FitLines(out, s.width, max(h-saveLinesN, 0)), "\n") + "\n" + strings.Join(s.saveLines(), "\n")
+		out = strings.Join(layout.FitLines(out, s.width, max(h-resultview.SaveLines, 0)), "\n") + "\n" + strings.Join(s.saveLines(), "\n")
 	}
 	return out
 }
@@ -163,6 +165,9 @@ func (s *serverState) renderResource(h int) string {
 func (s *serverState) onBrowseViewKey(msg tea.KeyPressMsg) tea.Cmd {
 	if s.onViewKey(msg) {
 		return nil
+	}
+	if cmd, ok := s.onViewFilterKey(msg); ok {
+		return cmd
 	}
 	switch s.view {
 	case viewResources:

@@ -20,6 +20,10 @@ func TestAListingStoppedAtTheBudgetShowsWhatCame(t *testing.T) {
 	m := New(context.Background(), Options{NoColor: true, Now: func() time.Time { return fixedNow }, Choices: []Choice{c}})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	d := drive(t, m)
+	// Each listing follows the server's cursors for mcpsh's 10,000 pages
+	// before it stops: about 15 s under -race on an idle two-core machine,
+	// several times that on a loaded one. The guard only catches a hang.
+	d.guard = 5 * time.Minute
 	d.run(m.Init())
 	srv := server(t, m, "lists")
 	d.until("the server to be ready", func() bool { return ready(srv) })

@@ -48,7 +48,7 @@ func (s *serverState) onPromptsListed(msg promptsListedMsg) tea.Cmd {
 	s.warnAll(msg.listing.Warnings)
 	rows := []listItem{{heading: fmt.Sprintf("Prompts (%d%s)", len(msg.listing.Prompts), stoppedMark(p.stopped))}}
 	for i, pr := range msg.listing.Prompts {
-		rows = append(rows, listItem{key: pr.Name, title: pr.DisplayName(), name: pr.Name, kind: itemPrompt, index: i})
+		rows = append(rows, listItem{key: pr.Name, title: pr.DisplayName(), name: pr.Name, desc: pr.Description, kind: itemPrompt, index: i})
 	}
 	p.list.Set(rows)
 	return nil
@@ -139,7 +139,7 @@ func (s *serverState) renderPrompts(h int) string {
 	case len(p.listing.Prompts) == 0:
 		return s.noneCame(p.stopped, "prompts")
 	}
-	left := strings.Split(p.list.View(s.st, s.listWidth(), h), "\n")
+	left := append(s.filterLine(s.listWidth()), strings.Split(p.list.View(s.st, s.listWidth(), s.listHeight(h)), "\n")...)
 	var detail []string
 	if pr := s.selectedPrompt(); pr != nil {
 		detail = promptDetail(pr, s.detailWidth(), s.st)

@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcpsh/mcpsh/ui/resultview"
+
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/internal/units"
 	"github.com/mcpsh/mcpsh/ui/form"
 	"github.com/mcpsh/mcpsh/ui/keymap"
-	"github.com/mcpsh/mcpsh/ui/layout"
 	"github.com/mcpsh/mcpsh/ui/scroll"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
@@ -65,9 +67,9 @@ func (v *promptView) View(spin string) string {
 
 // promptLines draws the prompt's result.
 func promptLines(p *client.Prompt, args map[string]string, r *client.PromptResult, err error, width int, st *style.Styles) []string {
-	w := newCappedText(width, resultMaxLines, resultMaxBytes)
+	w := resultview.NewCapped(width, resultview.MaxLines, resultview.MaxBytes)
 	head := st.Title.Render(termtext.Line(p.DisplayName())) + "  " + st.Name.Render(termtext.Line(p.Name))
-	w.styled(head)
+	w.Styled(head)
 	if len(args) > 0 {
 		var kv []string
 		for _, a := range p.Arguments {
@@ -75,24 +77,24 @@ func promptLines(p *client.Prompt, args map[string]string, r *client.PromptResul
 				kv = append(kv, a.Name+"="+v)
 			}
 		}
-		w.styled(st.Muted.Render(termtext.Truncate(termtext.Line(strings.Join(kv, " ")), width)))
+		w.Styled(st.Muted.Render(termtext.Truncate(termtext.Line(strings.Join(kv, " ")), width)))
 	}
 	if err != nil {
-		w.blank()
-		w.text(err.Error(), st.Error)
-		return w.lines
+		w.Blank()
+		w.Text(err.Error(), st.Error)
+		return w.Lines()
 	}
 	if r.Description != "" {
-		w.blank()
-		w.text(r.Description, st.Muted)
+		w.Blank()
+		w.Text(r.Description, st.Muted)
 	}
 	n := len(r.Messages)
-	w.styled(st.Muted.Render(fmt.Sprintf("%d message%s", n, layout.Plural(n))))
+	w.Styled(st.Muted.Render(units.Plural(n, "message")))
 	for _, m := range r.Messages {
-		w.blank()
-		w.styled(st.Label.Render(termtext.Truncate(termtext.Line(m.Role), width)))
-		resultBlock(w, m.Block, st.Row, st.Label)
+		w.Blank()
+		w.Styled(st.Label.Render(termtext.Truncate(termtext.Line(m.Role), width)))
+		resultview.Block(w, m.Block, st.Row, st.Label)
 	}
-	w.finish(st)
-	return w.lines
+	w.Finish(st)
+	return w.Lines()
 }

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpsh/mcpsh/ui/resultview"
+
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/demo"
@@ -239,7 +241,8 @@ type stateWalker struct {
 var (
 	statePkgs = map[string]bool{reflect.TypeFor[Model]().PkgPath(): true, reflect.TypeFor[overlays.Log]().PkgPath(): true,
 		reflect.TypeFor[form.ArgForm]().PkgPath(): true, reflect.TypeFor[scroll.Pane]().PkgPath(): true,
-		reflect.TypeFor[style.Styles]().PkgPath(): true, reflect.TypeFor[keymap.KeyMap]().PkgPath(): true}
+		reflect.TypeFor[style.Styles]().PkgPath(): true, reflect.TypeFor[keymap.KeyMap]().PkgPath(): true,
+		reflect.TypeFor[resultview.View]().PkgPath(): true}
 	stateSkipped = map[reflect.Type]bool{trafficFeedType(): true, reflect.TypeFor[inbox](): true}
 )
 

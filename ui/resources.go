@@ -58,13 +58,13 @@ func (s *serverState) onResourcesListed(msg resourcesListedMsg) tea.Cmd {
 	var rows []listItem
 	rows = append(rows, listItem{heading: fmt.Sprintf("Resources (%d%s)", len(msg.listing.Resources), stoppedMark(r.stopped))})
 	for i, res := range msg.listing.Resources {
-		rows = append(rows, listItem{key: "r " + res.URI, title: res.DisplayName(), name: res.URI, kind: itemResource, index: i})
+		rows = append(rows, listItem{key: "r " + res.URI, title: res.DisplayName(), name: res.URI, desc: res.Description, kind: itemResource, index: i})
 	}
 	if len(msg.listing.Templates) > 0 {
 		rows = append(rows, listItem{heading: fmt.Sprintf("Templates (%d)", len(msg.listing.Templates))})
 	}
 	for i, t := range msg.listing.Templates {
-		rows = append(rows, listItem{key: "t " + t.URITemplate, title: t.DisplayName(), name: t.URITemplate, kind: itemTemplate, index: i})
+		rows = append(rows, listItem{key: "t " + t.URITemplate, title: t.DisplayName(), name: t.URITemplate, desc: t.Description, kind: itemTemplate, index: i})
 	}
 	r.list.Set(rows)
 	return nil
@@ -161,7 +161,7 @@ func (s *serverState) renderResources(h int) string {
 	case len(r.listing.Resources)+len(r.listing.Templates) == 0:
 		return s.noneCame(r.stopped, "resources")
 	}
-	left := strings.Split(r.list.View(s.st, s.listWidth(), h), "\n")
+	left := append(s.filterLine(s.listWidth()), strings.Split(r.list.View(s.st, s.listWidth(), s.listHeight(h)), "\n")...)
 	var detail []string
 	switch res, tmpl := s.selectedResource(); {
 	case res != nil:

@@ -2,13 +2,15 @@ package ui
 
 import (
 	"fmt"
-	"mime"
 	"strings"
+
+	"github.com/mcpsh/mcpsh/ui/resultview"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/internal/units"
 	"github.com/mcpsh/mcpsh/ui/form"
 	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/layout"
@@ -93,70 +95,61 @@ func (v *resourceView) saveable() (client.ResourceContent, bool) {
 
 // resourceLines draws the resource: its title and address, then each content.
 func resourceLines(v *resourceView, width int, st *style.Styles) []string {
-	w := newCappedText(width, resultMaxLines, resultMaxBytes)
-	w.more = "mcpsh read URI --json"
-	w.styled(st.Title.Render(termtext.Line(v.title)))
-	w.styled(st.Name.Render(termtext.Line(v.uri)))
+	w := resultview.NewCapped(width, resultview.MaxLines, resultview.MaxBytes)
+	w.More = "mcpsh read URI --json"
+	w.Styled(st.Title.Render(termtext.Line(v.title)))
+	w.Styled(st.Name.Render(termtext.Line(v.uri)))
 	switch {
 	case v.following && v.rereads > 0:
-		w.styled(st.OK.Render(fmt.Sprintf("following its updates · read again %d time%s on the server's word", v.rereads, layout.Plural(v.rereads))))
+		w.Styled(st.OK.Render("following its updates · read again " + units.Plural(v.rereads, "time") + " on the server's word"))
 	case v.following:
-		w.styled(st.OK.Render("following its updates"))
+		w.Styled(st.OK.Render("following its updates"))
 	}
 	if v.err != nil {
-		w.blank()
-		w.text(v.err.Error(), st.Error)
-		return w.lines
+		w.Blank()
+		w.Text(v.err.Error(), st.Error)
+		return w.Lines()
 	}
 	if len(v.contents) == 0 {
-		w.styled(st.Muted.Render("the server returned no contents"))
+		w.Styled(st.Muted.Render("the server returned no contents"))
 	}
 	for i, c := range v.contents {
-		w.blank()
+		w.Blank()
 		mt := c.MIMEType
 		if mt == "" {
 			mt = v.mime
 		}
 		if len(v.contents) > 1 || (c.URI != "" && c.URI != v.uri) {
-			w.styled(st.Label.Render(termtext.Truncate(termtext.Line(fmt.Sprintf("%d. %s", i+1, resultOr(c.URI, v.uri))), width)))
+			w.Styled(st.Label.Render(termtext.Truncate(termtext.Line(fmt.Sprintf("%d. %s", i+1, resultOr(c.URI, v.uri))), width)))
 		}
 		switch {
 		case c.IsBlob:
-			w.styled(st.Label.Render(fmt.Sprintf("[%s, %s]", termtext.Line(resultOr(mt, "binary data")), client.HumanBytes(len(c.Blob)))) +
+			w.Styled(st.Label.Render(fmt.Sprintf("[%s, %s]", termtext.Line(resultOr(mt, "binary data")), client.HumanBytes(len(c.Blob)))) +
 				"  " + st.Muted.Render(v.keys.Save.Help().Key+" saves it to a file"))
 		case isJSON(mt, c.URI):
-			w.text(resultBodyText(c.Text), st.Row)
+			w.Text(resultview.BodyText(c.Text), st.Row)
 		case isMarkdown(mt, c.URI):
 			// Only what can be shown is drawn: a server may send megabytes.
-			cut := layout.RuneStart(c.Text, resultMaxBytes)
-			w.rendered(markdown.Render(termtext.Sanitize(c.Text[:cut]), width, st), cut)
+			cut := layout.RuneStart(c.Text, resultview.MaxBytes)
+			w.Rendered(markdown.Render(termtext.Sanitize(c.Text[:cut]), width, st), cut)
 			if cut < len(c.Text) {
-				w.full = true
-				w.hide(c.Text[cut:])
+				w.Hide(c.Text[cut:])
 			}
 		default:
-			w.text(strings.TrimRight(c.Text, "\r\n"), st.Row)
+			w.Text(strings.TrimRight(c.Text, "\r\n"), st.Row)
 		}
 	}
-	w.finish(st)
-	return w.lines
-}
-
-// baseType is a MIME type without its parameters, lower-cased.
-func baseType(mt string) string {
-	if t, _, err := mime.ParseMediaType(mt); err == nil {
-		return t
-	}
-	return strings.ToLower(strings.TrimSpace(mt))
+	w.Finish(st)
+	return w.Lines()
 }
 
 func isJSON(mt, uri string) bool {
-	t := baseType(mt)
+	t := resultview.BaseType(mt)
 	return t == "application/json" || strings.HasSuffix(t, "+json") || (t == "" && strings.HasSuffix(uri, ".json"))
 }
 
 func isMarkdown(mt, uri string) bool {
-	t := baseType(mt)
+	t := resultview.BaseType(mt)
 	return t == "text/markdown" || t == "text/x-markdown" || ((t == "" || t == "text/plain") && (strings.HasSuffix(uri, ".md") || strings.HasSuffix(uri, ".markdown")))
 }
 
@@ -267,7 +260,7 @@ func (s *serverState) onSubscribed(msg subscribedMsg) {
 func (s *serverState) resourceBindings() []key.Binding {
 	k := s.keys
 	if sp := s.saving; sp != nil {
-		if sp.exists != "" {
+		if sp.Exists() != "" {
 			return []key.Binding{k.Overwrite, k.KeepFile}
 		}
 		return []key.Binding{k.SaveHere, k.Close}

@@ -12,9 +12,15 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/internal/theme"
+	"github.com/mcpsh/mcpsh/ui/resultview"
+	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 // showResult puts o in the model's result view, as a finished call does.
+
+var monoStyles = style.NewStyles(theme.Dark(), true)
+
 func showResult(t *testing.T, o *client.Outcome) *Model {
 	t.Helper()
 	m, _ := connected(t, true, 80, 24)
@@ -29,16 +35,16 @@ func withArgs(o *client.Outcome, args map[string]any) *client.Outcome {
 }
 
 func TestResultShowsTheArguments(t *testing.T) {
-	short := ansi.Strip(renderResult(withArgs(okOutcome(), map[string]any{"city": "Lisbon", "days": 3}), 80, monoStyles))
+	short := ansi.Strip(resultview.Render(withArgs(okOutcome(), map[string]any{"city": "Lisbon", "days": 3}), 80, monoStyles))
 	if !strings.Contains(short, "\narguments {\"city\":\"Lisbon\",\"days\":3}\n") {
 		t.Errorf("short arguments are not on one line under the status:\n%s", short)
 	}
-	none := ansi.Strip(renderResult(withArgs(okOutcome(), map[string]any{}), 80, monoStyles))
+	none := ansi.Strip(resultview.Render(withArgs(okOutcome(), map[string]any{}), 80, monoStyles))
 	if !strings.Contains(none, "\narguments none\n") {
 		t.Errorf("a call without arguments does not say so:\n%s", none)
 	}
 	long := withArgs(refusedOutcome(), map[string]any{"path": "/srv/data/" + strings.Repeat("deep/", 20) + "file.txt", "recursive": true, "note": "<b>&</b>"})
-	got := renderResult(long, 80, monoStyles)
+	got := resultview.Render(long, 80, monoStyles)
 	assertWidth(t, "long arguments", got, 80)
 	if plain := ansi.Strip(got); !strings.Contains(plain, "\narguments\n  {\n") || !strings.Contains(plain, `"note": "<b>&</b>"`) {
 		t.Errorf("long arguments are not shown as indented JSON, as typed:\n%s", plain)
@@ -51,7 +57,7 @@ func TestResultRawJSONIsWhatJSONPrints(t *testing.T) {
 	m := showResult(t, o)
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 200})
 	m.Update(keyOf("v"))
-	if !m.shown().result.raw {
+	if !m.shown().result.Raw() {
 		t.Fatal("v did not switch to the raw JSON")
 	}
 	b, _ := json.MarshalIndent(o, "", "  ")
@@ -68,7 +74,7 @@ func TestResultRawJSONIsWhatJSONPrints(t *testing.T) {
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	golden(t, "result/raw-80x24", m.shown().result.View())
 	m.Update(keyOf("v"))
-	if m.shown().result.raw || !strings.Contains(ansi.Strip(m.shown().result.View()), "Sunny in Lisbon") {
+	if m.shown().result.Raw() || !strings.Contains(ansi.Strip(m.shown().result.View()), "Sunny in Lisbon") {
 		t.Error("a second v did not go back")
 	}
 }
@@ -104,7 +110,7 @@ func TestResultCopiesWhatItShows(t *testing.T) {
 	}
 	m.Update(keyOf("v"))
 	_, cmd = m.Update(keyOf("c"))
-	if raw := clipboardText(t, cmd); raw != m.shown().result.rawText() || !strings.HasPrefix(raw, "{\n  \"time\"") {
+	if raw := clipboardText(t, cmd); raw != m.shown().result.RawText() || !strings.HasPrefix(raw, "{\n  \"time\"") {
 		t.Errorf("in the raw view c copied %q…", raw[:min(len(raw), 40)])
 	}
 }
@@ -118,19 +124,19 @@ func TestResultSavesImagesAndBlobs(t *testing.T) {
 
 	m.Update(keyOf("w"))
 	r := m.shown().result
-	if !r.Typing() || r.save.in.Value() != "get_forecast-1.png" {
-		t.Fatalf("w: prompt %v, name %q", r.save != nil, r.save.in.Value())
+	if !r.Typing() || r.Save().Name() != "get_forecast-1.png" {
+		t.Fatalf("w: prompt %v, name %q", r.Save() != nil, r.Save().Name())
 	}
 	if v := ansi.Strip(r.View()); !strings.Contains(v, "image (1 of 2; tab for the next)") {
 		t.Errorf("the prompt does not say which image:\n%s", v)
 	}
 	m.Update(keyOf("tab"))
-	if r.save.in.Value() != "get_forecast-2.jpg" {
-		t.Errorf("tab: %q, want the second image", r.save.in.Value())
+	if r.Save().Name() != "get_forecast-2.jpg" {
+		t.Errorf("tab: %q, want the second image", r.Save().Name())
 	}
 	m.Update(keyOf("tab"))
 	path := filepath.Join(dir, "chart.png")
-	r.save.in.SetValue(path)
+	r.Save().SetName(path)
 	saved := func(cmd tea.Cmd) {
 		t.Helper()
 		if cmd == nil {
@@ -148,10 +154,10 @@ func TestResultSavesImagesAndBlobs(t *testing.T) {
 	}
 	// The file is there now: it is replaced only after y.
 	m.Update(keyOf("w"))
-	r.save.in.SetValue(path)
+	r.Save().SetName(path)
 	_, cmd = m.Update(keyOf("enter"))
 	saved(cmd)
-	if r.save == nil || r.save.exists == "" {
+	if r.Save() == nil || r.Save().Exists() == "" {
 		t.Fatal("an existing file was not asked about")
 	}
 	if _, cmd := m.Update(keyOf("enter")); cmd != nil {
@@ -159,8 +165,8 @@ func TestResultSavesImagesAndBlobs(t *testing.T) {
 	}
 	_, cmd = m.Update(keyOf("y"))
 	saved(cmd)
-	if r.save != nil {
-		t.Errorf("y did not replace the file: %+v", r.save)
+	if r.Save() != nil {
+		t.Errorf("y did not replace the file: %+v", r.Save())
 	}
 	// A result with nothing to save says so.
 	m.shown().result.SetOutcome(toolErrorOutcome())

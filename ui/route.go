@@ -43,6 +43,9 @@ func (s *serverState) cmd(c tea.Cmd) tea.Cmd {
 // frame (frame.go), so View only reads.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.route(msg)
+	if open := m.openOnReady(); open != nil {
+		cmd = tea.Batch(cmd, open)
+	}
 	if follow := m.followAsks(); follow != nil {
 		cmd = tea.Batch(cmd, follow)
 	}

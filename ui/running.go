@@ -11,8 +11,8 @@ import (
 	"charm.land/bubbles/v2/progress"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/internal/units"
 	"github.com/mcpsh/mcpsh/ui/keymap"
-	"github.com/mcpsh/mcpsh/ui/overlays"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -43,7 +43,7 @@ func renderRunning(r *runningCall, spin string, now time.Time, bar progress.Mode
 	if r.cancelling {
 		state = "cancelling (the server has been told)"
 	}
-	w.Add(fmt.Sprintf("%s %s %s", spin, state, st.Muted.Render(overlays.FormatDuration(now.Sub(r.started)))))
+	w.Add(fmt.Sprintf("%s %s %s", spin, state, st.Muted.Render(units.Duration(now.Sub(r.started)))))
 	if p := r.progress; p != nil {
 		w.Blank()
 		if p.Total > 0 {
@@ -59,7 +59,7 @@ func renderRunning(r *runningCall, spin string, now time.Time, bar progress.Mode
 	if n := r.retry; n != nil {
 		w.Blank()
 		left := n.Wait - now.Sub(r.retryAt)
-		next := "next in " + overlays.FormatDuration(left)
+		next := "next in " + units.Duration(left)
 		if left <= 0 {
 			next = "sending again"
 		}

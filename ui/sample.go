@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcpsh/mcpsh/ui/resultview"
+
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
@@ -135,12 +137,12 @@ func (d *sampleDialog) bindings() []key.Binding {
 // sampleLines draws the request: its settings, then the conversation, role
 // by role. Everything from the server is made safe and capped.
 func sampleLines(r *client.SampleRequest, width int, st *style.Styles) []string {
-	w := newCappedText(max(width-sampleLabelW, 1), sampleMaxLines, sampleMaxBytes)
+	w := resultview.NewCapped(max(width-sampleLabelW, 1), sampleMaxLines, sampleMaxBytes)
 	var rows []string
 	field := func(label string, text string) {
-		w.lines = nil
-		w.text(text, st.Row)
-		rows = append(rows, labelled(label, w.lines, st)...)
+		w.Reset()
+		w.Text(text, st.Row)
+		rows = append(rows, labelled(label, w.Lines(), st)...)
 	}
 	if r.SystemPrompt != "" {
 		field("system", r.SystemPrompt)
@@ -176,14 +178,14 @@ func sampleLines(r *client.SampleRequest, width int, st *style.Styles) []string 
 	}
 	field("limits", strings.Join(limits, " · "))
 	for _, m := range r.Messages {
-		w.lines = nil
+		w.Reset()
 		if m.Block.Type == "text" {
-			w.text(m.Block.Text, st.Row)
+			w.Text(m.Block.Text, st.Row)
 		} else {
-			w.text(m.Block.Summary(), st.Label)
+			w.Text(m.Block.Summary(), st.Label)
 		}
-		rows = append(rows, labelled(termtext.Truncate(termtext.Line(m.Role), sampleLabelW-1), w.lines, st)...)
-		if w.full {
+		rows = append(rows, labelled(termtext.Truncate(termtext.Line(m.Role), sampleLabelW-1), w.Lines(), st)...)
+		if w.Full() {
 			rows = append(rows, st.Muted.Render("… the rest of the conversation is not shown"))
 			break
 		}

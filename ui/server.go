@@ -8,6 +8,7 @@ import (
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/mcpsh/mcpsh/ui/form"
 	"github.com/mcpsh/mcpsh/ui/overlays"
+	"github.com/mcpsh/mcpsh/ui/resultview"
 )
 
 // serverState is everything the view holds for one server: its connection,
@@ -32,6 +33,10 @@ type serverState struct {
 	server  client.ServerInfo
 	connReq int
 	listReq int
+	// ended says how the session's connection ended on its own (a stdio
+	// server that exited), until the next request brings it back; "" while
+	// it runs.
+	ended string
 	// relist: the tools changed again while listReq was in flight; one
 	// more listing follows it, however many notices came meanwhile.
 	relist bool
@@ -52,7 +57,7 @@ type serverState struct {
 	prompts    promptsState
 	strForm    *form.StringForm
 	reader     *resourceView
-	saving     *savePrompt
+	saving     *resultview.SavePrompt
 	promptOut  *promptView
 	subscribed map[string]bool
 
@@ -70,13 +75,15 @@ type serverState struct {
 	list      toolList
 	filtering bool
 	filterIn  textinput.Model
-	detailTop int // first line of the detail pane on screen
+	// prevFilter is the filter a new one replaced, for ↑ to bring back.
+	prevFilter string
+	detailTop  int // first line of the detail pane on screen
 
 	// Calls.
 	form     *form.ArgForm
 	pending  *pendingCall // the confirmation's call, while its dialog is up
 	running  *runningCall
-	result   *resultView
+	result   *resultview.View
 	lastTool string // the last call's tool and arguments, for "edit and run again"
 	lastArgs map[string]any
 	// allowed holds the tools the user allowed for this session, with the
@@ -126,7 +133,7 @@ func newServerState(c *common, spec Choice) *serverState {
 		s.auth = spec.Auth
 		s.auth.Notify = c.inbox.notifier(s)
 	}
-	s.result = newResultView(c.st, c.keys, s.cmd)
+	s.result = resultview.New(c.st, c.keys, s.cmd)
 	s.list.SetJudge(s)
 	s.filterIn.SetStyles(c.st.TextInput())
 	s.filterIn.Prompt = "/ "

@@ -8,8 +8,10 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/internal/units"
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/mcpsh/mcpsh/ui/layout"
+	"github.com/mcpsh/mcpsh/ui/overlays"
 )
 
 // The server bar: every server of the workspace with its state, the one on
@@ -47,7 +49,11 @@ const (
 	phaseLogin  // it wants a login
 	phaseFailed // connecting failed
 	phaseUnusable
+	phaseEnded // its connection ended on its own: the server exited
 )
+
+// phaseWords say the phases that end a server's use, with a ✗ and why.
+var phaseWords = map[serverPhase]string{phaseFailed: "failed", phaseUnusable: "unusable", phaseEnded: "ended"}
 
 // phase is s's state, and for a failure the reason, safe to draw.
 func (s *serverState) phase() (serverPhase, string) {
@@ -55,6 +61,8 @@ func (s *serverState) phase() (serverPhase, string) {
 	switch {
 	case s.unusable():
 		return phaseUnusable, termtext.Line(s.spec.Problem)
+	case s.session != nil && s.mode != modeConnecting && s.mode != modeLogin && s.ended != "":
+		return phaseEnded, strings.TrimPrefix(s.ended, "the server ")
 	case s.session != nil && s.mode != modeConnecting && s.mode != modeLogin:
 		return phaseReady, ""
 	case s.mode == modeConnectFailed && errors.As(s.connErr, &lre):
@@ -110,7 +118,7 @@ func (m *Model) stateText(s *serverState, d detail) string {
 		}
 	case phaseReady:
 		n := len(s.list.tools)
-		state = st.Muted.Render(fmt.Sprintf("%d tool%s", n, layout.Plural(n)))
+		state = st.Muted.Render(units.Plural(n, "tool"))
 		if d == detailMark {
 			state = st.Muted.Render(fmt.Sprint(n))
 		}
@@ -122,11 +130,8 @@ func (m *Model) stateText(s *serverState, d detail) string {
 		if d == detailMark {
 			state = st.Warning.Render("login")
 		}
-	case phaseFailed, phaseUnusable:
-		word := "failed"
-		if phase == phaseUnusable {
-			word = "unusable"
-		}
+	case phaseFailed, phaseUnusable, phaseEnded:
+		word := phaseWords[phase]
 		switch d {
 		case detailLong:
 			state = st.Error.Render("✗ " + termtext.Truncate(word+": "+reason, barReasonMax))
@@ -140,7 +145,7 @@ func (m *Model) stateText(s *serverState, d detail) string {
 	if s.target != nil && s.target.Trust != policy.Trusted {
 		mark := "untrusted"
 		if d == detailMark {
-			mark = "!"
+			mark = overlays.MarkUntrusted
 		}
 		out += " " + st.Warning.Render(mark)
 	}
@@ -150,7 +155,7 @@ func (m *Model) stateText(s *serverState, d detail) string {
 	case n > 0 && d == detailMark:
 		out += " " + st.Warning.Render(fmt.Sprintf("?%d", n))
 	case n > 0:
-		out += " " + st.Warning.Render(fmt.Sprintf("? %d ask%s", n, layout.Plural(n)))
+		out += " " + st.Warning.Render("? "+units.Plural(n, "ask"))
 	}
 	return out
 }
@@ -263,12 +268,8 @@ func (m *Model) sidebar(h int) []string {
 		out = append(out, name)
 		phase, reason := s.phase()
 		switch phase {
-		case phaseFailed, phaseUnusable:
-			word := "✗ failed: "
-			if phase == phaseUnusable {
-				word = "✗ unusable: "
-			}
-			lines := layout.Wrap(word+reason, w-2)
+		case phaseFailed, phaseUnusable, phaseEnded:
+			lines := layout.Wrap("✗ "+phaseWords[phase]+": "+reason, w-2)
 			if len(lines) > sideReasonMax {
 				lines = lines[:sideReasonMax]
 				lines[sideReasonMax-1] = termtext.Truncate(lines[sideReasonMax-1]+"…", w-2)

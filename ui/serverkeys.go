@@ -28,27 +28,6 @@ func (s *serverState) onServerKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return s.onAskQueueKey(msg)
 }
 
-func (s *serverState) onFilterKey(msg tea.KeyPressMsg) tea.Cmd {
-	switch {
-	case key.Matches(msg, s.keys.AcceptFilter):
-		s.filtering = false
-		s.filterIn.Blur()
-		return nil
-	case key.Matches(msg, s.keys.CancelFilter):
-		s.filtering = false
-		s.filterIn.Blur()
-		s.filterIn.SetValue("")
-		s.list.SetFilter("")
-		return nil
-	}
-	var cmd tea.Cmd
-	s.filterIn, cmd = s.filterIn.Update(msg)
-	settleInput(&s.filterIn)
-	s.list.SetFilter(s.filterIn.Value())
-	s.detailTop = 0
-	return cmd
-}
-
 func (s *serverState) onBrowseKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := s.keys
 	before := s.list.Selected()
@@ -75,12 +54,6 @@ func (s *serverState) onBrowseKey(msg tea.KeyPressMsg) tea.Cmd {
 		s.detailTop++
 	case key.Matches(msg, k.DetailUp):
 		s.detailTop = max(s.detailTop-1, 0)
-	case key.Matches(msg, k.Filter):
-		s.filtering = true
-		return s.filterIn.Focus()
-	case key.Matches(msg, k.ClearFilter):
-		s.filterIn.SetValue("")
-		s.list.SetFilter("")
 	case key.Matches(msg, k.Call):
 		if t := s.list.Selected(); t != nil {
 			return s.callTool(t)

@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcpsh/mcpsh/ui/resultview"
+
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/internal/units"
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/mcpsh/mcpsh/ui/layout"
 	"github.com/mcpsh/mcpsh/ui/overlays"
@@ -29,7 +32,8 @@ func (s *serverState) bodyHeight() int {
 	return max(h, 1)
 }
 
-// Widths of the browse layout: the list takes two fifths, the detail the rest;
+// Widths of the browse layout: the list takes what its rows need, within
+// bounds (toolList.PaneWidth), the detail the rest;
 // below 64 columns the detail is hidden.
 func (s *serverState) listWidth() int {
 	if s.width < 64 {
@@ -80,12 +84,12 @@ func (s *serverState) layout() {
 	if s.reader != nil {
 		rh := h
 		if s.saving != nil {
-			rh -= saveLinesN
+			rh -= resultview.SaveLines
 		}
 		s.reader.SetSize(s.width, max(rh, 1))
 	}
 	if s.saving != nil {
-		s.saving.in.SetWidth(max(s.width-len(s.saving.in.Prompt)-2, 8))
+		s.saving.SetWidth(s.width)
 	}
 	if s.promptOut != nil {
 		s.promptOut.SetSize(s.width, h)
@@ -139,9 +143,12 @@ func (s *serverState) header() string {
 	}
 	tools, calls := "", ""
 	if s.session != nil {
-		tools = fmt.Sprintf("%d tools", len(s.list.tools))
+		tools = units.Plural(len(s.list.tools), "tool")
+		if s.ended != "" {
+			tools = s.st.Error.Render("✗ ended") // its tools are not there to call
+		}
 		if n := len(s.outcomes); n > 0 {
-			calls = fmt.Sprintf(" · %d call%s", n, layout.Plural(n))
+			calls = " · " + units.Plural(n, "call")
 		}
 		if n := s.openWorldCalls(); n > 0 {
 			calls += " · " + s.st.MarkOpenWorld.Render(fmt.Sprintf("%s %d open-world", overlays.MarkOpenWorld, n))
@@ -199,7 +206,7 @@ func (s *serverState) renderDialog(h int) string {
 		top = append(top, s.st.Warning.Render(termtext.Truncate("on screen while it asks, instead of "+termtext.Line(s.displaced)+": the view goes back once you answer", s.width)))
 	}
 	if r := s.running; r != nil {
-		top = append(top, s.st.Muted.Render(fmt.Sprintf("%s %s runs on under this request (%s)", s.spinner.View(), termtext.Line(r.call.Tool.Name), overlays.FormatDuration(s.now().Sub(r.started)))))
+		top = append(top, s.st.Muted.Render(fmt.Sprintf("%s %s runs on under this request (%s)", s.spinner.View(), termtext.Line(r.call.Tool.Name), units.Duration(s.now().Sub(r.started)))))
 	}
 	if line := s.queueLine(); line != "" {
 		top = append(top, s.st.Muted.Render(termtext.Truncate(line, s.width)))
@@ -228,7 +235,7 @@ func (s *serverState) dialogHeight() int {
 func (s *serverState) queueLine() string {
 	var parts []string
 	if n := len(s.asks) - 1; n > 0 {
-		parts = append(parts, fmt.Sprintf("%d more request%s wait after this one", n, layout.Plural(n)))
+		parts = append(parts, units.Plural(n, "more request")+" wait after this one")
 	}
 	if s.declined > 0 {
 		parts = append(parts, fmt.Sprintf("%d declined at once (at most %d wait)", s.declined, askQueueMax))
@@ -239,15 +246,7 @@ func (s *serverState) queueLine() string {
 // renderTools is the tools view: the list by class, the selected tool's detail.
 func (s *serverState) renderTools(h int) string {
 	lw := s.listWidth()
-	var left []string
-	if s.filtering || s.filterIn.Value() != "" {
-		top := s.filterIn.View()
-		if !s.filtering {
-			top = s.st.Filter.Render("/ "+termtext.Line(s.filterIn.Value())) + s.st.Muted.Render(fmt.Sprintf("  %d of %d", s.list.Visible(), len(s.list.tools)))
-		}
-		left = append(left, termtext.Truncate(top, lw))
-	}
-	left = append(left, strings.Split(s.list.View(s.st, lw, s.toolListHeight(h)), "\n")...)
+	left := append(s.filterLine(lw), strings.Split(s.list.View(s.st, lw, s.listHeight(h)), "\n")...)
 	dw := s.detailWidth()
 	if dw == 0 {
 		return s.renderSplit(left, nil, h)

@@ -23,7 +23,7 @@ func (m *Model) setBackground(dark bool) tea.Cmd {
 	for _, s := range m.servers {
 		s.filterIn.SetStyles(st.TextInput())
 		s.traffic.Restyle()
-		s.result.render()
+		s.result.Restyle()
 		s.serverPane.Restyle()
 		if s.reader != nil {
 			s.reader.render()

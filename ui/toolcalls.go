@@ -1,15 +1,13 @@
 package ui
 
 import (
-	"fmt"
 	"slices"
-
-	"github.com/mcpsh/mcpsh/ui/layout"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/internal/units"
 	"github.com/mcpsh/mcpsh/policy"
 )
 
@@ -22,7 +20,7 @@ import (
 // callWithExample runs t with its nth input example (1-based).
 func (s *serverState) callWithExample(t *client.Tool, n int) tea.Cmd {
 	if n < 1 || n > len(t.Examples) {
-		s.status = fmt.Sprintf("%s has %d input example%s", termtext.Line(t.Name), len(t.Examples), layout.Plural(len(t.Examples)))
+		s.status = termtext.Line(t.Name) + " has " + units.Plural(len(t.Examples), "input example")
 		return nil
 	}
 	s.openForm(t, nil)

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/mcpsh/mcpsh/ui/fuzzy"
 	"github.com/mcpsh/mcpsh/ui/layout"
+	"github.com/mcpsh/mcpsh/ui/scroll"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -130,17 +131,24 @@ func cellWidth(s string) int {
 	return len(s)
 }
 
-// PaneWidth is how wide the list is on a terminal total cells wide: the
-// whole width below 64 columns (the detail pane is hidden there); else what
-// its widest row needs, kept between three tenths and two fifths of the
-// terminal (at least 28), so wide terminals give it room as well as the detail.
+// PaneWidth is how wide the list is in a body total cells wide: the whole
+// width below 64 columns (the detail pane is hidden there); else what its
+// widest row needs, at least three tenths of the body (and 28 cells) and at
+// most two fifths, or more while the detail keeps detailRoom cells, up to
+// half: a wide body (160 columns less the server sidebar) shows long titles
+// whole.
 func (l *toolList) PaneWidth(total int) int {
 	if total < 64 {
 		return total
 	}
-	lo, hi := max(total*3/10, 28), max(total*2/5, 28)
+	lo := max(total*3/10, 28)
+	hi := max(total*2/5, 28, min(total-detailRoom-3, total/2))
 	return min(max(l.need, lo), hi)
 }
+
+// detailRoom is the least the detail pane keeps when the list takes more
+// than two fifths of the body.
+const detailRoom = 60
 
 func (l *toolList) selectedName() string {
 	if t := l.Selected(); t != nil {
@@ -237,14 +245,10 @@ tools:
 }
 
 // firstTool finds the nearest tool row from i in direction dir, or -1.
-func (l *toolList) firstTool(i, dir int) int {
-	for ; i >= 0 && i < len(l.rows); i += dir {
-		if !l.rows[i].isHeading() {
-			return i
-		}
-	}
-	return -1
-}
+func (l *toolList) firstTool(i, dir int) int { return scroll.Nearest(i, dir, len(l.rows), l.isTool) }
+
+func (l *toolList) isTool(i int) bool    { return !l.rows[i].isHeading() }
+func (l *toolList) isHeading(i int) bool { return l.rows[i].isHeading() }
 
 // Selected is the tool under the cursor, or nil when none passes the filter.
 func (l *toolList) Selected() *client.Tool {
@@ -258,22 +262,7 @@ func (l *toolList) Selected() *client.Tool {
 func (l *toolList) Visible() int { return l.visible }
 
 // Move moves the cursor by n tools, skipping headings and stopping at the ends.
-func (l *toolList) Move(n int) {
-	if l.cursor < 0 {
-		return
-	}
-	dir := 1
-	if n < 0 {
-		dir, n = -1, -n
-	}
-	for ; n > 0; n-- {
-		next := l.firstTool(l.cursor+dir, dir)
-		if next < 0 {
-			break
-		}
-		l.cursor = next
-	}
-}
+func (l *toolList) Move(n int) { l.cursor = scroll.Step(l.cursor, n, len(l.rows), l.isTool) }
 
 // Top and Bottom jump to the first and last tool.
 func (l *toolList) Top()    { l.cursor = l.firstTool(0, 1) }
@@ -375,19 +364,7 @@ func (l *toolList) rowMarksAt(r listRow) marks {
 // scrollFor is the first row on screen for a body of n rows: the cursor
 // stays on screen, with its section heading when it fits.
 func (l *toolList) scrollFor(n int) int {
-	off := l.offset
-	if l.cursor >= 0 {
-		if l.cursor < off {
-			off = l.cursor
-			if off > 0 && l.rows[off-1].isHeading() {
-				off--
-			}
-		}
-		if l.cursor >= off+n {
-			off = l.cursor - n + 1
-		}
-	}
-	return max(0, min(off, len(l.rows)-n))
+	return scroll.Window(l.offset, l.cursor, n, len(l.rows), l.isHeading)
 }
 
 // seenMarks says whether the n rows from row from have allowed or denied marks.

@@ -1,14 +1,17 @@
 package ui
 
 import (
+	"context"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/demo"
 	"github.com/mcpsh/mcpsh/internal/theme"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/mcpsh/mcpsh/ui/internal/uitest"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -170,5 +173,30 @@ func TestToolsChangedInABurstListOnceMore(t *testing.T) {
 	}
 	if got := m.shown().status; got != "the server's tools changed: 17 tools now" {
 		t.Errorf("status %q", got)
+	}
+}
+
+// At 160 columns with the server sidebar the body is 131 wide: a title of
+// 38 cells and its name fit whole beside a detail pane of plenty, rather
+// than being cut at two fifths of the body.
+func TestLongTitlesFitBesideTheSidebar(t *testing.T) {
+	m := New(context.Background(), Options{NoColor: true, Choices: []Choice{
+		demoChoice("alpha", demo.New(), policy.Trusted),
+		demoChoice("beta", demo.New(), policy.Trusted),
+	}})
+	m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
+	connectNow(t, m)
+	title := "Get details of a specific pull request"
+	tool := uitest.Tool(t, `{"name":"get_pull_request","title":"`+title+`","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}}`)
+	m.shown().setTools([]*client.Tool{tool})
+	m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
+	if !m.sidebarShown() {
+		t.Fatal("no sidebar at 160 columns")
+	}
+	if miss := has(screen(m), title+"  get_pull_request"); miss != "" {
+		t.Fatalf("the title was cut:\n%s", screen(m))
+	}
+	if dw := m.shown().detailWidth(); dw < 60 {
+		t.Fatalf("the detail pane kept %d columns", dw)
 	}
 }

@@ -3,6 +3,8 @@ package ui
 import (
 	"context"
 
+	"github.com/mcpsh/mcpsh/ui/resultview"
+
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
@@ -84,7 +86,7 @@ func (s *serverState) update(msg tea.Msg) tea.Cmd {
 	case completedMsg:
 		s.onCompleted(msg)
 		return nil
-	case savedMsg:
+	case resultview.SavedMsg:
 		s.onSaved(msg)
 		return nil
 	case openedMsg:
@@ -115,9 +117,7 @@ func (s *serverState) forwardToFocus(msg tea.Msg) tea.Cmd {
 	case s.mode == modeArgs && s.strForm != nil:
 		return s.strForm.Forward(msg)
 	case s.mode == modeResource && s.saving != nil:
-		var cmd tea.Cmd
-		s.saving.in, cmd = s.saving.in.Update(msg)
-		return cmd
+		return s.saving.Update(msg)
 	}
 	return nil
 }
@@ -141,7 +141,7 @@ func (s *serverState) onConnected(msg connectedMsg) tea.Cmd {
 		return nil
 	}
 	s.preLogin = nil
-	s.session, s.server = msg.session, msg.session.Server()
+	s.session, s.server, s.ended = msg.session, msg.session.Server(), ""
 	s.setTools(msg.listing.Tools)
 	for _, w := range msg.listing.Warnings {
 		s.serverPane.Append(client.Event{Kind: client.EventLog, Time: s.now(), Level: "warning", Logger: "mcpsh", Text: w})
@@ -169,10 +169,15 @@ func (s *serverState) onEvent(e client.Event) tea.Cmd {
 			return next
 		}
 		return tea.Batch(next, s.listTools())
+	case client.EventEnded:
+		s.ended = termtext.Line(e.Text)
+		s.status = s.ended + ": " + s.keys.Reconnect.Help().Key + " or the next call starts it again"
+		return next
 	case client.EventReconnected:
 		// The client listed the tools again before it said so; the rest is
 		// listed here, and the subscriptions, which ended with the old
 		// session, are made again.
+		s.ended = ""
 		s.setTools(s.session.Tools())
 		s.status = termtext.Line(e.Text)
 		s.recheckOpenCall()

@@ -3,7 +3,9 @@ package ui
 import (
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/layout"
 )
@@ -52,12 +54,31 @@ func (m *Model) layoutShared() {
 	m.help.SetWidth(m.width)
 }
 
+// footer is the keys that work now, after the server's notice when it has
+// one: the notice comes first, and the keys keep the rest of the line, never
+// less than help and quit, so a notice never hides the way to every key.
 func (m *Model) footer() string {
-	if s := m.shown(); s.status != "" {
-		return m.st.Warning.Render(termtext.Truncate(s.status, m.width))
+	b := m.bindings()
+	s := m.shown()
+	if s.status == "" {
+		return m.footerKeys(b)
 	}
-	return m.footerKeys(m.bindings())
+	var kept []key.Binding
+	for _, x := range b {
+		if x.Enabled() && (sameKeys(x, m.keys.Help) || sameKeys(x, m.keys.Quit) || sameKeys(x, m.keys.ForceQuit)) {
+			kept = append(kept, x)
+		}
+	}
+	least := ansi.StringWidth(renderFooter(m.st, m.keys, kept, m.width))
+	if len(kept) < len(b) {
+		least += ansi.StringWidth(" • …")
+	}
+	notice := termtext.Truncate(s.status, max(m.width-least-len(noticeGap), m.width/2))
+	return m.st.Warning.Render(notice) + noticeGap + renderFooter(m.st, m.keys, b, m.width-ansi.StringWidth(notice)-len(noticeGap))
 }
+
+// noticeGap parts a notice from the keys after it.
+const noticeGap = "   "
 
 // body is the dialog on top, or the server's own screen, in h lines.
 func (m *Model) body(h int) string {

@@ -131,13 +131,13 @@ func TestSaveABlob(t *testing.T) {
 	selectItem(t, &m.shown().resources.list, "r info://pixel.png")
 	read(t, m)
 	send(m, "w")
-	if m.shown().saving == nil || m.shown().saving.in.Value() != "pixel.png" {
+	if m.shown().saving == nil || m.shown().saving.Name() != "pixel.png" {
 		t.Fatalf("w: the default name is not pixel.png: %+v", m.shown().saving)
 	}
 	golden(t, "resource/save-80x24", m.render())
 	dir := t.TempDir()
 	path := filepath.Join(dir, "pixel.png")
-	m.shown().saving.in.SetValue(path)
+	m.shown().saving.SetName(path)
 	save := func(keys ...string) {
 		t.Helper()
 		cmd := send(m, keys...)
@@ -156,12 +156,12 @@ func TestSaveABlob(t *testing.T) {
 		t.Fatal(err)
 	}
 	send(m, "w")
-	m.shown().saving.in.SetValue(path)
+	m.shown().saving.SetName(path)
 	save("enter")
 	mustShow(t, m, "exists", "y replace it")
 	golden(t, "resource/save-exists-80x24", strings.ReplaceAll(m.render(), dir, "/tmp/d"))
 	for _, k := range []string{"enter", "space", "x"} {
-		if cmd := send(m, k); cmd != nil || m.shown().saving.exists == "" {
+		if cmd := send(m, k); cmd != nil || m.shown().saving.Exists() == "" {
 			t.Fatalf("%q answered the question", k)
 		}
 	}
@@ -169,28 +169,13 @@ func TestSaveABlob(t *testing.T) {
 		t.Fatal("the file was replaced before y")
 	}
 	send(m, "n")
-	if m.shown().saving == nil || m.shown().saving.exists != "" {
+	if m.shown().saving == nil || m.shown().saving.Exists() != "" {
 		t.Fatal("n: not back to the name")
 	}
 	save("enter")
 	save("y")
 	if b, _ := os.ReadFile(path); string(b) != string(featurePixel) {
 		t.Fatal("y did not replace the file")
-	}
-}
-
-func TestDefaultFileNames(t *testing.T) {
-	for _, c := range []struct{ uri, mime, want string }{
-		{"info://pixel.png", "image/png", "pixel.png"},
-		{"mem://counter", "text/plain", "counter.txt"},
-		{"https://x.example/a/b/../../etc/passwd", "", "passwd.bin"},
-		{"data:", "image/jpeg", "resource.jpg"},
-		{"file:///tmp/.hidden", "", "hidden.bin"},
-		{"x://h/na me;rm -rf", "", "na_me_rm_-rf.bin"},
-	} {
-		if got := defaultFileName(c.uri, c.mime, true); got != c.want {
-			t.Errorf("defaultFileName(%q, %q) = %q, want %q", c.uri, c.mime, got, c.want)
-		}
 	}
 }
 

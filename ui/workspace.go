@@ -47,6 +47,30 @@ func (m *Model) switchTo(i int) tea.Cmd {
 	return nil
 }
 
+// openOnReady gives the screen to the first server that is ready when the
+// one the view opened on (the first by name) failed to start, until the
+// user presses a key: from then on the user chose where to be. A first
+// server still connecting keeps the screen.
+func (m *Model) openOnReady() tea.Cmd {
+	if m.settled || !m.workspace() {
+		return nil
+	}
+	switch p, _ := m.shown().phase(); p {
+	case phaseReady:
+		m.settled = true
+		return nil
+	case phaseConnecting:
+		return nil
+	}
+	for i, s := range m.servers {
+		if p, _ := s.phase(); p == phaseReady {
+			m.settled = true
+			return m.switchTo(i)
+		}
+	}
+	return nil
+}
+
 // step switches to the next (1) or previous (-1) server, round the ring.
 func (m *Model) step(dir int) tea.Cmd {
 	n := len(m.servers)

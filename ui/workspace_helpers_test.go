@@ -24,6 +24,9 @@ type driver struct {
 	m    *Model
 	msgs chan tea.Msg
 	done chan struct{}
+	// guard is how long until waits before it calls the test hung: 15 s
+	// unless a test whose work is long (a listing of 10,000 pages) says more.
+	guard time.Duration
 }
 
 func drive(t *testing.T, m *Model) *driver {
@@ -70,7 +73,11 @@ func (d *driver) deliver(msg tea.Msg) {
 // deadline only guards against a hang, it asserts nothing about speed.
 func (d *driver) until(what string, cond func() bool) {
 	d.t.Helper()
-	deadline := time.After(15 * time.Second)
+	guard := d.guard
+	if guard == 0 {
+		guard = 15 * time.Second
+	}
+	deadline := time.After(guard)
 	again := time.NewTicker(20 * time.Millisecond)
 	defer again.Stop()
 	for !cond() {

@@ -7,8 +7,11 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/demo"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/mcpsh/mcpsh/ui/overlays"
 )
 
 // The log pane and the help are shared by every server, so a server that
@@ -92,5 +95,38 @@ func TestCloseEndsSessionsBeingRetired(t *testing.T) {
 	case <-old.Done():
 	case <-time.After(5 * time.Second):
 		t.Fatal("the replaced session is still open after Close")
+	}
+}
+
+// Down to marks, an untrusted server is marked ⚠, not "!", which in the
+// tool list means conflicting hints.
+func TestBarMarksAnUntrustedServerApartFromConflicts(t *testing.T) {
+	m := New(context.Background(), Options{NoColor: true, Choices: []Choice{
+		demoChoice("alpha", demo.New(), policy.Trusted),
+		demoChoice("beta", demo.New(), policy.Untrusted),
+	}})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	connectNow(t, m)
+	e := ansi.Strip(m.barEntries(detailMark)[1])
+	if !strings.Contains(e, overlays.MarkUntrusted) || strings.Contains(e, overlays.MarkConflict) {
+		t.Errorf("the untrusted server's marks: %q", e)
+	}
+}
+
+// Counts read through units.Plural everywhere: one tool is "1 tool", in
+// the header as in the bar.
+func TestOneToolIsOneTool(t *testing.T) {
+	m := New(context.Background(), Options{NoColor: true, Choices: []Choice{
+		demoChoice("alpha", demo.New(), policy.Trusted),
+		demoChoice("beta", demo.New(), policy.Trusted),
+	}})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	connectNow(t, m)
+	echo, _ := m.shown().session.Tool("echo")
+	m.shown().setTools([]*client.Tool{echo})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	lines := strings.Split(screen(m), "\n")
+	if !strings.HasSuffix(strings.TrimSpace(lines[0]), " 1 tool") || !strings.Contains(lines[1], "alpha 1 tool ") {
+		t.Fatalf("one tool is not counted as one:\n%s", strings.Join(lines[:2], "\n"))
 	}
 }

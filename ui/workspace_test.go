@@ -3,6 +3,8 @@ package ui
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +13,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/demo"
+	"github.com/mcpsh/mcpsh/internal/fixture"
+	"github.com/mcpsh/mcpsh/internal/units"
 	"github.com/mcpsh/mcpsh/policy"
 )
 
@@ -211,5 +215,67 @@ func TestWorkspaceSwitchingKeepsEachServersState(t *testing.T) {
 	send(m, "enter")
 	if m.shown().name() != "beta" || pane(m) != "" || m.shown().list.Selected().Name != sel {
 		t.Fatalf("picked %s, overlay %v", m.shown().name(), pane(m))
+	}
+}
+
+// A workspace whose first server fails to start opens on the first one that
+// is ready, not on the failure; once the user pressed a key, the view stays
+// where they are.
+func TestWorkspaceOpensOnTheFirstReadyServer(t *testing.T) {
+	m := New(context.Background(), Options{NoColor: true, Choices: []Choice{
+		brokenChoice(),
+		demoChoice("alpha", demo.New(), policy.Trusted),
+	}})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	d := drive(t, m)
+	d.run(m.Init())
+	b, a := server(t, m, "broken"), server(t, m, "alpha")
+	d.until("broken to fail and alpha to be ready", func() bool { return failed(b) && ready(a) })
+	if m.shown() != a {
+		t.Fatalf("the view opened on %s, not on the first ready server:\n%s", m.shown().name(), screen(m))
+	}
+	// Back on the failed one by hand, it stays there when alpha reconnects.
+	d.keys("[")
+	old := a.session
+	d.run(a.reconnect())
+	d.until("alpha to reconnect", func() bool { return ready(a) && a.session != old })
+	if m.shown() != b {
+		t.Fatalf("the view left the server the user chose for %s", m.shown().name())
+	}
+}
+
+// A stdio server that dies while idle is shown as ended, with how, in the
+// bar and the header, instead of its tool count; R brings it back.
+func TestAServerThatDiesShowsAsEnded(t *testing.T) {
+	proxy, state := fixtureChoice(t, "crashy", "proxy")
+	m := New(context.Background(), Options{NoColor: true, Choices: []Choice{proxy, demoChoice("alpha", demo.New(), policy.Trusted)}})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	d := drive(t, m)
+	d.run(m.Init())
+	c := server(t, m, "crashy")
+	d.until("crashy to be ready", func() bool { return ready(c) && m.shown() == c })
+	pids := fixture.Lines(state, "pids")
+	pid, err := strconv.Atoi(pids[len(pids)-1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	d.until("the bar to say crashy ended", func() bool {
+		return strings.Contains(screen(m), "crashy ✗ ended")
+	})
+	head := strings.SplitN(screen(m), "\n", 2)[0]
+	if !strings.Contains(head, "✗ ended") || strings.Contains(head, " tools") {
+		t.Fatalf("the header still counts the tools: %q", head)
+	}
+	d.keys("R")
+	d.until("crashy to be back", func() bool { return ready(c) })
+	if miss := has(screen(m), "crashy "+units.Plural(len(c.list.tools), "tool")); miss != "" || c.ended != "" {
+		t.Fatalf("after R the bar lacks %q:\n%s", miss, screen(m))
 	}
 }

@@ -5,13 +5,14 @@ import (
 	"io"
 
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/internal/units"
 )
 
 // Summary says in one line what the probe did.
 func (p *Probe) Summary() string {
 	n := len(p.Findings)
-	return fmt.Sprintf("%d call%s to %d read-only tool%s · %d finding%s · %d not called · %d could not be probed",
-		p.Calls, s(p.Calls), p.Tools, s(p.Tools), n, s(n), len(p.Skipped), len(p.Failed))
+	return fmt.Sprintf("%s to %s · %s · %d not called · %d could not be probed",
+		units.Plural(p.Calls, "call"), units.Plural(p.Tools, "read-only tool"), units.Plural(n, "finding"), len(p.Skipped), len(p.Failed))
 }
 
 // String names the tool, and the example when there is one.

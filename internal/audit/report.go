@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/internal/units"
 	"github.com/mcpsh/mcpsh/policy"
 )
 
@@ -30,15 +31,8 @@ func New(server, via string, trust policy.Trust, tools []*client.Tool) *Report {
 
 func (r *Report) summary() string {
 	c := Count(r.Findings)
-	return fmt.Sprintf("%d tools · %d error%s, %d warning%s, %d info", len(r.Tools),
-		c[Error], s(c[Error]), c[Warning], s(c[Warning]), c[Info])
-}
-
-func s(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
+	return fmt.Sprintf("%s · %s, %s, %d info", units.Plural(len(r.Tools), "tool"),
+		units.Plural(c[Error], "error"), units.Plural(c[Warning], "warning"), c[Info])
 }
 
 // Paint colours parts of the text report; the zero value paints nothing.

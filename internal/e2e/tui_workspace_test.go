@@ -35,10 +35,17 @@ func TestTUIWorkspaceInATerminal(t *testing.T) {
 	x.run("new-session", "-d", "-s", "t", "-x", "120", "-y", "30", shell)
 
 	// Every server in the bar, each with its state, in the config's order
-	// (by name): broken on screen first, saying why.
-	x.waitFor("›broken ✗ failed: the server exited", "the server exited with status 3;", "could not connect", "giving up", " demo 17 tools ", " ts ")
-	x.waitFor("│ ts 2") // ts is ready: its tool count shows
-	x.keys("]")
+	// (by name). broken is first, but it failed to start: the view opens
+	// on the first server that is ready instead, demo or ts, whichever
+	// answers first.
+	x.waitFor("broken ✗ failed: the server exited")
+	s := x.waitFor("demo 17 tools", "ts 2") // both ready: their tool counts show
+	if strings.Contains(s, "›broken") {
+		t.Fatalf("the view opened on the server that failed to start:\n%s", s)
+	}
+	if strings.Contains(s, "›ts ") {
+		x.keys("[")
+	}
 	x.waitFor("›demo 17 tools", "mcpsh-demo 1.0.0", "Destructive (5)")
 
 	// ] puts ts on screen; call add with its first example there.
@@ -51,7 +58,7 @@ func TestTUIWorkspaceInATerminal(t *testing.T) {
 
 	// The wire: the call and its answer, with its latency.
 	x.keys("T")
-	s := x.waitFor("Traffic  ts", "tools/call", "tools/list")
+	s = x.waitFor("Traffic  ts", "tools/call", "tools/list")
 	if !strings.Contains(s, " ms") {
 		t.Errorf("no latency in the traffic pane:\n%s", s)
 	}
@@ -63,7 +70,7 @@ func TestTUIWorkspaceInATerminal(t *testing.T) {
 
 	// ] goes round to broken again; R tries it again, and it fails again.
 	x.keys("]")
-	x.waitFor("›broken", "could not connect")
+	x.waitFor("›broken", "could not connect", "the server exited with status 3;", "giving up")
 	x.keys("R")
 	x.waitFor("›broken ✗ failed: the server exited")
 

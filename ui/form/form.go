@@ -8,6 +8,7 @@ package form
 
 import (
 	"fmt"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
@@ -97,8 +98,10 @@ func (f *ArgForm) ShortHelp() []key.Binding {
 	var b []key.Binding
 	if !f.jsonMode && len(f.fields) > 0 {
 		b = append(b, k.NextField, k.PrevField)
-		if f.fields[f.focus].isChoice() {
+		if ff := f.fields[f.focus]; ff.isChoice() {
 			b = append(b, k.Cycle)
+		} else if ff.multiLine() {
+			b = append(b, k.Newline)
 		}
 	}
 	b = append(b, k.ToggleJSON)
@@ -149,6 +152,10 @@ func (f *ArgForm) Update(msg tea.Msg) tea.Cmd {
 	}
 	ff := f.fields[f.focus]
 	switch {
+	case key.Matches(km, k.Newline) && ff.multiLine():
+		ff.newline(f.st)
+		ff.err = ""
+		return nil
 	case key.Matches(km, k.NextField), km.Code == tea.KeyEnter && km.Mod == 0:
 		return f.move(1)
 	case key.Matches(km, k.PrevField):
@@ -177,9 +184,20 @@ func (f *ArgForm) forward(msg tea.Msg) tea.Cmd {
 		f.editor, cmd = f.editor.Update(msg)
 	case len(f.fields) > 0 && !f.fields[f.focus].isChoice():
 		ff := f.fields[f.focus]
-		before := ff.input.Value()
-		ff.input, cmd = ff.input.Update(msg)
-		if ff.input.Value() != before {
+		before := ff.text()
+		if p, ok := msg.(tea.PasteMsg); ok && ff.area == nil && ff.multiLine() && strings.Contains(p.Content, "\n") {
+			// Text of several lines keeps its lines.
+			at := ff.input.Position()
+			ff.toArea(f.st, ff.input.Value())
+			ff.area.SetCursorColumn(at)
+		}
+		if ff.area != nil {
+			*ff.area, cmd = ff.area.Update(msg)
+			ff.fitArea()
+		} else {
+			ff.input, cmd = ff.input.Update(msg)
+		}
+		if ff.text() != before {
 			ff.err = ""
 		}
 	}

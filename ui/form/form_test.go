@@ -521,7 +521,7 @@ func TestFormHelpAndPaste(t *testing.T) {
 		}
 		return strings.Join(s, " ")
 	}
-	if got, want := keysOf(), "tab/↓ shift+tab/↑ ctrl+t ctrl+e alt+1-9"; got != want {
+	if got, want := keysOf(), "tab/↓ shift+tab/↑ alt+enter ctrl+t ctrl+e alt+1-9"; got != want {
 		t.Errorf("help on a text field: %q, want %q", got, want)
 	}
 	f.Update(tea.PasteMsg{Content: "pasted text"})
@@ -586,4 +586,46 @@ func TestFormRuleBesideAFieldWithAnUnsafeName(t *testing.T) {
 	if e := fieldErr(f, name); !strings.Contains(e, "minLength") || strings.ContainsAny(e, "\x1b\u202e") {
 		t.Errorf("error beside the field %q; top error %q", e, f.topErr)
 	}
+}
+
+// A text field takes several lines: enter moves to the next field, the
+// Newline key (alt+enter, ctrl+j) breaks the line, and pasted lines keep
+// their breaks; a value of several lines fills the form again without
+// turning it to JSON. A number stays on one line.
+func TestATextFieldTakesSeveralLines(t *testing.T) {
+	f := newTestForm(t, searchToolJSON, 80, 20)
+	formType(f, "first")
+	formPress(f, tea.KeyPressMsg{Code: tea.KeyEnter, Mod: tea.ModAlt})
+	formType(f, "second")
+	formPress(f, tea.KeyPressMsg{Code: 'j', Mod: tea.ModCtrl})
+	f.Update(tea.PasteMsg{Content: "third\nfourth"})
+	if got := f.View(); !strings.Contains(got, "second") || !strings.Contains(got, "fourth") {
+		t.Fatalf("the field does not show its lines:\n%s", got)
+	}
+	args, ok := f.Args()
+	if want := "first\nsecond\nthird\nfourth"; !ok || args["query"] != want {
+		t.Fatalf("Args = %q, %v (%v); want query %q", args, ok, f.Err(), want)
+	}
+	formPress(f, formKeys.Enter) // enter moves on
+	if f.focus == 0 {
+		t.Fatal("enter stayed in the field of several lines")
+	}
+	if got := f.fields[f.focus].spec.Name; got != "limit" {
+		t.Fatalf("focus on %q after enter, want limit", got)
+	}
+	formType(f, "5")
+	formPress(f, tea.KeyPressMsg{Code: tea.KeyEnter, Mod: tea.ModAlt})
+	if f.fields[f.focus].area != nil {
+		t.Fatal("a number field took a line break")
+	}
+
+	g := newTestForm(t, searchToolJSON, 80, 20)
+	g.SetArgs(map[string]any{"query": "a\nb", "limit": 5.0})
+	if g.jsonMode {
+		t.Fatalf("a value of two lines turned the form to JSON: %s", g.notice)
+	}
+	if args, ok := g.Args(); !ok || args["query"] != "a\nb" {
+		t.Fatalf("refilled Args = %q, %v (%v)", args, ok, g.Err())
+	}
+	assertFits(t, g.View(), 80, 20)
 }

@@ -8,6 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/internal/units"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -84,10 +85,7 @@ func (ff *formField) choiceView(st *style.Styles, focused bool) string {
 	}
 	pos := fmt.Sprintf(" %d/%d", ff.choice, len(ff.options))
 	if ff.choice == 0 {
-		pos = fmt.Sprintf(" %d choices", len(ff.options))
-		if len(ff.options) == 1 {
-			pos = " 1 choice"
-		}
+		pos = " " + units.Plural(len(ff.options), "choice")
 	}
 	arrows := ff.arrows(st, focused)
 	return arrows.Render("‹ ") + style.Render(termtext.Line(cur)) + arrows.Render(" ›") + st.Muted.Render(pos)

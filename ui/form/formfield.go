@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/textarea"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -19,15 +20,17 @@ type formField struct {
 	spec    FieldSpec
 	label   string          // the name, or the title when the form labels by titles
 	input   textinput.Model // text kinds
-	options []any           // choice kinds; choice 0 is (unset), i is options[i-1]
-	labels  []string        // how each option shows: its title, or the value
-	choice  int             // the option chosen, 0 for (unset); a multi-select's cursor, from 1
-	picks   []int           // a multi-select's picks, indexes into options in the order picked
-	err     string          // the last problem with the value, shown below the field
+	area    *textarea.Model // a text kind's value of several lines (formmultiline.go); nil on one line
+	st      *style.Styles
+	options []any    // choice kinds; choice 0 is (unset), i is options[i-1]
+	labels  []string // how each option shows: its title, or the value
+	choice  int      // the option chosen, 0 for (unset); a multi-select's cursor, from 1
+	picks   []int    // a multi-select's picks, indexes into options in the order picked
+	err     string   // the last problem with the value, shown below the field
 }
 
 func newFormField(spec FieldSpec, st *style.Styles, titles bool) *formField {
-	ff := &formField{spec: spec, label: spec.Name}
+	ff := &formField{spec: spec, label: spec.Name, st: st}
 	if titles && spec.Title != "" {
 		ff.label = spec.Title
 	}
@@ -80,14 +83,21 @@ func (ff *formField) placeholder() string {
 }
 
 func (ff *formField) focus() tea.Cmd {
-	if ff.isChoice() {
+	switch {
+	case ff.isChoice():
 		return nil
+	case ff.area != nil:
+		return ff.area.Focus()
 	}
 	return ff.input.Focus()
 }
 
 func (ff *formField) blur() {
-	if !ff.isChoice() {
+	switch {
+	case ff.isChoice():
+	case ff.area != nil:
+		ff.area.Blur()
+	default:
 		ff.input.Blur()
 	}
 }
@@ -100,6 +110,7 @@ func (ff *formField) clear() {
 		ff.choice = 1
 		ff.picks = nil
 	case !ff.isChoice():
+		ff.area = nil
 		ff.input.SetValue("")
 	}
 }
@@ -122,7 +133,7 @@ func (ff *formField) value() (v any, set bool, err error) {
 		}
 		return ff.options[ff.choice-1], true, nil
 	}
-	text := ff.input.Value()
+	text := ff.text()
 	trimmed := strings.TrimSpace(text)
 	if trimmed == "" {
 		return nil, false, nil
@@ -165,11 +176,10 @@ func (ff *formField) set(v any) bool {
 		return false
 	}
 	for _, text := range ff.candidates(v) {
-		if text == "" || !termtext.SafeLine(text) {
+		if text == "" || !strings.Contains(text, "\n") && !termtext.SafeLine(text) {
 			continue
 		}
-		ff.input.SetValue(text)
-		if ff.input.Value() != text {
+		if !ff.setText(ff.st, text) {
 			continue
 		}
 		got, set, err := ff.value()
@@ -178,6 +188,7 @@ func (ff *formField) set(v any) bool {
 			return true
 		}
 	}
+	ff.area = nil
 	ff.input.SetValue("")
 	return false
 }
@@ -228,13 +239,20 @@ func (ff *formField) render(st *style.Styles, width, labelW int, focused bool) [
 		marker, nameStyle = "▸ ", st.Focused
 	}
 	var input string
-	if ff.isChoice() {
+	var more []string // an area's lines after its first
+	switch {
+	case ff.isChoice():
 		input = ff.choiceView(st, focused)
-	} else {
+	case ff.area != nil:
+		input, more = ff.areaLines()
+	default:
 		input = ff.input.View()
 	}
 	first := st.Focused.Render(marker) + termtext.Pad(nameStyle.Render(name), labelW) + "  " + input
 	lines := []string{first}
+	for _, l := range more {
+		lines = append(lines, strings.Repeat(" ", indent)+l)
+	}
 
 	info := []string{ff.spec.TypeLabel()}
 	if c := termtext.Line(ff.spec.Constraints); c != "" {

@@ -102,6 +102,9 @@ func (f *ArgForm) relayout() {
 	for _, ff := range f.fields {
 		if !ff.isChoice() {
 			ff.input.SetWidth(max(f.width-(2+labelW+2)-1, 1))
+			if ff.area != nil {
+				ff.area.SetWidth(max(f.width-(2+labelW+2)-1, 1))
+			}
 		}
 	}
 	if f.jsonMode || len(f.fields) == 0 {

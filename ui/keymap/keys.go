@@ -16,11 +16,14 @@ type KeyMap struct {
 	Filter, ClearFilter, Call, Example      key.Binding
 	DetailUp, DetailDown                    key.Binding
 
-	// Typing a filter.
-	AcceptFilter, CancelFilter key.Binding
+	// Typing a filter: a new one starts empty; RecallFilter brings back
+	// the one it replaced, to edit.
+	AcceptFilter, CancelFilter, RecallFilter key.Binding
 
 	// The argument editor.
 	NextField, PrevField, Cycle, Run, Back, ToggleJSON, Examples, ExampleN key.Binding
+	// Newline breaks a text field's line: enter moves to the next field.
+	Newline key.Binding
 
 	// The example picker.
 	PickExample key.Binding
@@ -101,10 +104,12 @@ func Default() *KeyMap {
 
 		AcceptFilter: b([]string{"enter"}, "enter", "accept filter"),
 		CancelFilter: b([]string{"esc"}, "esc", "cancel filter"),
+		RecallFilter: b([]string{"up"}, "↑", "the previous filter"),
 
 		NextField:  b([]string{"tab", "down"}, "tab/↓", "next field"),
 		PrevField:  b([]string{"shift+tab", "up"}, "shift+tab/↑", "previous field"),
 		Cycle:      b([]string{"space", "left", "right"}, "space/←/→", "change choice"),
+		Newline:    b([]string{"alt+enter", "ctrl+j"}, "alt+enter", "new line (or ctrl+j)"),
 		Run:        b([]string{"ctrl+r"}, "ctrl+r", "run"),
 		Back:       b([]string{"esc"}, "esc", "back"),
 		ToggleJSON: b([]string{"ctrl+t"}, "ctrl+t", "form/JSON"),

@@ -54,14 +54,6 @@ func RuneStart(s string, n int) int {
 	return n
 }
 
-// Plural is "s" unless n is 1.
-func Plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}
-
 // WrapCapped wraps text (sanitized, lines kept) to width and keeps at most n
 // lines, the last one saying more was cut.
 func WrapCapped(text string, width, n int) []string {

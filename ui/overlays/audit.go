@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/internal/audit"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/keymap"
@@ -101,9 +102,18 @@ func RenderAudit(r *audit.Report, width int, st *style.Styles) AuditLines {
 		Dim:  func(t string) string { return st.Muted.Render(t) },
 		Bold: func(t string) string { return st.Title.Render(t) },
 	})
-	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
-	for i, l := range lines {
-		lines[i] = termtext.Truncate(l, width)
+	// The report wraps what it says at the width, but not the lines that
+	// name a server or a tool, which a long command line or title makes
+	// wider: those wrap here, so the counts after them are never cut off.
+	var lines []string
+	for _, l := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
+		if ansi.StringWidth(l) <= width {
+			lines = append(lines, l)
+			continue
+		}
+		for _, w := range strings.Split(ansi.Wrap(l, width, ""), "\n") {
+			lines = append(lines, termtext.Truncate(w, width))
+		}
 	}
 	return AuditLines{Width: width, Theme: st.Generation(), Lines: lines}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/sessionlog"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/internal/units"
 )
 
 // renderOpen draws the opened call: what the session log knows of it, with
@@ -38,7 +39,7 @@ func (p *Log) renderOpen() {
 	status := StatusStyle(o.Status, st).Render(StatusWord(o.Status))
 	facts := []string{o.Time.Format("2006-01-02 15:04:05"), status}
 	if o.Status != client.StatusRefused {
-		facts = append(facts, FormatMS(o.DurationMS), Attempts(len(o.Attempts)))
+		facts = append(facts, units.MS(o.DurationMS), units.Plural(len(o.Attempts), "attempt"))
 	}
 	w.WrapStyled(strings.Join(facts, st.Muted.Render(" · ")))
 	server := o.Server
@@ -129,12 +130,12 @@ func failedAttempts(o *client.Outcome) []string {
 		if a.Failure == "" {
 			continue
 		}
-		s := fmt.Sprintf("%d  %s, %s", a.N, a.Failure, FormatMS(a.DurationMS))
+		s := fmt.Sprintf("%d  %s, %s", a.N, a.Failure, units.MS(a.DurationMS))
 		if a.Error != "" {
 			s += " — " + a.Error
 		}
 		if a.WaitMS > 0 {
-			s += "; waited " + FormatMS(a.WaitMS)
+			s += "; waited " + units.MS(a.WaitMS)
 		}
 		out = append(out, s)
 	}
@@ -170,7 +171,7 @@ func resultSummary(o *client.Outcome) []string {
 	}
 	line := size
 	if len(blocks) > 0 {
-		line += fmt.Sprintf(" · %d block%s: %s", len(blocks), layout.Plural(len(blocks)), strings.Join(blocks, ", "))
+		line += " · " + units.Plural(len(blocks), "block") + ": " + strings.Join(blocks, ", ")
 	}
 	if len(o.Result.Structured) > 0 || len(o.StructuredContent) > 0 {
 		line += " · structuredContent"

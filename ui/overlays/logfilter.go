@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/internal/units"
 )
 
 // logFilter picks the log pane's calls: by status (f cycles through them),
@@ -69,6 +70,6 @@ func (p *Log) filterLine() string {
 			count++
 		}
 	}
-	parts = append(parts, p.st.Muted.Render(fmt.Sprintf("%d of %d calls", len(p.shown), count)))
+	parts = append(parts, p.st.Muted.Render(fmt.Sprintf("%d of %s", len(p.shown), units.Plural(count, "call"))))
 	return termtext.Truncate(strings.Join(parts, p.st.Muted.Render(" · ")), max(p.width, 1))
 }

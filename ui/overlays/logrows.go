@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/internal/units"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
@@ -77,12 +78,12 @@ func logParts(logPath string, outcomes []*client.Outcome, servers bool, width in
 		case o.Status == client.StatusRefused:
 			r.att = "not sent"
 		case n > 1:
-			r.att, r.attemptSty = Attempts(n), st.Warning
+			r.att, r.attemptSty = units.Plural(n, "attempt"), st.Warning
 		default:
-			r.att = Attempts(n)
+			r.att = units.Plural(n, "attempt")
 		}
 		if o.Status != client.StatusRefused {
-			r.dur = FormatMS(o.DurationMS)
+			r.dur = units.MS(o.DurationMS)
 		}
 		r.detail, r.detailStyle = logDetail(o, st)
 		serverW = max(serverW, ansi.StringWidth(r.server))

@@ -1,8 +1,6 @@
 package overlays
 
 import (
-	"fmt"
-
 	"charm.land/lipgloss/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
@@ -29,6 +27,10 @@ const (
 	MarkAllowed = "✓"
 	MarkDenied  = "⊘"
 )
+
+// MarkUntrusted marks an untrusted server where there is no room for the
+// word (the server bar): not "!", which is a tool's conflicting hints.
+const MarkUntrusted = "⚠"
 
 // nameMax caps the name of a rule or an approver.
 const nameMax = 120
@@ -79,12 +81,4 @@ func Approver(o *client.Outcome) string {
 		return "approved at the console"
 	}
 	return "approved by " + termtext.Truncate(termtext.Line(string(o.ApprovedBy)), nameMax)
-}
-
-// Attempts counts the attempts a call took.
-func Attempts(n int) string {
-	if n == 1 {
-		return "1 attempt"
-	}
-	return fmt.Sprintf("%d attempts", n)
 }

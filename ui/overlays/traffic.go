@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/internal/units"
 	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/scroll"
 	"github.com/mcpsh/mcpsh/ui/style"
@@ -322,7 +323,7 @@ func (p *Traffic) row(e TrafficEntry, selected bool) string {
 	}
 	lat := ""
 	if e.LatencyMS > 0 {
-		lat = FormatMS(e.LatencyMS) // as every duration on screen reads
+		lat = units.MS(e.LatencyMS) // as every duration on screen reads
 	}
 	method := termtext.Line(e.Method)
 	if method == "" && e.Kind == "unreadable" {
@@ -353,7 +354,7 @@ func (p *Traffic) row(e TrafficEntry, selected bool) string {
 func (p *Traffic) title(server string) string {
 	st := p.st
 	t := st.Title.Render("Traffic") + "  " + termtext.Truncate(termtext.Line(server), 32)
-	info := fmt.Sprintf("%d message%s", len(p.entries), layout.Plural(len(p.entries)))
+	info := units.Plural(len(p.entries), "message")
 	if p.base > 0 {
 		info += fmt.Sprintf(" (the last %d of %d)", len(p.entries), p.base+len(p.entries))
 	}
@@ -406,7 +407,7 @@ func (p *Traffic) viewOpen() string {
 	}
 	info := e.Time.Format("15:04:05.000") + " · " + client.HumanBytes(e.Size)
 	if e.LatencyMS > 0 {
-		info += " · answered in " + FormatMS(e.LatencyMS)
+		info += " · answered in " + units.MS(e.LatencyMS)
 	}
 	out := append([]string{termtext.Truncate(head+"  "+st.Muted.Render(info), p.width)}, o.body.Visible()...)
 	return strings.Join(layout.FitLines(strings.Join(out, "\n"), p.width, p.height), "\n")

@@ -17,6 +17,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/audit"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/internal/units"
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/mcpsh/mcpsh/ui/form"
 	"github.com/mcpsh/mcpsh/ui/overlays"
@@ -34,7 +35,7 @@ func Render(t *client.Tool, d policy.Decision, findings []audit.Finding, width i
 	w.Wrap(termtext.Line(t.Title), st.Title)
 	sub := termtext.Line(t.Name) + " · " + st.ClassStyle(t.Class()).Render(string(t.Class()))
 	if n := len(t.Examples); n > 0 {
-		sub += fmt.Sprintf(" · %d example%s", n, layout.Plural(n))
+		sub += " · " + units.Plural(n, "example")
 	}
 	w.WrapStyled(sub)
 	if t.ToolTitle != "" && t.AnnTitle != "" && t.ToolTitle != t.AnnTitle {

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/internal/units"
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/mcpsh/mcpsh/ui/overlays"
 )
@@ -138,7 +139,7 @@ func (m *Model) callsBlock(w int) []string {
 		took, tries := "", ""
 		triesStyle := st.Muted
 		if c.ended && c.attempts > 0 {
-			took, tries = overlays.FormatMS(c.durationMS), fmt.Sprint(c.attempts)
+			took, tries = units.MS(c.durationMS), fmt.Sprint(c.attempts)
 			if c.attempts > 1 {
 				triesStyle = st.Warning
 			}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/internal/units"
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/mcpsh/mcpsh/ui/layout"
 	"github.com/mcpsh/mcpsh/ui/overlays"
@@ -70,10 +71,10 @@ func (m *Model) detailLines(w int) []string {
 	status := statusOf(c)
 	field("status", wordOf(status), drawStyle(overlays.StatusStyle(status, st)))
 	if c.ended && status != client.StatusRefused {
-		field("took", overlays.FormatMS(c.durationMS), nil)
+		field("took", units.MS(c.durationMS), nil)
 		retries := "none"
 		if c.attempts > 1 {
-			retries = fmt.Sprintf("%d (%s)", c.attempts-1, overlays.Attempts(c.attempts))
+			retries = fmt.Sprintf("%d (%s)", c.attempts-1, units.Plural(c.attempts, "attempt"))
 		}
 		field("retries", retries, nil)
 	}

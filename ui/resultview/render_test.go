@@ -1,4 +1,4 @@
-package ui
+package resultview
 
 import (
 	"encoding/json"
@@ -42,7 +42,7 @@ func TestResultGolden(t *testing.T) {
 	for _, c := range resultCases {
 		for _, w := range []int{80, 100} {
 			t.Run(fmt.Sprintf("%s-%d", c.name, w), func(t *testing.T) {
-				got := renderResult(c.o(), w, monoStyles)
+				got := Render(c.o(), w, monoStyles)
 				assertWidth(t, c.name, got, w)
 				golden(t, fmt.Sprintf("result/%s-%d", c.name, w), got)
 			})
@@ -51,7 +51,7 @@ func TestResultGolden(t *testing.T) {
 }
 
 func TestResultShowsEverySection(t *testing.T) {
-	got := ansi.Strip(renderResult(okOutcome(), 100, monoStyles))
+	got := ansi.Strip(Render(okOutcome(), 100, monoStyles))
 	for _, want := range []string{
 		"Weather forecast  get_forecast  ok · 143 ms · 1 attempt", "1 attempt", "no confirmation needed",
 		"\"wind\": {\n    \"speed\": 12,", // JSON text re-indented by two spaces
@@ -64,7 +64,7 @@ func TestResultShowsEverySection(t *testing.T) {
 			t.Errorf("result lacks %q:\n%s", want, got)
 		}
 	}
-	failed := ansi.Strip(renderResult(failedOutcome(), 120, monoStyles))
+	failed := ansi.Strip(Render(failedOutcome(), 120, monoStyles))
 	for _, want := range []string{
 		"attempt 1: server_error — backend unavailable, waited 300 ms",
 		"attempt 2: server_error — backend unavailable, waited 613 ms",
@@ -75,7 +75,7 @@ func TestResultShowsEverySection(t *testing.T) {
 			t.Errorf("failed result lacks %q:\n%s", want, failed)
 		}
 	}
-	mismatch := ansi.Strip(renderResult(schemaMismatchOutcome(), 100, monoStyles))
+	mismatch := ansi.Strip(Render(schemaMismatchOutcome(), 100, monoStyles))
 	if !strings.Contains(mismatch, "structuredContent.high does not match the output schema: type: warm") ||
 		!strings.Contains(mismatch, "(schema /properties/high)\nstructuredContent\n{") {
 		t.Errorf("the schema warning is not above the data:\n%s", mismatch)
@@ -84,7 +84,7 @@ func TestResultShowsEverySection(t *testing.T) {
 
 func TestResultToolErrorIsErrorStyled(t *testing.T) {
 	st := style.NewStyles(theme.Dark(), false)
-	got := renderResult(toolErrorOutcome(), 80, st)
+	got := Render(toolErrorOutcome(), 80, st)
 	want := st.Error.Render("Try a city that exists.")
 	if !strings.Contains(got, want) {
 		t.Errorf("tool error body not in the error style; want %q in\n%q", want, got)
@@ -98,10 +98,10 @@ func TestResultHostileText(t *testing.T) {
 		return o
 	}()} {
 		for _, w := range []int{1, 7, 40, 80, 133} {
-			plain := renderResult(o, w, plainStyles())
+			plain := Render(o, w, plainStyles())
 			assertNoEscapes(t, fmt.Sprint("plain ", w), plain)
 			assertWidth(t, fmt.Sprint("plain ", w), plain, w)
-			colour := renderResult(o, w, style.NewStyles(theme.Dark(), false))
+			colour := Render(o, w, style.NewStyles(theme.Dark(), false))
 			assertTerminalSafe(t, fmt.Sprint("colour ", w), colour)
 			assertWidth(t, fmt.Sprint("colour ", w), colour, w)
 			if !strings.Contains(ansi.Strip(plain), "click") && w > 20 {
@@ -114,7 +114,7 @@ func TestResultHostileText(t *testing.T) {
 func TestResultWidths(t *testing.T) {
 	for _, c := range resultCases {
 		for w := 1; w <= 140; w += 3 {
-			got := renderResult(c.o(), w, style.NewStyles(theme.Dark(), false))
+			got := Render(c.o(), w, style.NewStyles(theme.Dark(), false))
 			assertWidth(t, fmt.Sprintf("%s at %d", c.name, w), got, w)
 		}
 	}
@@ -145,12 +145,12 @@ func TestResultHugeIsCapped(t *testing.T) {
 	for name, r := range cases {
 		t.Run(name, func(t *testing.T) {
 			o := withResult(baseOutcome("dump", ""), r)
-			got := renderResult(o, 80, monoStyles)
+			got := Render(o, 80, monoStyles)
 			lines := strings.Split(got, "\n")
-			if len(lines) > resultMaxLines+10 {
-				t.Errorf("%d lines drawn, want at most about %d", len(lines), resultMaxLines)
+			if len(lines) > MaxLines+10 {
+				t.Errorf("%d lines drawn, want at most about %d", len(lines), MaxLines)
 			}
-			if len(got) > 2*resultMaxBytes {
+			if len(got) > 2*MaxBytes {
 				t.Errorf("%d bytes drawn", len(got))
 			}
 			last := ansi.Strip(lines[len(lines)-1])
@@ -159,7 +159,7 @@ func TestResultHugeIsCapped(t *testing.T) {
 			}
 			assertWidth(t, name, got, 80)
 
-			v := newResultView(monoStyles, keymap.Default(), unrouted)
+			v := New(monoStyles, keymap.Default(), unrouted)
 			v.SetSize(80, 20)
 			v.SetOutcome(o)
 			v.Update(tea.KeyPressMsg{Code: tea.KeyEnd})
@@ -172,7 +172,7 @@ func TestResultHugeIsCapped(t *testing.T) {
 			}
 		})
 	}
-	small := renderResult(okOutcome(), 80, monoStyles)
+	small := Render(okOutcome(), 80, monoStyles)
 	if strings.Contains(small, "not shown") {
 		t.Error("a small result has a notice of lines not shown")
 	}
@@ -196,11 +196,11 @@ func hugeResult(text, structured string) *client.Result {
 func TestResultNilAndEmpty(t *testing.T) {
 	for _, o := range []*client.Outcome{nil, {}, {Status: client.StatusOK, Result: &client.Result{}}, {Status: client.StatusCancelled, Error: "cancelled by the user (the server was told)"}} {
 		for _, w := range []int{0, 1, 80} {
-			got := renderResult(o, w, monoStyles)
+			got := Render(o, w, monoStyles)
 			assertWidth(t, "empty", got, max(1, w))
 		}
 	}
-	v := newResultView(monoStyles, keymap.Default(), unrouted)
+	v := New(monoStyles, keymap.Default(), unrouted)
 	if v.View() != "" {
 		t.Error("an unsized view draws something")
 	}
@@ -214,7 +214,7 @@ func TestResultNilAndEmpty(t *testing.T) {
 
 func TestResultViewScrolls(t *testing.T) {
 	keys := keymap.Default()
-	v := newResultView(monoStyles, keys, unrouted)
+	v := New(monoStyles, keys, unrouted)
 	v.SetSize(60, 6)
 	v.SetOutcome(okOutcome())
 	first := func() string { return strings.SplitN(ansi.Strip(v.View()), "\n", 2)[0] }

@@ -1,4 +1,4 @@
-package ui
+package resultview
 
 import (
 	"fmt"
@@ -8,43 +8,59 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/internal/units"
 	"github.com/mcpsh/mcpsh/ui/layout"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
-// cappedText collects lines at most width cells wide, up to a number of lines
+// Capped collects lines at most width cells wide, up to a number of lines
 // and of bytes of server text; what does not fit is counted for a notice.
-type cappedText struct {
+// The result view, the resource viewer, a prompt's messages and a sampling
+// request draw server text with it.
+type Capped struct {
 	width, maxLines, maxBytes int
 	lines                     []string
 	shown                     int // bytes of server text drawn
 	full                      bool
 	hiddenLines, hiddenBytes  int
-	// more is the command that shows all of it, for the notice.
-	more string
+	// More is the command that shows all of it, for the notice.
+	More string
 }
 
-func newCappedText(width, maxLines, maxBytes int) *cappedText {
-	return &cappedText{width: max(1, width), maxLines: maxLines, maxBytes: maxBytes, more: "mcpsh call --json"}
+// NewCapped collects at most maxLines lines and maxBytes bytes of server
+// text, width cells wide.
+func NewCapped(width, maxLines, maxBytes int) *Capped {
+	return &Capped{width: max(1, width), maxLines: maxLines, maxBytes: maxBytes, More: "mcpsh call --json"}
 }
 
-// styled adds a line mcpsh made (already sanitized and styled), wrapped.
+// Lines are the lines collected.
+func (w *Capped) Lines() []string { return w.lines }
+
+// Reset starts the lines again, the caps spent so far kept.
+func (w *Capped) Reset() { w.lines = nil }
+
+// Full reports whether a cap was reached; Stop says one was, so nothing
+// more is drawn.
+func (w *Capped) Full() bool { return w.full }
+func (w *Capped) Stop()      { w.full = true }
+
+// Styled adds a line mcpsh made (already sanitized and styled), wrapped.
 // These are few and small, so they do not count against the caps.
-func (w *cappedText) styled(s string) {
+func (w *Capped) Styled(s string) {
 	w.lines = append(w.lines, layout.Wrap(s, w.width)...)
 }
 
-// blank adds an empty line between sections, unless the text is cut off.
-func (w *cappedText) blank() {
+// Blank adds an empty line between sections, unless the text is cut off.
+func (w *Capped) Blank() {
 	if !w.full && len(w.lines) < w.maxLines {
 		w.lines = append(w.lines, "")
 	}
 }
 
-// text adds text from the server, line by line: sanitized, tabs expanded,
+// Text adds text from the server, line by line: sanitized, tabs expanded,
 // wrapped and styled, until a cap is reached. The rest is only counted, so a
 // result of any size costs little more than what is drawn.
-func (w *cappedText) text(s string, style lipgloss.Style) {
+func (w *Capped) Text(s string, style lipgloss.Style) {
 	for {
 		if w.full {
 			w.hide(s)
@@ -72,7 +88,7 @@ func (w *cappedText) text(s string, style lipgloss.Style) {
 }
 
 // line adds one line of server text (no newline in it).
-func (w *cappedText) line(raw string, style lipgloss.Style) {
+func (w *Capped) line(raw string, style lipgloss.Style) {
 	subs := layout.Wrap(layout.ExpandTabs(termtext.Sanitize(raw)), w.width)
 	for i, sub := range subs {
 		if len(w.lines) >= w.maxLines {
@@ -87,9 +103,9 @@ func (w *cappedText) line(raw string, style lipgloss.Style) {
 	}
 }
 
-// rendered adds lines mcpsh drew from server text (already sanitized, styled
+// Rendered adds lines mcpsh drew from server text (already sanitized, styled
 // and at most width cells), src bytes of it, within the caps.
-func (w *cappedText) rendered(ls []string, src int) {
+func (w *Capped) Rendered(ls []string, src int) {
 	start := w.shown
 	for i, l := range ls {
 		if w.full || len(w.lines) >= w.maxLines || w.shown >= w.maxBytes {
@@ -103,21 +119,24 @@ func (w *cappedText) rendered(ls []string, src int) {
 	}
 }
 
+// Hide counts text that is not drawn, and draws no more.
+func (w *Capped) Hide(s string) {
+	w.full = true
+	w.hide(s)
+}
+
 // hide counts text that is not drawn.
-func (w *cappedText) hide(s string) {
+func (w *Capped) hide(s string) {
 	w.hiddenLines += strings.Count(s, "\n") + 1
 	w.hiddenBytes += len(s)
 }
 
-// finish adds the notice for what was cut off, if anything was.
-func (w *cappedText) finish(st *style.Styles) {
+// Finish adds the notice for what was cut off, if anything was.
+func (w *Capped) Finish(st *style.Styles) {
 	if w.hiddenLines == 0 && w.hiddenBytes == 0 {
 		return
 	}
-	lines := "1 more line"
-	if w.hiddenLines != 1 {
-		lines = fmt.Sprintf("%d more lines", w.hiddenLines)
-	}
+	lines := units.Plural(w.hiddenLines, "more line")
 	w.lines = append(w.lines, "")
-	w.styled(st.Muted.Render(fmt.Sprintf("… %s not shown (%s); use `%s` for all of it", lines, client.HumanBytes(w.hiddenBytes), w.more)))
+	w.Styled(st.Muted.Render(fmt.Sprintf("… %s not shown (%s); use `%s` for all of it", lines, client.HumanBytes(w.hiddenBytes), w.More)))
 }

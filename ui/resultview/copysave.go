@@ -1,4 +1,4 @@
-package ui
+package resultview
 
 import (
 	"encoding/base64"
@@ -16,30 +16,30 @@ import (
 
 // The result view's arguments line, copy (c) and save (w).
 
-// resultArgs shows the arguments the call was made with: beside the label
+// showArgs shows the arguments the call was made with: beside the label
 // when they fit on the line, else as indented JSON counted against the caps.
 // Outcomes the log pane keeps from before have none (nil): nothing is shown.
-func resultArgs(w *cappedText, args map[string]any, st *style.Styles) {
+func showArgs(w *Capped, args map[string]any, st *style.Styles) {
 	if args == nil {
 		return
 	}
 	label := st.Label.Render("arguments")
 	if len(args) == 0 {
-		w.styled(label + " " + st.Muted.Render("none"))
+		w.Styled(label + " " + st.Muted.Render("none"))
 		return
 	}
 	if one := termtext.Line(client.ValueText(args)); len("arguments ")+ansi.StringWidth(one) <= w.width {
-		w.styled(label + " " + st.Muted.Render(one))
+		w.Styled(label + " " + st.Muted.Render(one))
 		return
 	}
-	w.styled(label)
-	ls := argLines(args, w.width)
+	w.Styled(label)
+	ls := ArgLines(args, w.width)
 	src := 0
 	for i, l := range ls {
 		src += len(l)
 		ls[i] = st.Muted.Render(l)
 	}
-	w.rendered(ls, src)
+	w.Rendered(ls, src)
 }
 
 // clipboardMax bounds what c copies: OSC 52 carries the text base64-encoded
@@ -49,10 +49,10 @@ const clipboardMax = 1 << 20
 // copy puts what the view shows on the clipboard with OSC 52 (tea.SetClipboard),
 // which reaches the local clipboard over ssh too. Server text is sanitized as
 // it is for the screen: what is pasted into a terminal must not carry escapes.
-func (r *resultView) copy() tea.Cmd {
+func (r *View) copy() tea.Cmd {
 	var text string
 	if r.raw {
-		text = r.rawText()
+		text = r.RawText()
 	} else {
 		text = resultPlainText(r.outcome)
 	}
@@ -79,7 +79,7 @@ func resultPlainText(o *client.Outcome) string {
 	}
 	if len(parts) == 0 && len(o.StructuredContent) > 0 {
 		s := string(o.StructuredContent)
-		if p, ok := resultPrettyJSON(s); ok {
+		if p, ok := PrettyJSON(s); ok {
 			s = p
 		}
 		parts = append(parts, s)
@@ -90,8 +90,8 @@ func resultPlainText(o *client.Outcome) string {
 	return termtext.Sanitize(strings.Join(parts, "\n\n"))
 }
 
-// saveable lists the content blocks w can save: images, audio and blobs.
-func saveable(o *client.Outcome) []int {
+// Saveable lists the content blocks w can save: images, audio and blobs.
+func Saveable(o *client.Outcome) []int {
 	if o == nil || o.Result == nil {
 		return nil
 	}
@@ -106,8 +106,8 @@ func saveable(o *client.Outcome) []int {
 
 // openSave opens the save prompt for the result's first image or blob;
 // with several, tab moves the prompt to the next.
-func (r *resultView) openSave() tea.Cmd {
-	blocks := saveable(r.outcome)
+func (r *View) openSave() tea.Cmd {
+	blocks := Saveable(r.outcome)
 	if len(blocks) == 0 {
 		r.setNote("nothing to save: the result has no image, audio or blob")
 		return nil
@@ -116,7 +116,7 @@ func (r *resultView) openSave() tea.Cmd {
 }
 
 // saveTarget points the prompt at the nth saveable block.
-func (r *resultView) saveTarget(blocks []int, n int) tea.Cmd {
+func (r *View) saveTarget(blocks []int, n int) tea.Cmd {
 	b := r.outcome.Result.Content[blocks[n]]
 	data, err := blockData(b)
 	if err != nil {
@@ -128,7 +128,7 @@ func (r *resultView) saveTarget(blocks []int, n int) tea.Cmd {
 	if b.Type == "resource" {
 		what = "blob " + b.URI
 	}
-	name := defaultFileName(resultOr(b.URI, r.outcome.Tool), b.MIMEType, true)
+	name := DefaultFileName(or(b.URI, r.outcome.Tool), b.MIMEType, true)
 	if len(blocks) > 1 {
 		what += fmt.Sprintf(" (%d of %d; %s for the next)", n+1, len(blocks), r.keys.NextArg.Help().Key)
 		if b.URI == "" {
@@ -136,18 +136,18 @@ func (r *resultView) saveTarget(blocks []int, n int) tea.Cmd {
 		}
 	}
 	var focus tea.Cmd
-	r.save, focus = newSavePrompt(r.st, name, data, what, r.width, r.nextSaveID, r.answer)
+	r.save, focus = NewSavePrompt(r.st, name, data, what, r.width, r.nextSaveID, r.answer)
 	r.saveBlock = n
 	r.fitViewport()
 	return focus
 }
 
 // saveKey handles a key while the prompt is open.
-func (r *resultView) saveKey(km tea.KeyPressMsg) tea.Cmd {
-	if blocks := saveable(r.outcome); len(blocks) > 1 && r.save.id == 0 && r.save.exists == "" && key.Matches(km, r.keys.NextArg) {
+func (r *View) saveKey(km tea.KeyPressMsg) tea.Cmd {
+	if blocks := Saveable(r.outcome); len(blocks) > 1 && r.save.id == 0 && r.save.exists == "" && key.Matches(km, r.keys.NextArg) {
 		return r.saveTarget(blocks, (r.saveBlock+1)%len(blocks))
 	}
-	cmd, closed := r.save.key(km, r.keys)
+	cmd, closed := r.save.Key(km, r.keys)
 	if closed {
 		r.save = nil
 		r.fitViewport()
@@ -155,17 +155,17 @@ func (r *resultView) saveKey(km tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
-func (r *resultView) nextSaveID() int {
+func (r *View) nextSaveID() int {
 	r.saveSeq--
 	return r.saveSeq
 }
 
-// onSaved takes the answer to the prompt's write.
-func (r *resultView) onSaved(msg savedMsg) {
-	if r.save == nil || r.save.id != msg.id {
+// OnSaved takes the answer to the prompt's write.
+func (r *View) OnSaved(msg SavedMsg) {
+	if r.save == nil || r.save.id != msg.ID {
 		return
 	}
-	status, done := r.save.saved(msg)
+	status, done := r.save.Saved(msg)
 	if done {
 		r.save = nil
 	}
