@@ -104,6 +104,12 @@ func fieldsNeedInput(fields []field) (bool, error) {
 		reqs, err := onlyOne(fields, "inputRequests")
 		return err == nil && !isNull(reqs), err
 	}
+	switch string(typ) {
+	case `"` + resultComplete + `"`: // every answer at 2026-07-28: no decoder for it
+		return false, nil
+	case `"` + resultInputRequired + `"`:
+		return true, nil
+	}
 	var s string
 	if json.Unmarshal(typ, &s) != nil {
 		return false, violationf("the server's answer has a resultType that is not a string: %s", clip(typ, 40))
