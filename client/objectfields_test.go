@@ -95,3 +95,44 @@ func FuzzReadAnswer(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseBlock holds the scanner's read of a content block to
+// encoding/json's wherever the scanner takes it.
+func FuzzParseBlock(f *testing.F) {
+	for _, seed := range []string{
+		`{"type":"text","text":"ok"}`, `{"type":"image","data":"AAAA==","mimeType":"image/png"}`, `{"type":"text","text":null}`,
+		`{"type":"text","text":"a","text":"b"}`, `{"type":"text","text":"a","text":null}`, `{"Type":"text","text":"x"}`, `{"type":"text","TEXT":"x"}`,
+		`{"type":"resource","resource":{"uri":"file:///a","text":"t"}}`, `{"type":"text","text":"caf\u00e9"}`, `{"type":"text","text":7}`,
+		`{"type":"resource_link","uri":"file:///x","name":"x"}`, `{"type":"text","text":"é","extra":{"a":[1]}}`, `[]`, `{}`, `{"type":"audio","data":"AAA"}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		fast, ok := parseBlockFast(raw)
+		if !ok {
+			return
+		}
+		if slow := parseBlockDecoded(raw); !reflect.DeepEqual(fast, slow) {
+			t.Fatalf("%q: scanner %+v, decoder %+v", raw, fast, slow)
+		}
+	})
+}
+
+// BenchmarkParseBlock is a demo-sized text block, read by the scanner and
+// by encoding/json.
+func BenchmarkParseBlock(b *testing.B) {
+	raw := json.RawMessage(`{"type":"text","text":"` + strings.Repeat("Release checklist: tag, notes, announce. ", 8) + `"}`)
+	for _, c := range []struct {
+		name string
+		read func(json.RawMessage) Block
+	}{{"scanner", parseBlock}, {"decoder", parseBlockDecoded}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if blk := c.read(raw); blk.Type != "text" {
+					b.Fatal(blk)
+				}
+			}
+		})
+	}
+}
