@@ -154,6 +154,9 @@ func (s *Session) Do(ctx context.Context, c *Call) (*Outcome, error) {
 	if c.Tool == nil {
 		return nil, usagef("no tool given")
 	}
+	if s.opts.ListOnly {
+		return nil, usagef("%s: this session only lists (it does not hear the server's list changes), so it makes no calls; nothing was sent", safeText(c.Tool.Name))
+	}
 	start := s.now()
 	tool, ferr := s.refresh(ctx, c.Tool.Name)
 	if ferr == nil && tool != c.Checked {

@@ -428,15 +428,12 @@ func (s *Session) attempt(ctx context.Context, conn *connection, c *Call, tool *
 	if !captured {
 		return nil, nil, wire, unreadable(fmt.Errorf("the answer to %s never reached mcpsh's reader", termtext.Line(tool.Name)))
 	}
-	switch asks, err := needsInput(raw); {
+	asks, res, err := readAnswer(raw)
+	switch {
 	case err != nil:
 		return nil, nil, wire, err
 	case asks:
 		return nil, raw, wire, nil
-	}
-	res, err = parseResult(raw)
-	if err != nil {
-		return nil, nil, wire, unreadable(err)
 	}
 	res.Raw = raw
 	return res, nil, wire, nil

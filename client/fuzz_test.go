@@ -72,7 +72,7 @@ func checkDepthEstimate(t *testing.T, tool *Tool, args map[string]any) {
 		return
 	}
 	depth, msg := 0, err.Error()
-	for m := validatingPrefix.FindStringSubmatch(msg); m != nil; m = validatingPrefix.FindStringSubmatch(msg) {
+	for m := validatingPrefix().FindStringSubmatch(msg); m != nil; m = validatingPrefix().FindStringSubmatch(msg) {
 		depth++
 		msg = msg[len(m[0]):]
 	}

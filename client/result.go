@@ -1,9 +1,12 @@
 package client
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Result is a tools/call result read from the wire. Content blocks of types
@@ -79,7 +82,58 @@ func parseResultSlow(raw json.RawMessage) (*Result, error) {
 	return r, nil
 }
 
+// parseBlock reads one content block. A plain block (a text block, nearly
+// always) is read from the scanner's cut; anything else by encoding/json
+// (parseBlockDecoded), which FuzzParseBlock holds the two equal to.
 func parseBlock(raw json.RawMessage) Block {
+	if b, ok := parseBlockFast(raw); ok {
+		return b
+	}
+	return parseBlockDecoded(raw)
+}
+
+// blockKeys are the members parseBlockDecoded reads, but resource.
+var blockKeys = [...]string{"type", "text", "data", "mimeType", "uri", "name"}
+
+// parseBlockFast is parseBlock for an object whose members it reads are
+// spelled exactly and are strings without escapes (or null); ok is false for
+// anything else: a resource, a key encoding/json would fold onto one of
+// them, an escape, a value of another type.
+func parseBlockFast(raw json.RawMessage) (Block, bool) {
+	fs, ok := objectFieldsFast(raw)
+	if !ok {
+		return Block{}, false
+	}
+	var vals [len(blockKeys)]string
+	for _, f := range fs {
+		k := slices.Index(blockKeys[:], f.key)
+		if k < 0 {
+			if foldEqual(f.key, "resource") || slices.ContainsFunc(blockKeys[:], func(b string) bool { return foldEqual(f.key, b) }) {
+				return Block{}, false
+			}
+			continue
+		}
+		v := f.value
+		if string(v) == "null" {
+			continue // encoding/json leaves the field as it was
+		}
+		if len(v) < 2 || v[0] != '"' || bytes.IndexByte(v, '\\') >= 0 || !utf8.Valid(v) {
+			return Block{}, false
+		}
+		vals[k] = string(v[1 : len(v)-1])
+	}
+	b := Block{Type: vals[0], Text: vals[1], MIMEType: vals[3], URI: vals[4], Name: vals[5], Raw: raw}
+	if b.Type == "image" || b.Type == "audio" {
+		b.Bytes = decodedSize(vals[2])
+	}
+	return b, true
+}
+
+// foldEqual reports whether encoding/json would take ASCII key a for b.
+func foldEqual(a, b string) bool { return len(a) == len(b) && equalFoldASCII(a, b) }
+
+// parseBlockDecoded reads any block with encoding/json.
+func parseBlockDecoded(raw json.RawMessage) Block {
 	var w struct {
 		Type     string `json:"type"`
 		Text     string `json:"text"`

@@ -21,40 +21,33 @@ import (
 // copies: raw is the tap's own copy of the answer (go-sdk's decoder copies
 // a message's result), which nothing writes to.
 func parseResultFast(raw json.RawMessage) (r *Result, ok bool) {
-	if !json.Valid(raw) {
+	fs, ok := objectFieldsFast(raw)
+	if !ok {
+		// Not an object, or a key with an escape or beyond ASCII, which
+		// encoding/json might read as one of the result's.
 		return nil, false
 	}
-	i := skipSpace(raw, 0)
-	if i >= len(raw) || raw[i] != '{' {
-		return nil, false
-	}
+	return resultFromFields(raw, fs)
+}
+
+// resultFromFields is parseResultFast on raw already cut into its members by
+// objectFieldsFast.
+func resultFromFields(raw json.RawMessage, fs []field) (r *Result, ok bool) {
 	var content, structured, isError []byte
-	i = skipSpace(raw, i+1)
-	for i < len(raw) && raw[i] != '}' {
-		// A key: a string, then a colon.
-		kEnd := skipString(raw, i)
-		key := raw[i+1 : kEnd-1]
-		i = skipSpace(raw, kEnd)
-		i = skipSpace(raw, i+1) // the colon
-		vEnd := skipValue(raw, i)
-		val := raw[i:vEnd]
-		switch string(key) {
+	for _, f := range fs {
+		switch f.key {
 		case "content":
-			content = val
+			content = f.value
 		case "structuredContent":
-			structured = val
+			structured = f.value
 		case "isError":
-			isError = val
+			isError = f.value
 		default:
-			if foldsToField(key) {
-				// encoding/json matches keys without regard to case or
-				// escapes: the general path does as it does.
+			if foldsToField(f.key) {
+				// encoding/json matches keys without regard to case: the
+				// general path does as it does.
 				return nil, false
 			}
-		}
-		i = skipSpace(raw, vEnd)
-		if i < len(raw) && raw[i] == ',' {
-			i = skipSpace(raw, i+1)
 		}
 	}
 	r = &Result{Size: len(raw), RawContent: content}
@@ -86,14 +79,38 @@ func parseResultFast(raw json.RawMessage) (r *Result, ok bool) {
 	return r, true
 }
 
-// foldsToField reports whether key could be one of the result's fields to
-// encoding/json, which folds case and reads escapes.
-func foldsToField(key []byte) bool {
-	for _, c := range key {
-		if c == '\\' || c >= 0x80 {
-			return true
+// readAnswer reads the answer to a call: whether it asks for more input
+// (needsInput, with its violations), and if not, the result (parseResult,
+// its errors made unreadable). The text is checked and cut into its members
+// once for both: a call's answer used to be read twice, by a token-by-token
+// decoder for its resultType and then by parseResultFast.
+func readAnswer(raw json.RawMessage) (asks bool, r *Result, err error) {
+	fs, ok := objectFieldsFast(raw)
+	if !ok {
+		if asks, err = needsInput(raw); err != nil || asks {
+			return asks, nil, err
 		}
+		if r, err = parseResult(raw); err != nil {
+			return false, nil, unreadable(err)
+		}
+		return false, r, nil
 	}
+	if asks, err = fieldsNeedInput(fs); err != nil || asks {
+		return asks, nil, err
+	}
+	if r, ok = resultFromFields(raw, fs); ok {
+		return false, r, nil
+	}
+	if r, err = parseResultSlow(raw); err != nil {
+		return false, nil, unreadable(err)
+	}
+	return false, r, nil
+}
+
+// foldsToField reports whether key could be one of the result's fields to
+// encoding/json, which folds case (objectFieldsFast has left out keys with
+// escapes or beyond ASCII).
+func foldsToField(key string) bool {
 	for _, f := range [...]string{"content", "structuredContent", "isError"} {
 		if len(key) == len(f) && equalFoldASCII(key, f) {
 			return true
@@ -102,7 +119,7 @@ func foldsToField(key []byte) bool {
 	return false
 }
 
-func equalFoldASCII(b []byte, s string) bool {
+func equalFoldASCII(b, s string) bool {
 	for i := range b {
 		x, y := b[i], s[i]
 		if 'A' <= x && x <= 'Z' {

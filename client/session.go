@@ -75,6 +75,12 @@ type Options struct {
 	// Hurry, once closed, cuts short the grace a stdio server gets to exit
 	// when the session closes: the user wants out now (a second Ctrl-C).
 	Hurry <-chan struct{}
+	// ListOnly is for a session that lists and closes: it does not ask to
+	// hear the server's list changes (at 2026-07-28 it opens no
+	// subscriptions/listen stream, which a one-shot listing would only open
+	// and cancel), so Do refuses to call on it: a call is decided on what the
+	// server declares now, and such a session would not hear that it changed.
+	ListOnly bool
 
 	// What tests change, per session so that they may run in parallel:
 	// the bounds of the 2026-07-28 probe (protocol.go; zero for
@@ -238,15 +244,6 @@ func (s *Session) clientOptions(t Target) *mcp.ClientOptions {
 		Capabilities: s.capabilities(),
 		// mcpsh runs the rounds of an input-required result itself (rounds.go).
 		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
-		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
-			s.emit(Event{Kind: EventToolsChanged})
-		},
-		ResourceListChangedHandler: func(context.Context, *mcp.ResourceListChangedRequest) {
-			s.emit(Event{Kind: EventResourcesChanged})
-		},
-		PromptListChangedHandler: func(context.Context, *mcp.PromptListChangedRequest) {
-			s.emit(Event{Kind: EventPromptsChanged})
-		},
 		ResourceUpdatedHandler: func(_ context.Context, r *mcp.ResourceUpdatedNotificationRequest) {
 			s.emit(Event{Kind: EventResourceUpdated, Text: r.Params.URI})
 		},
@@ -262,6 +259,18 @@ func (s *Session) clientOptions(t Target) *mcp.ClientOptions {
 				fn.(func(Progress))(Progress{Progress: r.Params.Progress, Total: r.Params.Total, Message: t.Redact(r.Params.Message)})
 			}
 		},
+	}
+	if !s.opts.ListOnly {
+		// With a handler set, go-sdk subscribes to the change at 2026-07-28.
+		o.ToolListChangedHandler = func(context.Context, *mcp.ToolListChangedRequest) {
+			s.emit(Event{Kind: EventToolsChanged})
+		}
+		o.ResourceListChangedHandler = func(context.Context, *mcp.ResourceListChangedRequest) {
+			s.emit(Event{Kind: EventResourcesChanged})
+		}
+		o.PromptListChangedHandler = func(context.Context, *mcp.PromptListChangedRequest) {
+			s.emit(Event{Kind: EventPromptsChanged})
+		}
 	}
 	if s.opts.Elicit != nil {
 		o.ElicitationHandler = s.elicitHandler

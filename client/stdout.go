@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"sync"
 
 	"github.com/mcpsh/mcpsh/internal/termtext"
@@ -171,19 +170,21 @@ func readLineCapped(in *bufio.Reader, limit int, buf []byte) (line, head, tail [
 	}
 }
 
+// The patterns are compiled when a message first is too large to parse, not
+// at every start-up.
 var (
-	leadingID  = regexp.MustCompile(`^\s*\{\s*(?:"jsonrpc"\s*:\s*"[^"]*"\s*,\s*)?"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")`)
-	trailingID = regexp.MustCompile(`"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*\}\s*$`)
+	leadingID  = lazyRegexp(`^\s*\{\s*(?:"jsonrpc"\s*:\s*"[^"]*"\s*,\s*)?"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")`)
+	trailingID = lazyRegexp(`"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*\}\s*$`)
 )
 
 // sniffID finds the request ID of a message too large to parse, from its
 // start or its end, where JSON-RPC encoders put it. Only the top-level
 // position counts: an "id" inside the result must not be taken for it.
 func sniffID(head, tail []byte) string {
-	if m := leadingID.FindSubmatch(head); m != nil {
+	if m := leadingID().FindSubmatch(head); m != nil {
 		return rawIDKey(m[1])
 	}
-	if m := trailingID.FindSubmatch(tail); m != nil {
+	if m := trailingID().FindSubmatch(tail); m != nil {
 		return rawIDKey(m[1])
 	}
 	return ""

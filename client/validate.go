@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -45,6 +46,13 @@ const (
 // ErrNotChecked marks a value that was not checked against its schema because
 // checking it would cost too much (see schemacost.go).
 var ErrNotChecked = errors.New("not checked")
+
+// lazyRegexp compiles expr when first asked for: the package's patterns are
+// for rare paths (a schema violation, an oversized message), and compiling
+// them at start-up cost every mcpsh process.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
 
 // checkedSchema is a schema that passed the guard, ready to validate against.
 type checkedSchema struct {
@@ -229,7 +237,7 @@ func (t *Tool) ValidateOutput(structured json.RawMessage) error {
 // jsonschema-go nests its message as "validating <path>: validating <path>: rule",
 // where a schema with an $id is named by it ("https://example.com/s"): a
 // colon ends the name only when a space follows it.
-var validatingPrefix = regexp.MustCompile(`^validating ((?:[^:]|:[^ ])*): `)
+var validatingPrefix = lazyRegexp(`^validating ((?:[^:]|:[^ ])*): `)
 
 // schemaViolation turns jsonschema-go's message into an ArgError. Its parts
 // are the server's text (property names, and schema values the message
@@ -238,7 +246,7 @@ func schemaViolation(tool string, err error) *ArgError {
 	msg := err.Error()
 	path := ""
 	for {
-		m := validatingPrefix.FindStringSubmatch(msg)
+		m := validatingPrefix().FindStringSubmatch(msg)
 		if m == nil {
 			break
 		}
@@ -266,7 +274,7 @@ func schemaViolation(tool string, err error) *ArgError {
 
 // numberRule matches the numbers jsonschema-go writes into range rules: the
 // value as a fraction ("500/1") and the bound with %f ("50.000000").
-var numberRule = regexp.MustCompile(`-?\d+/\d+|-?\d+\.\d+`)
+var numberRule = lazyRegexp(`-?\d+/\d+|-?\d+\.\d+`)
 
 // tidyNumbers writes the numbers in a range rule the way people write them:
 // "maximum: 500/1 is greater than 50.000000" becomes "maximum: 500 is
@@ -278,7 +286,7 @@ func tidyNumbers(rule string) string {
 	default:
 		return rule
 	}
-	return numberRule.ReplaceAllStringFunc(rule, func(n string) string {
+	return numberRule().ReplaceAllStringFunc(rule, func(n string) string {
 		r, ok := new(big.Rat).SetString(n)
 		if !ok {
 			return n

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -253,11 +252,25 @@ func idempotentCreate(t *client.Tool) []string {
 }
 
 // validName is the spec's recommendation (2025-11-25): 1 to 128 characters of
-// A-Z, a-z, 0-9, underscore, hyphen and dot.
-var validName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
+// A-Z, a-z, 0-9, underscore, hyphen and dot. A loop, not a regexp: the
+// regexp's {1,128} compiled to 128 copies of the class, 0.7 ms of every
+// mcpsh start-up, audit or not.
+func validName(name string) bool {
+	if len(name) == 0 || len(name) > 128 {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		switch c := name[i]; {
+		case 'A' <= c && c <= 'Z', 'a' <= c && c <= 'z', '0' <= c && c <= '9', c == '_', c == '.', c == '-':
+		default:
+			return false
+		}
+	}
+	return true
+}
 
 func badName(t *client.Tool) []string {
-	if validName.MatchString(t.Name) {
+	if validName(t.Name) {
 		return nil
 	}
 	if n := len([]rune(t.Name)); n > 128 {

@@ -26,6 +26,9 @@ type dial struct {
 	// several: the command talks to every configured server (--all), so a
 	// warning names its server.
 	several bool
+	// listOnly: the command lists and makes no call, so the session need
+	// not hear the server's list changes (client.Options.ListOnly).
+	listOnly bool
 }
 
 // features are what mcpsh offers a server: the roots it may see, and
@@ -73,6 +76,7 @@ func (f *factory) open(ctx context.Context, t client.Target, roots []client.Root
 	o := f.clientOptionsFor(t)
 	f.batchFeatures(o, d)
 	o.Roots = roots
+	o.ListOnly = d.listOnly
 	if d.tap != nil {
 		o.Trace = d.tap(t, o.Trace)
 	}

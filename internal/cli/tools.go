@@ -66,7 +66,7 @@ func toolsRun(ctx context.Context, opts *toolsOptions) error {
 	if opts.all {
 		return toolsAll(ctx, opts)
 	}
-	s, err := f.connect(ctx, opts.command, nil)
+	s, err := f.connect(ctx, opts.command, &dial{listOnly: true})
 	if err != nil {
 		return err
 	}
@@ -162,7 +162,7 @@ type allToolJSON struct {
 
 func toolsAll(ctx context.Context, opts *toolsOptions) error {
 	f := opts.f
-	rs, err := f.eachServer(ctx, opts.command, &dial{})
+	rs, err := f.eachServer(ctx, opts.command, &dial{listOnly: true})
 	defer closeAll(rs)
 	if err != nil {
 		return err

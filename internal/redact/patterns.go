@@ -3,28 +3,32 @@ package redact
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
+// The patterns are compiled on first use: every mcpsh process links this
+// package, few redact anything, and compiling them all took about a quarter
+// of a millisecond of each start-up.
 var (
 	// pemBlock runs to the END line, or to the end of the text when it was cut off.
-	pemBlock = regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?s:.*?)(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)`)
+	pemBlock = lazy(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?s:.*?)(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)`)
 
-	urlSpan = regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.-]*://[^\s"'<>` + "`" + `]+`)
+	urlSpan = lazy(`\b[A-Za-z][A-Za-z0-9+.-]*://[^\s"'<>` + "`" + `]+`)
 
 	// authHeader keeps the scheme (Bearer, Basic, …) and takes the credential.
-	authHeader = regexp.MustCompile(`(?i)\b(?:proxy-)?authorization["']?[ \t]*[:=][ \t]*["']?` +
+	authHeader = lazy(`(?i)\b(?:proxy-)?authorization["']?[ \t]*[:=][ \t]*["']?` +
 		`(?:(?:bearer|basic|token|digest|negotiate|bot)[ \t]+)?([^\s"',;]+)`)
 
 	// cookieHeader takes the whole value: every cookie in it may be a session.
-	cookieHeader = regexp.MustCompile(`(?i)\b(?:set-)?cookie["']?[ \t]*:[ \t]*["']?([^\r\n"']+)`)
+	cookieHeader = lazy(`(?i)\b(?:set-)?cookie["']?[ \t]*:[ \t]*["']?([^\r\n"']+)`)
 
 	// bearer is a credential after the word, outside an Authorization header
 	// ("curl -H 'Bearer …'", "use Basic dXNl…"); looksRandom keeps prose out.
-	bearer = regexp.MustCompile(`(?i)\b(?:bearer|basic)[ \t]+([A-Za-z0-9._~+/-]{8,}=*)`)
+	bearer = lazy(`(?i)\b(?:bearer|basic)[ \t]+([A-Za-z0-9._~+/-]{8,}=*)`)
 
 	// tokenFormat matches the formats providers give their keys, which are
 	// distinctive enough to find anywhere. tokenHints are their literal starts.
-	tokenFormat = regexp.MustCompile(`\b(?:` + strings.Join([]string{
+	tokenFormat = lazy(`\b(?:` + strings.Join([]string{
 		`sk-[A-Za-z0-9_-]{16,}`,                                      // OpenAI, Anthropic
 		`(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}`,                   // Stripe
 		`gh[pousr]_[A-Za-z0-9]{20,}`,                                 // GitHub
@@ -37,3 +41,8 @@ var (
 	}, "|") + `)`)
 	tokenHints = []string{"sk-", "sk_", "rk_", "gh", "github_pat_", "xox", "AKIA", "ASIA", "AIza", "glpat-", "eyJ"}
 )
+
+// lazy compiles expr once, when first asked for.
+func lazy(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}

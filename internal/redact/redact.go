@@ -9,7 +9,6 @@
 package redact
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 )
@@ -61,12 +60,12 @@ func Find(s string) []string {
 
 // reference matches a value that only names a variable (${TOKEN}, $TOKEN): it is
 // where a secret comes from, not the secret, and showing it helps the reader.
-var reference = regexp.MustCompile(`^(?:\$\{[^{}]+\}|\$[A-Za-z_][A-Za-z0-9_]*)$`)
+var reference = lazy(`^(?:\$\{[^{}]+\}|\$[A-Za-z_][A-Za-z0-9_]*)$`)
 
 // keep reports whether a candidate value must stay as it is: empty, only a
 // variable reference, or already redacted.
 func keep(v string) bool {
-	return v == "" || reference.MatchString(v) || strings.HasPrefix(v, Marker)
+	return v == "" || reference().MatchString(v) || strings.HasPrefix(v, Marker)
 }
 
 // looksRandom tells a credential from a word: it has a digit, or capitals

@@ -34,14 +34,14 @@ func pass(s string, report func(string)) string {
 	// Each pattern runs only when its literal part is in the text: Go's regexp
 	// reads a megabyte a second with these, and tool arguments can be files.
 	if strings.Contains(s, "PRIVATE KEY-----") {
-		s = replaceAll(pemBlock, s, 0, report, func(string) bool { return true })
+		s = replaceAll(pemBlock(), s, 0, report, func(string) bool { return true })
 	}
 	if !strings.Contains(s, "://") {
 		return plain(s, report)
 	}
 	var b strings.Builder
 	last := 0
-	for _, m := range urlSpan.FindAllStringIndex(s, -1) {
+	for _, m := range urlSpan().FindAllStringIndex(s, -1) {
 		b.WriteString(plain(s[last:m[0]], report))
 		b.WriteString(redactURL(s[m[0]:m[1]], report))
 		last = m[1]
@@ -63,16 +63,16 @@ func plain(s string, report func(string)) string {
 	// these words, so looking once in the text as it came is enough.
 	lower := strings.ToLower(s)
 	if strings.Contains(lower, "authorization") {
-		s = replaceAll(authHeader, s, 1, report, func(v string) bool { return !keep(v) })
+		s = replaceAll(authHeader(), s, 1, report, func(v string) bool { return !keep(v) })
 	}
 	if strings.Contains(lower, "cookie") {
-		s = replaceAll(cookieHeader, s, 1, report, func(v string) bool { return !keep(strings.TrimSpace(v)) })
+		s = replaceAll(cookieHeader(), s, 1, report, func(v string) bool { return !keep(strings.TrimSpace(v)) })
 	}
 	if strings.ContainsAny(s, ":=") {
 		s = replacePairs(s, report)
 	}
 	if strings.Contains(lower, "bearer") || strings.Contains(lower, "basic") {
-		s = replaceAll(bearer, s, 1, report, looksRandom)
+		s = replaceAll(bearer(), s, 1, report, looksRandom)
 	}
 	return tokens(s, report)
 }
@@ -83,7 +83,7 @@ func tokens(s string, report func(string)) string {
 	if !slices.ContainsFunc(tokenHints, func(h string) bool { return strings.Contains(s, h) }) {
 		return s
 	}
-	return replaceAll(tokenFormat, s, 0, report, func(v string) bool {
+	return replaceAll(tokenFormat(), s, 0, report, func(v string) bool {
 		// "sk-" also starts ordinary hyphenated words: sk-learn-tutorial-basics.
 		return !strings.HasPrefix(v, "sk-") || !wordy(v[3:])
 	})

@@ -2,11 +2,10 @@ package redact
 
 import (
 	"net/url"
-	"regexp"
 	"strings"
 )
 
-var schemePrefix = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*://`)
+var schemePrefix = lazy(`^[A-Za-z][A-Za-z0-9+.-]*://`)
 
 // URL returns raw safe to show. The userinfo goes: a password becomes Marker
 // and its user stays ("postgres://app:[redacted]@db/x"), but a user alone is
@@ -17,7 +16,7 @@ var schemePrefix = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*://`)
 // byte for byte, escapes included. A string that is not an absolute URL goes
 // through Text.
 func URL(raw string) string {
-	if _, err := url.Parse(raw); err != nil || !schemePrefix.MatchString(raw) {
+	if _, err := url.Parse(raw); err != nil || !schemePrefix().MatchString(raw) {
 		return Text(raw)
 	}
 	return redactURL(raw, nil)
