@@ -2,7 +2,7 @@ package client
 
 import (
 	"context"
-	"github.com/mcpsh/mcpsh/internal/benchcpu"
+	"github.com/mcpsh/mcpsh/internal/testing/benchcpu"
 	"os"
 	"os/exec"
 	"testing"
@@ -19,7 +19,7 @@ import (
 //	go test ./client -run '^$' -bench 'Calls' -benchtime 3000x -cpuprofile /tmp/cpu.out
 //	go tool pprof -top -cum /tmp/cpu.out
 //
-// bench/compare.sh holds the built binary against a bare client the same way.
+// internal/bench/compare.sh holds the built binary against a bare client the same way.
 
 func serveDemo() int {
 	if err := demo.ServeStdio(context.Background(), demo.New()); err != nil {

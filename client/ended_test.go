@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpsh/mcpsh/internal/fixture"
+	"github.com/mcpsh/mcpsh/internal/testing/fixture"
 )
 
 // A stdio server that dies while idle is said to have ended, with how, by

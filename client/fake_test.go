@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpsh/mcpsh/internal/fixture"
+	"github.com/mcpsh/mcpsh/internal/testing/fixture"
 	"github.com/mcpsh/mcpsh/policy"
 )
 
@@ -45,7 +45,7 @@ func fakeTarget(t *testing.T, scenario string) Target {
 		Env: map[string]string{"MCPSH_FAKE_SERVER": scenario}, Trust: policy.Trusted}
 }
 
-// fixtureTarget runs this test binary as internal/fixture's server playing
+// fixtureTarget runs this test binary as internal/testing/fixture's server playing
 // scenario over stdio; state is the folder where it notes what reached it.
 func fixtureTarget(t *testing.T, scenario string) (target Target, state string) {
 	t.Helper()

@@ -12,12 +12,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpsh/mcpsh/internal/fixture"
+	"github.com/mcpsh/mcpsh/internal/testing/fixture"
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Hostile and faulty servers over HTTP, played by internal/fixture.
+// Hostile and faulty servers over HTTP, played by internal/testing/fixture.
 
 func fixtureHTTP(t *testing.T, scenario string, o fixture.HTTPOptions) (url, state string) {
 	t.Helper()

@@ -7,11 +7,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpsh/mcpsh/internal/fixture"
+	"github.com/mcpsh/mcpsh/internal/testing/fixture"
 	"github.com/mcpsh/mcpsh/policy"
 )
 
-// Hostile and faulty servers over stdio, played by internal/fixture. What
+// Hostile and faulty servers over stdio, played by internal/testing/fixture. What
 // reached the server is read from the fixture's state files, not from
 // mcpsh's own account.
 

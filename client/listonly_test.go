@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/mcpsh/mcpsh/internal/fixture"
+	"github.com/mcpsh/mcpsh/internal/testing/fixture"
 	"github.com/mcpsh/mcpsh/policy"
 )
 

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/mcpsh/mcpsh/internal/oauthfake"
+	"github.com/mcpsh/mcpsh/internal/testing/oauthfake"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 )
 

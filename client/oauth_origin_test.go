@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpsh/mcpsh/internal/oauthfake"
+	"github.com/mcpsh/mcpsh/internal/testing/oauthfake"
 	"github.com/mcpsh/mcpsh/policy"
 )
 

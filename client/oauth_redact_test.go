@@ -7,8 +7,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/mcpsh/mcpsh/internal/oauthfake"
 	"github.com/mcpsh/mcpsh/internal/redact"
+	"github.com/mcpsh/mcpsh/internal/testing/oauthfake"
 	"github.com/mcpsh/mcpsh/policy"
 )
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpsh/mcpsh/internal/oauthfake"
+	"github.com/mcpsh/mcpsh/internal/testing/oauthfake"
 )
 
 // noneDelivered fails if any request other got carried a header or a body:

@@ -10,13 +10,13 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/mcpsh/mcpsh/internal/fixture"
+	"github.com/mcpsh/mcpsh/internal/testing/fixture"
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Servers that answer in rounds (protocol 2026-07-28, SEP-2322), played by
-// internal/fixture's "rounds" scenarios over stdio and streamable HTTP. What
+// internal/testing/fixture's "rounds" scenarios over stdio and streamable HTTP. What
 // reached the server is read from the fixture's state files.
 
 // answering is an Elicit that accepts each request with the next of answers

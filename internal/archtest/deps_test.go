@@ -138,7 +138,7 @@ func readTable(t *testing.T, path string) table {
 		tb.rows[r.pkg] = r
 	}
 	// A table read wrong would hold nothing to anything.
-	for _, p := range []string{"cmd/mcpsh", "policy", "client", "internal/testenv"} {
+	for _, p := range []string{"cmd/mcpsh", "policy", "client", "internal/testing/testenv"} {
 		if _, ok := tb.rows[p]; !ok {
 			t.Fatalf("the dependency table in %s has no row for %s: it was not read", path, p)
 		}
@@ -435,8 +435,8 @@ func invariants(g graph, testOnly map[string]bool) []error {
 		}
 	}
 	var errs []error
-	if !testOnly["internal/testenv"] {
-		errs = append(errs, fmt.Errorf("the table does not mark internal/testenv tests only; the test-only check would pass blind"))
+	if !testOnly["internal/testing/testenv"] {
+		errs = append(errs, fmt.Errorf("the table does not mark internal/testing/testenv tests only; the test-only check would pass blind"))
 	}
 	sort.Strings(order)
 	for _, k := range order {

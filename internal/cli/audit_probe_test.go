@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpsh/mcpsh/internal/fixture"
 	"github.com/mcpsh/mcpsh/internal/iostreams"
+	"github.com/mcpsh/mcpsh/internal/testing/fixture"
 )
 
 // With stdout and stderr on a terminal, a probe of a hostile server puts none

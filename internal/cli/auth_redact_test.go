@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpsh/mcpsh/internal/oauthfake"
 	"github.com/mcpsh/mcpsh/internal/redact"
+	"github.com/mcpsh/mcpsh/internal/testing/oauthfake"
 )
 
 // TestCredentialsAServerEchoesShowNowhere: a server quotes the access token

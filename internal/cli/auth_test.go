@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpsh/mcpsh/internal/oauthfake"
+	"github.com/mcpsh/mcpsh/internal/testing/oauthfake"
 )
 
 // authEnv is the environment of the OAuth tests: a state folder shared by

@@ -2,7 +2,7 @@ package cli
 
 import (
 	"context"
-	"github.com/mcpsh/mcpsh/internal/benchcpu"
+	"github.com/mcpsh/mcpsh/internal/testing/benchcpu"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,7 +14,7 @@ import (
 // BenchmarkRunScript is `mcpsh run` with a script of b.N read-only calls over
 // one stdio session to the demo server (this test binary, re-run as the
 // server), so a CPU profile shows mcpsh's own cost per call and not the
-// server's. bench/compare.sh holds the whole binary against a bare go-sdk
+// server's. internal/bench/compare.sh holds the whole binary against a bare go-sdk
 // client; this is the loop to profile:
 //
 //	go test ./internal/cli -run '^$' -bench RunScript/no-log -benchtime 2000x -cpuprofile /tmp/cpu.out

@@ -11,10 +11,10 @@ import (
 
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/demo"
-	"github.com/mcpsh/mcpsh/internal/fixture"
 	"github.com/mcpsh/mcpsh/internal/iostreams"
 	"github.com/mcpsh/mcpsh/internal/sessionlog"
-	"github.com/mcpsh/mcpsh/internal/testenv"
+	"github.com/mcpsh/mcpsh/internal/testing/fixture"
+	"github.com/mcpsh/mcpsh/internal/testing/testenv"
 	"github.com/spf13/pflag"
 )
 

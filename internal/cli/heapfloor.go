@@ -9,7 +9,7 @@ import "sync"
 // first goal of 4 MB, and every collection scans everything mcpsh keeps
 // alive, its packages' tables included, which a bare go-sdk client does not
 // have. A script of 500 read-only calls ran 37 collections, 40% of mcpsh's CPU
-// (bench/compare.sh; GODEBUG=gctrace=1).
+// (internal/bench/compare.sh; GODEBUG=gctrace=1).
 //
 // heapFloor is a block of memory that counts as live heap, so collections
 // come about heapFloorBytes of garbage apart rather than 2 or 3 MB, a few per

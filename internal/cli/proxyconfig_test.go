@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpsh/mcpsh/internal/iostreams"
-	"github.com/mcpsh/mcpsh/internal/testenv"
+	"github.com/mcpsh/mcpsh/internal/testing/testenv"
 )
 
 // proxyMcpsh is the mcpsh the written entries run: not this test binary,

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/mcpsh/mcpsh/internal/fixture"
 	"github.com/mcpsh/mcpsh/internal/iostreams"
+	"github.com/mcpsh/mcpsh/internal/testing/fixture"
 )
 
 func TestRunScript(t *testing.T) {

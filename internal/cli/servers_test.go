@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/mcpsh/mcpsh/internal/testenv"
+	"github.com/mcpsh/mcpsh/internal/testing/testenv"
 )
 
 const testConfig = `{

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/mcpsh/mcpsh/internal/fixture"
+	"github.com/mcpsh/mcpsh/internal/testing/fixture"
 )
 
 // headerServer serves the plain fixture over streamable HTTP and keeps the

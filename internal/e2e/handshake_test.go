@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpsh/mcpsh/internal/fixture"
+	"github.com/mcpsh/mcpsh/internal/testing/fixture"
 )
 
 func infoProtocol(t *testing.T, r result) string {

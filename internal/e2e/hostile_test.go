@@ -15,11 +15,11 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpsh/mcpsh/internal/demo"
-	"github.com/mcpsh/mcpsh/internal/fixture"
+	"github.com/mcpsh/mcpsh/internal/testing/fixture"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// The hostile-server suite: the built binary against internal/fixture's raw
+// The hostile-server suite: the built binary against internal/testing/fixture's raw
 // JSON-RPC servers, over stdio and HTTP. What reached the server is read from
 // the fixture's state files. Each test here failed on mcpsh before the
 // defence it names (see the issue note for the run against the old binary).

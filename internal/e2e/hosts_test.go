@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpsh/mcpsh/internal/testenv"
+	"github.com/mcpsh/mcpsh/internal/testing/testenv"
 )
 
 // Servers from other hosts, end to end: the built binary run in a folder

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpsh/mcpsh/internal/fixture"
 	"github.com/mcpsh/mcpsh/internal/sessionlog"
+	"github.com/mcpsh/mcpsh/internal/testing/fixture"
 )
 
 // Two Ctrl-Cs in quick succession, as `timeout -s INT` delivers them (to

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/mcpsh/mcpsh/internal/demo"
-	"github.com/mcpsh/mcpsh/internal/testenv"
+	"github.com/mcpsh/mcpsh/internal/testing/testenv"
 )
 
 var (

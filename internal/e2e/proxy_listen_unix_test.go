@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpsh/mcpsh/internal/fixture"
+	"github.com/mcpsh/mcpsh/internal/testing/fixture"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 

@@ -13,12 +13,12 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/mcpsh/mcpsh/internal/fixture"
 	"github.com/mcpsh/mcpsh/internal/sessionlog"
+	"github.com/mcpsh/mcpsh/internal/testing/fixture"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// mcpsh proxy, built, between a host and internal/fixture's server: the
+// mcpsh proxy, built, between a host and internal/testing/fixture's server: the
 // host is a bare go-sdk client (at 2025-11-25, and at its default,
 // 2026-07-28) or raw JSON-RPC over the pipes.
 

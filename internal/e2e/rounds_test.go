@@ -8,11 +8,11 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/mcpsh/mcpsh/internal/fixture"
+	"github.com/mcpsh/mcpsh/internal/testing/fixture"
 )
 
 // Servers of protocol 2026-07-28 that answer in rounds (SEP-2322), against
-// the built binary: internal/fixture's "rounds" scenarios. Each test here
+// the built binary: internal/testing/fixture's "rounds" scenarios. Each test here
 // failed on mcpsh before the defence it names (the issue note says how).
 
 // logEntries reads a session log's entries by tool.

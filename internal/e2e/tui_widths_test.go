@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpsh/mcpsh/internal/tmuxwidth"
+	"github.com/mcpsh/mcpsh/internal/testing/tmuxwidth"
 )
 
 // A server whose every text is made of characters terminals count

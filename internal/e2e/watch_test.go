@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpsh/mcpsh/internal/console"
-	"github.com/mcpsh/mcpsh/internal/fixture"
+	"github.com/mcpsh/mcpsh/internal/testing/fixture"
 )
 
 // watchJSON is mcpsh watch --json, running, its lines read as they come.

@@ -14,10 +14,10 @@ import (
 
 // BenchmarkProxiedReadOnlyCall is one read-only call from a go-sdk host,
 // over pipes, through the proxy, to a server: the demo in process, a server
-// in process whose tool answers with a constant (as bench/compare's fast
+// in process whose tool answers with a constant (as internal/bench/compare's fast
 // server does), and the fixture over stdio, the path a real proxy's calls
 // take upstream (mcpsh's own connection, not go-sdk's), where the profile is
-// the proxy's and its host's alone. For -cpuprofile; bench/compare measures
+// the proxy's and its host's alone. For -cpuprofile; internal/bench/compare measures
 // it across processes against a direct call.
 func BenchmarkProxiedReadOnlyCall(b *testing.B) {
 	inProcess := func(s *mcp.Server) client.Target {

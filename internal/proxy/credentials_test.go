@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/mcpsh/mcpsh/client"
-	"github.com/mcpsh/mcpsh/internal/fixture"
+	"github.com/mcpsh/mcpsh/internal/testing/fixture"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 

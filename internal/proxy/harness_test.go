@@ -13,13 +13,13 @@ import (
 	"time"
 
 	"github.com/mcpsh/mcpsh/client"
-	"github.com/mcpsh/mcpsh/internal/fixture"
+	"github.com/mcpsh/mcpsh/internal/testing/fixture"
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // The proxy runs in the test process, serving a host over pipes; the
-// upstream is internal/fixture's server, played by this test binary in a
+// upstream is internal/testing/fixture's server, played by this test binary in a
 // process of its own, whose state files say what reached it.
 
 func TestMain(m *testing.M) {

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/mcpsh/mcpsh/client"
-	"github.com/mcpsh/mcpsh/internal/fixture"
+	"github.com/mcpsh/mcpsh/internal/testing/fixture"
 )
 
 // The host goes away in the middle of a call: the call is cancelled, not

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/mcpsh/mcpsh/client"
-	"github.com/mcpsh/mcpsh/internal/fixture"
+	"github.com/mcpsh/mcpsh/internal/testing/fixture"
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpsh/mcpsh/client"
-	"github.com/mcpsh/mcpsh/internal/fixture"
+	"github.com/mcpsh/mcpsh/internal/testing/fixture"
 )
 
 // upstreamPID is the process ID of the fixture's only start.

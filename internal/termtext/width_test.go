@@ -10,7 +10,7 @@ import (
 	"unicode"
 
 	"github.com/charmbracelet/x/ansi"
-	"github.com/mcpsh/mcpsh/internal/tmuxwidth"
+	"github.com/mcpsh/mcpsh/internal/testing/tmuxwidth"
 )
 
 // alike are the large blocks of characters that measure and cluster alike:

@@ -4,7 +4,7 @@
 //	fixtureserver TOOLS.json                 serve a tool list as written, over stdio
 //	fixtureserver -scenario NAME [-state DIR] [-http ADDR [-sse] [-forget-after N] [-resume] [-reject-cancel]]
 //
-// A scenario is one of internal/fixture's hostile or faulty behaviours. With
+// A scenario is one of internal/testing/fixture's hostile or faulty behaviours. With
 // -http it listens on ADDR (127.0.0.1 only in tests) and prints "listening
 // ADDR" on stdout once it accepts connections.
 package main
@@ -16,7 +16,7 @@ import (
 	"net/http"
 	"os"
 
-	"github.com/mcpsh/mcpsh/internal/fixture"
+	"github.com/mcpsh/mcpsh/internal/testing/fixture"
 )
 
 func main() {

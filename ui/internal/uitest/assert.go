@@ -8,7 +8,7 @@ import (
 	"unicode"
 
 	"github.com/charmbracelet/x/ansi"
-	"github.com/mcpsh/mcpsh/internal/tmuxwidth"
+	"github.com/mcpsh/mcpsh/internal/testing/tmuxwidth"
 )
 
 // sgr matches the styling sequences lipgloss emits.

@@ -1,4 +1,4 @@
-// Command calls is the yardstick for mcpsh's batch benchmark (bench/compare.sh):
+// Command calls is the yardstick for mcpsh's batch benchmark (internal/bench/compare.sh):
 // the least a go-sdk program can do to run a script of calls over one stdio
 // session: start the server, connect, send each call in turn, print the text
 // of each result, and stop the server. No checks, no log, no policy.

@@ -1,4 +1,4 @@
-// Command fastserver is the fast server of mcpsh's benchmark (bench/compare.sh):
+// Command fastserver is the fast server of mcpsh's benchmark (internal/bench/compare.sh):
 // a go-sdk stdio server whose tools answer with a constant and do nothing
 // else, so that what a benchmark measures against it is the client's cost and
 // go-sdk's, not the server's work (the demo server's takes about 1.3 ms a call).

@@ -1,4 +1,4 @@
-// Package serverusage lets a server run by bench/compare report its own CPU
+// Package serverusage lets a server run by internal/bench/compare report its own CPU
 // time on its way out, so the benchmark can take it off the client's total
 // (a child's rusage counts the server it waited for).
 package serverusage

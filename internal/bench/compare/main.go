@@ -1,4 +1,4 @@
-// Command compare is bench/compare.sh: it measures mcpsh's batch mode against
+// Command compare is internal/bench/compare.sh: it measures mcpsh's batch mode against
 // bare go-sdk clients (internal/e2e/baseline and internal/e2e/baseline/calls)
 // doing the same work over one stdio session to the same server, and prints
 // the ratios issues 11 and 23 set goals for; and it measures what mcpsh proxy
@@ -48,7 +48,7 @@ func main() {
 	flag.StringVar(&o.proxyFlags, "proxy-flags", "", "flags for mcpsh proxy in the proxy row, space-separated (e.g. --no-log)")
 	flag.BoolVar(&o.keep, "keep", false, "keep the temporary folder (binaries, script, logs)")
 	flag.Usage = func() {
-		fmt.Fprintln(flag.CommandLine.Output(), "usage: bench/compare.sh [flags]")
+		fmt.Fprintln(flag.CommandLine.Output(), "usage: internal/bench/compare.sh [flags]")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -249,7 +249,7 @@ func build(dir, mcpshBin string) (map[string]string, error) {
 	mod, _ := exec.Command("go", "env", "GOMOD").Output()
 	gomod := strings.TrimSpace(string(mod))
 	if !strings.HasSuffix(gomod, "go.mod") {
-		return nil, errors.New("run it from mcpsh's repository (bench/compare.sh does): it builds the binaries it compares")
+		return nil, errors.New("run it from mcpsh's repository (internal/bench/compare.sh does): it builds the binaries it compares")
 	}
 	pkgs := map[string]string{"mcpsh": "./cmd/mcpsh", "baseline": "./internal/e2e/baseline", "calls": "./internal/e2e/baseline/calls",
 		"fastserver": "./internal/e2e/baseline/fastserver"}

@@ -39,7 +39,7 @@ func TestFastServer(t *testing.T) {
 		t.Skip("builds the fast server")
 	}
 	bin := t.TempDir() + "/fastserver"
-	if out, err := exec.Command("go", "build", "-o", bin, "../../internal/e2e/baseline/fastserver").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", bin, "../../e2e/baseline/fastserver").CombinedOutput(); err != nil {
 		t.Fatalf("building the fast server: %v\n%s", err, out)
 	}
 	usage := t.TempDir() + "/usage"

@@ -47,7 +47,7 @@ func InstallHosts(t testing.TB, demo ...string) *Hosts {
 	q := func(v any) string { b, _ := json.Marshal(v); return string(b) }
 	repl := strings.NewReplacer("@REPO@", q(h.Repo), "@DEMO@", q(demo[0]), "@DEMOARGS@", q(append([]string{}, demo[1:]...)))
 	_, file, _, _ := runtime.Caller(0)
-	src := filepath.Join(filepath.Dir(file), "..", "..", "config", "testdata", "hosts")
+	src := filepath.Join(filepath.Dir(file), "..", "..", "..", "config", "testdata", "hosts")
 	err := filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() || d.Name() == "README.md" {
 			return err

@@ -15,13 +15,13 @@
 #
 # It needs only Go: the binaries are built into a temporary folder.
 #
-#   bench/compare.sh                 # 15 rounds, 500 calls, both servers
-#   bench/compare.sh -runs 15 -calls 1000 -servers fast -only nolog,proxy
-#   bench/compare.sh -only proxy -proxy-flags=--no-log
-#   MCPSH_BIN=/tmp/mcpsh-old bench/compare.sh   # measure another mcpsh build
+#   internal/bench/compare.sh                 # 15 rounds, 500 calls, both servers
+#   internal/bench/compare.sh -runs 15 -calls 1000 -servers fast -only nolog,proxy
+#   internal/bench/compare.sh -only proxy -proxy-flags=--no-log
+#   MCPSH_BIN=/tmp/mcpsh-old internal/bench/compare.sh   # measure another mcpsh build
 #
 # The log goes to a temporary folder next to the binaries ($TMPDIR): put that
 # on the disk you care about, since fsync costs what the disk makes it cost.
 set -eu
-cd "$(dirname "$0")/.."
-exec go run ./bench/compare "$@"
+cd "$(dirname "$0")/../.."
+exec go run ./internal/bench/compare "$@"
