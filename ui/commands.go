@@ -2,11 +2,6 @@ package ui
 
 import (
 	"context"
-	"errors"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -190,48 +185,6 @@ func completeCmd(ctx context.Context, id int, s *client.Session, ref client.Comp
 		c, err := s.Complete(ctx, ref, arg, value, given)
 		return completedMsg{id: id, completion: c, err: err}
 	}
-}
-
-// saveCmd writes data to path (~/ is the home folder). An existing file is
-// replaced only when overwrite is set; otherwise it is left alone and the
-// answer says it exists, for the user to decide.
-func saveCmd(id int, path string, data []byte, overwrite bool) tea.Cmd {
-	return func() tea.Msg {
-		p, err := expandHome(path)
-		if err == nil {
-			p, err = filepath.Abs(p)
-		}
-		if err != nil {
-			return savedMsg{id: id, path: path, err: err}
-		}
-		flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL
-		if overwrite {
-			flags = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
-		}
-		f, err := os.OpenFile(p, flags, 0o644)
-		if errors.Is(err, fs.ErrExist) {
-			return savedMsg{id: id, path: p, exists: true}
-		}
-		if err != nil {
-			return savedMsg{id: id, path: p, err: err}
-		}
-		_, err = f.Write(data)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		return savedMsg{id: id, path: p, err: err}
-	}
-}
-
-func expandHome(p string) (string, error) {
-	if p != "~" && !strings.HasPrefix(p, "~/") {
-		return p, nil
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(home, strings.TrimPrefix(p, "~")), nil
 }
 
 // openURLCmd starts the user's browser on url. Only ever run on the user's key.

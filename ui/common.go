@@ -70,8 +70,7 @@ func (c *common) nextID() int {
 // bar is drawn, and the keys that switch servers work.
 func (c *common) workspace() bool { return c.servers > 1 }
 
-func (c *common) sidebarShown() bool { return c.workspace() && c.screenW >= sidebarMin }
-func (c *common) barShown() bool     { return c.workspace() && c.screenW < sidebarMin }
+func (c *common) barShown() bool { return c.workspace() && c.screenW < sidebarMin }
 
 // switchBindings are the keys that switch servers, in a workspace.
 func (c *common) switchBindings() []key.Binding {

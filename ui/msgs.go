@@ -107,15 +107,6 @@ type completedMsg struct {
 	err        error
 }
 
-// savedMsg answers a request to write a resource to a file. exists says the
-// file was there and was left alone.
-type savedMsg struct {
-	id     int
-	path   string
-	exists bool
-	err    error
-}
-
 // openedMsg says whether the browser was started for a URL.
 type openedMsg struct {
 	id  int

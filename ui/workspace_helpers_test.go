@@ -180,9 +180,6 @@ func (d *driver) callTool(filter string) {
 	}
 }
 
-// unrouted hands a command on as it is, for components tested alone.
-func unrouted(c tea.Cmd) tea.Cmd { return c }
-
 // unwrap is the answer a server's command carries.
 func unwrap(msg tea.Msg) tea.Msg {
 	if sm, ok := msg.(serverMsg); ok {

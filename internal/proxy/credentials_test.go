@@ -88,8 +88,10 @@ func TestTheServersHandshakeAndRequestsReachTheHostWithoutCredentials(t *testing
 					keep(req.Params)
 					return &mcp.ElicitResult{Action: "decline"}, nil
 				},
+				//lint:ignore SA1019 servers still sample through the deprecation window, and the proxy passes it on
 				CreateMessageHandler: func(_ context.Context, req *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
 					keep(req.Params)
+					//lint:ignore SA1019 as above
 					return &mcp.CreateMessageResult{Content: &mcp.TextContent{Text: "ok"}, Model: "m", Role: "assistant"}, nil
 				},
 			})

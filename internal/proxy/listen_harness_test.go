@@ -202,9 +202,25 @@ func sseMessages(body string) []map[string]json.RawMessage {
 // a header).
 func (r *httpRig) rawPost(ctx context.Context, body string, hdr map[string]string) (*http.Response, string) {
 	r.t.Helper()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, r.url, strings.NewReader(body))
+	res, text, err := r.post(ctx, body, hdr)
 	if err != nil {
 		r.t.Fatal(err)
+	}
+	return res, text
+}
+
+// postInFlight sends a call that the test ends before it is answered, from
+// a goroutine of its own: what becomes of it is the test's to check, so it
+// says nothing (a goroutine may not end the test).
+func (r *httpRig) postInFlight(body string, hdr map[string]string) {
+	go r.post(context.Background(), body, hdr)
+}
+
+// post is rawPost's request, with its error returned.
+func (r *httpRig) post(ctx context.Context, body string, hdr map[string]string) (*http.Response, string, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, r.url, strings.NewReader(body))
+	if err != nil {
+		return nil, "", err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
@@ -224,11 +240,11 @@ func (r *httpRig) rawPost(ctx context.Context, body string, hdr map[string]strin
 	}
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
-		r.t.Fatal(err)
+		return nil, "", err
 	}
 	b, _ := io.ReadAll(res.Body)
 	res.Body.Close()
-	return res, string(b)
+	return res, string(b), nil
 }
 
 const rawInitialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw-host","version":"0.1"}}}`

@@ -31,7 +31,7 @@ func TestListenDeleteMidCallEndsTheCallAndTheServer(t *testing.T) {
 	r := newHTTPRig(t, "proxy", ListenOptions{})
 	id := r.rawSession()
 	hdr := map[string]string{sessionHeader: id, "Mcp-Protocol-Version": "2025-11-25"}
-	go r.rawPost(context.Background(), `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"slow","arguments":{}}}`, hdr)
+	r.postInFlight(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"slow","arguments":{}}}`, hdr)
 	waitFor(t, "slow to reach the server", func() bool { return r.executions("slow") == 1 })
 	pid := r.upstreamPID()
 	req, _ := http.NewRequest(http.MethodDelete, r.url, nil)
@@ -69,7 +69,7 @@ func TestListenIdleSessionTimesOutWithItsServer(t *testing.T) {
 func TestListenEndingEndsEverySession(t *testing.T) {
 	r := newHTTPRig(t, "proxy", ListenOptions{})
 	id := r.rawSession()
-	go r.rawPost(context.Background(), `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"slow","arguments":{}}}`,
+	r.postInFlight(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"slow","arguments":{}}}`,
 		map[string]string{sessionHeader: id, "Mcp-Protocol-Version": "2025-11-25"})
 	waitFor(t, "slow to reach the server", func() bool { return r.executions("slow") == 1 })
 	pid := r.upstreamPID()

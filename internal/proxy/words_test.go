@@ -28,7 +28,6 @@ type wordsCase struct {
 	declared string // the annotations' hints as sent
 	trust    policy.Trust
 	rules    []policy.Rule
-	mode     policy.Mode
 }
 
 var wordsCases = []wordsCase{

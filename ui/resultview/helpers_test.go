@@ -12,7 +12,6 @@ var (
 	assertTerminalSafe = uitest.AssertTerminalSafe
 	assertNoEscapes    = uitest.AssertNoEscapes
 	textBlock          = uitest.TextBlock
-	mediaBlock         = uitest.MediaBlock
 	mkResult           = uitest.Result
 	withResult         = uitest.WithResult
 	baseOutcome        = uitest.BaseOutcome
