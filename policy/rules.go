@@ -143,7 +143,7 @@ func walkRule(text string, visit func(termKind, string, Facet)) error {
 	case terms == 0:
 		return fmt.Errorf("empty rule (want a tool name glob, is:WORD or both)")
 	case !positive:
-		return fmt.Errorf("a rule of ! terms alone matches no tool it names: add a glob (\"* %s\") or is:WORD", strings.Join(splitTerms(text), " "))
+		return fmt.Errorf("a rule of ! terms alone matches no tool it names: add a glob (%q) or is:WORD", "* "+strings.Join(splitTerms(text), " "))
 	}
 	return nil
 }
