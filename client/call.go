@@ -63,6 +63,16 @@ type Call struct {
 	OnProgress func(Progress)
 	// OnRetry hears of each failed attempt that will be retried, before the wait.
 	OnRetry func(RetryNotice)
+	// OnTask hears of the task the server runs the call as (task.go): once
+	// when it is created, then at each change of its status or status
+	// message, until it ends. It runs on the goroutine that follows the
+	// task and must not block. Cancelling Do's context cancels the task
+	// (tasks/cancel).
+	OnTask func(Task)
+	// Detach: when the server runs the call as a task, Do returns as soon
+	// as the task exists, with StatusTask, instead of following it to its
+	// result; GetTask and CancelTask act on it later.
+	Detach bool
 
 	// RawArgs, when set, are sent as the arguments, byte for byte but for
 	// whitespace (a proxy passes its host's on: decoding and encoding them

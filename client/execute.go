@@ -44,6 +44,11 @@ func (e *CallError) Error() string { return e.Msg }
 // a round sends that round again, answers and state as they were.
 func (s *Session) execute(ctx context.Context, c *Call, tool *Tool, d policy.Decision, o *Outcome) {
 	timeout, maxDur, attempts, retryMax := c.limits(s.Target)
+	if msg := s.cannotRunAsTask(tool); msg != "" {
+		o.Attempts = append(o.Attempts, Attempt{N: 1, Failure: string(policy.NotSent), Error: msg})
+		o.failNotSent(msg)
+		return
+	}
 	bo := newBackoff(retryMax)
 	deadline := s.now().Add(retryMax)
 	rt := newRounds(s)
@@ -107,7 +112,7 @@ func (s *Session) execute(ctx context.Context, c *Call, tool *Tool, d policy.Dec
 		}
 		t0 := s.now()
 		conn := s.current()
-		res, more, wire, err := s.attempt(ctx, conn, c, tool, rt.next, timeout, maxDur)
+		res, more, task, wire, err := s.attempt(ctx, conn, c, tool, rt.next, timeout, maxDur)
 		a := Attempt{N: n, DurationMS: ms(s.now().Sub(t0))}
 		if rt.round > 1 {
 			a.Round = rt.round
@@ -137,6 +142,12 @@ func (s *Session) execute(ctx context.Context, c *Call, tool *Tool, d policy.Dec
 			o.Attempts = append(o.Attempts, a)
 			_, why := policy.Retry(d, f, n, attempts)
 			s.finishFailed(o, f, msg, why)
+			return
+		}
+		if err == nil && task != nil {
+			// The work has started: from here on the call is never sent again.
+			o.Attempts = append(o.Attempts, a)
+			s.finishTask(ctx, c, conn, tool, o, *task, timeout, maxDur)
 			return
 		}
 		if err == nil {
@@ -369,7 +380,7 @@ func (e *TimeoutError) Is(target error) bool { return target == context.Deadline
 // reads the result the wire tap kept: a final one, or (more) one that asks
 // for input before the next round. in is what a round after the first
 // carries.
-func (s *Session) attempt(ctx context.Context, conn *connection, c *Call, tool *Tool, in *roundInput, timeout, maxDur time.Duration) (res *Result, more json.RawMessage, wire callWire, err error) {
+func (s *Session) attempt(ctx context.Context, conn *connection, c *Call, tool *Tool, in *roundInput, timeout, maxDur time.Duration) (res *Result, more json.RawMessage, task *Task, wire callWire, err error) {
 	token := "mcpsh-" + strconv.FormatInt(s.seq.Add(1), 10)
 	actx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -404,7 +415,8 @@ func (s *Session) attempt(ctx context.Context, conn *connection, c *Call, tool *
 		params.InputResponses, params.RequestState = in.responses, in.state
 	}
 	params.SetProgressToken(token)
-	_, err = conn.cs.CallTool(withCallTool(withCallToken(actx, token), tool), params)
+	sctx, kind := asTask(withCallTool(withCallToken(actx, token), tool), conn, tool)
+	_, err = conn.cs.CallTool(sctx, params)
 	told := false
 	if err != nil && actx.Err() != nil {
 		// The SDK sends notifications/cancelled from a goroutine once CallTool
@@ -421,22 +433,32 @@ func (s *Session) attempt(ctx context.Context, conn *connection, c *Call, tool *
 		if errors.As(context.Cause(actx), &te) && ctx.Err() == nil {
 			told := *te
 			told.Told = wire.cancelTold
-			return nil, nil, wire, &told
+			return nil, nil, nil, wire, &told
 		}
-		return nil, nil, wire, err
+		return nil, nil, nil, wire, err
 	}
 	if !captured {
-		return nil, nil, wire, unreadable(fmt.Errorf("the answer to %s never reached mcpsh's reader", termtext.Line(tool.Name)))
+		return nil, nil, nil, wire, unreadable(fmt.Errorf("the answer to %s never reached mcpsh's reader", termtext.Line(tool.Name)))
+	}
+	if kind != "" {
+		task, terr := s.createdTask(raw, kind)
+		if terr != nil {
+			// The server answered, in a way the protocol does not allow.
+			return nil, nil, nil, wire, &roundError{failure: terr.Failure, msg: terr.Msg}
+		}
+		if task != nil {
+			return nil, nil, task, wire, nil
+		}
 	}
 	asks, res, err := readAnswer(raw)
 	switch {
 	case err != nil:
-		return nil, nil, wire, err
+		return nil, nil, nil, wire, err
 	case asks:
-		return nil, raw, wire, nil
+		return nil, raw, nil, wire, nil
 	}
 	res.Raw = raw
-	return res, nil, wire, nil
+	return res, nil, nil, wire, nil
 }
 
 // callArgs are the arguments a call sends: the caller's bytes when it gave

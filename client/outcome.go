@@ -17,6 +17,9 @@ const (
 	StatusFailed    Status = "failed"     // connect, transport or protocol failure
 	StatusRefused   Status = "refused"    // policy or the user said no; nothing was sent
 	StatusCancelled Status = "cancelled"  // the user interrupted it
+	// StatusTask: the server runs the call as a task, and the caller did
+	// not wait for it (Call.Detach); Outcome.Task names it.
+	StatusTask Status = "task"
 )
 
 // Flags are a tool's effective hints.
@@ -99,6 +102,10 @@ type Outcome struct {
 	// Error: the decision made again before it was not to run, or the tool
 	// was gone. The rounds before it reached the server.
 	RoundNotSent int `json:"roundNotSent,omitempty"`
+	// Task is the task the server ran the call as, as last seen: its ID,
+	// and the status the call ended with. A call whose task was created is
+	// never sent again.
+	Task *Task `json:"task,omitempty"`
 	// OutputSchemaError says how structuredContent breaks the tool's output schema.
 	OutputSchemaError string `json:"outputSchemaError,omitempty"`
 	Error             string `json:"error,omitempty"`

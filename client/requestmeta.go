@@ -70,6 +70,9 @@ func (s *Session) requestMeta(next mcp.MethodHandler) mcp.MethodHandler {
 		if p == nil || nilParams(p) {
 			return next(ctx, method, req)
 		}
+		// A 2025-11-25 call sent as a task carries params.task (taskwire.go).
+		req = augmentCall(ctx, method, req)
+		p = req.GetParams()
 		meta := p.GetMeta()
 		if _, ok := meta[mcp.MetaKeyProtocolVersion]; !ok {
 			return next(ctx, method, req)
@@ -79,6 +82,10 @@ func (s *Session) requestMeta(next mcp.MethodHandler) mcp.MethodHandler {
 			meta = maps.Clone(meta)
 			//lint:ignore SA1019 SEP-2577 deprecates roots, sampling and logging; servers use them through the deprecation window, so mcpsh keeps serving them
 			meta[mcp.MetaKeyLogLevel] = *level
+			p.SetMeta(meta)
+		}
+		if m := maps.Clone(meta); taskMeta(ctx, method, m) {
+			meta = m
 			p.SetMeta(meta)
 		}
 		out, ok := ctx.Value(discoverKey{}).(**mcp.DiscoverResult)

@@ -213,6 +213,10 @@ func Connect(ctx context.Context, t Target, opts *Options) (*Session, error) {
 	s.roots = slices.Clone(s.opts.Roots)
 	s.client = mcp.NewClient(info, s.clientOptions(t))
 	s.client.AddSendingMiddleware(s.requestMeta)
+	if err := registerTaskMethods(s.client); err != nil {
+		s.stop()
+		return nil, err
+	}
 	for _, r := range s.opts.Roots {
 		//lint:ignore SA1019 SEP-2577 deprecates roots, sampling and logging; servers use them through the deprecation window, so mcpsh keeps serving them
 		s.client.AddRoots(&mcp.Root{URI: r.URI, Name: r.Name})

@@ -32,6 +32,10 @@ type Tool struct {
 	// e.g. a hint sent as a string. They never stop the tool from being used.
 	Problems []string
 	Raw      json.RawMessage
+	// TaskSupport is the tool's execution.taskSupport (protocol
+	// 2025-11-25): TaskRequired, TaskOptional, or "" (forbidden, the
+	// default, or anything else sent).
+	TaskSupport string
 
 	schemas schemaCache
 }
@@ -65,6 +69,7 @@ type wireTool struct {
 	OutputSchema json.RawMessage `json:"outputSchema"`
 	Annotations  json.RawMessage `json:"annotations"`
 	Meta         json.RawMessage `json:"_meta"`
+	Execution    json.RawMessage `json:"execution"`
 }
 
 // parseTool reads one tool. Only a missing or non-string name is fatal: without
@@ -82,6 +87,7 @@ func parseTool(raw json.RawMessage) (*Tool, error) {
 	t.Description = t.optString("description", w.Description)
 	t.readAnnotations(w.Annotations)
 	t.readExamples(w.Meta)
+	t.TaskSupport = readTaskSupport(w.Execution)
 	if isNull(t.OutputSchema) {
 		t.OutputSchema = nil
 	}

@@ -48,6 +48,10 @@ type tap struct {
 	// sessionGone: an HTTP server answered 404 to a request that carried the
 	// session ID. The spec says the client must then start a new session.
 	sessionGone atomic.Bool
+	// initialize is the server's answer to initialize as it came: go-sdk's
+	// typed decode drops what its types lack (2025-11-25's tasks
+	// capability, taskwire.go).
+	initialize atomic.Pointer[json.RawMessage]
 }
 
 // callWire is what the transport saw of one tools/call: whether it left mcpsh
@@ -325,6 +329,10 @@ func (t *tap) incoming(msg jsonrpc.Message) jsonrpc.Message {
 	}
 	shell := *resp
 	switch {
+	case what.method == "initialize":
+		raw := resp.Result
+		t.initialize.Store(&raw)
+		return msg
 	case what.method == "tools/call" && what.key != "":
 		// An input-required result too (SEP-2322): mcpsh runs the rounds
 		// (rounds.go), and go-sdk, whose decode fails on a request method it

@@ -1,0 +1,126 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/mcpsh/mcpsh/policy"
+)
+
+// taskTTL is the retention mcpsh asks a 2025-11-25 server to keep a task
+// for: long enough to look it up later (GetTask) after a detached call.
+const taskTTL = int64(time.Hour / time.Millisecond)
+
+// asTask marks a tools/call so the server may run it as a task, and says
+// which kind of task its answer may be. With the extension (2026-07-28)
+// every call declares it, and the server decides. At 2025-11-25 a call is
+// sent as a task when the server offers tasks for tools/call and the tool
+// says it must run as one ("required") or may ("optional": mcpsh follows
+// a task as well as it waits for an answer, and a task can be cancelled
+// and looked up later, so it takes the offer).
+func asTask(ctx context.Context, conn *connection, tool *Tool) (context.Context, TaskKind) {
+	kind, _ := conn.taskKind()
+	switch {
+	case kind == TaskExtension:
+		return withTaskRequest(ctx), kind
+	case kind == TaskAugmented && (tool.TaskSupport == TaskRequired || tool.TaskSupport == TaskOptional):
+		return context.WithValue(ctx, taskAugmentKey{}, &taskAugment{TTL: taskTTL}), kind
+	}
+	return ctx, ""
+}
+
+// finishTask ends a call the server runs as a task: at once for a caller
+// that does not wait (Detach), else once the task ends. Whatever happens
+// while it is followed, the call is not sent again; a caller that gives up
+// (ctx) or a task that does not move within the call's timeout gets the
+// task cancelled (tasks/cancel).
+func (s *Session) finishTask(ctx context.Context, c *Call, conn *connection, tool *Tool, o *Outcome, t Task, timeout, maxDur time.Duration) {
+	o.Task = &t
+	if c.OnTask != nil {
+		c.OnTask(t)
+	}
+	if c.Detach {
+		o.Status = StatusTask
+		return
+	}
+	f := &follower{s: s, conn: conn, kind: t.Kind, id: t.ID}
+	last, res, failed, err := f.follow(ctx, t, c.OnTask, timeout, maxDur)
+	o.Task = &last
+	switch {
+	case err == nil && res != nil:
+		s.finishOK(o, tool, res)
+	case err == nil && last.Status == TaskFailed:
+		s.finishFailed(o, policy.ServerError, s.taskMsg(t.ID, failed), "")
+	case err == nil:
+		// Cancelled, by someone else: mcpsh did not ask.
+		msg := "the server cancelled the task"
+		if last.StatusMessage != "" {
+			msg += ": " + last.StatusMessage
+		}
+		s.finishFailed(o, policy.ServerError, s.taskMsg(t.ID, msg), "")
+	default:
+		s.abandonTask(ctx, f, o, err)
+	}
+}
+
+// abandonTask ends a call whose task mcpsh stopped following: the caller
+// gave up or the task did not move in time (it is cancelled, and the
+// outcome says whether the server agreed), or the server broke off.
+func (s *Session) abandonTask(ctx context.Context, f *follower, o *Outcome, err error) {
+	var te *TimeoutError
+	var tke *TaskError
+	switch {
+	case ctx.Err() != nil || errors.As(err, &te):
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), taskCancelWait)
+		defer cancel()
+		told := "mcpsh could not tell the server"
+		if _, canCancel := f.conn.taskKind(); !canCancel {
+			told = "the server does not offer to cancel its tasks"
+		} else if got, cerr := f.cancel(cctx); cerr == nil {
+			told = "the server was told"
+			o.Task.Status = got.Status
+			if got.StatusMessage != "" {
+				o.Task.StatusMessage = got.StatusMessage
+			}
+		} else {
+			told = "cancelling it failed: " + cerr.Error()
+		}
+		if ctx.Err() != nil {
+			s.finishFailed(o, policy.Cancelled, s.taskMsg(f.id, fmt.Sprintf("cancelled by the user (%s)", told)), "")
+			return
+		}
+		s.finishFailed(o, policy.Timeout, s.taskMsg(f.id, fmt.Sprintf("%s; the task was cancelled (%s)", taskTimeoutWords(te), told)), "")
+	case errors.As(err, &tke):
+		s.finishFailed(o, tke.Failure, s.taskMsg(f.id, tke.Msg+"; the task may still be running on the server"), "")
+	default:
+		s.finishFailed(o, policy.ServerError, s.taskMsg(f.id, err.Error()+"; the task may still be running on the server"), "")
+	}
+}
+
+func taskTimeoutWords(te *TimeoutError) string {
+	if te.Hard {
+		return fmt.Sprintf("the task did not end within the hard limit of %s", te.After)
+	}
+	return fmt.Sprintf("the task's status did not change within %s", te.After)
+}
+
+// taskMsg puts the task's ID before what became of it.
+func (s *Session) taskMsg(id, msg string) string {
+	return "task " + id + ": " + msg
+}
+
+// cannotRunAsTask says why a tool that runs only as a task cannot be called
+// on this session, or "": at 2025-11-25 a server that does not offer tasks
+// for tools/call cannot run it, and a plain call would break its contract.
+func (s *Session) cannotRunAsTask(tool *Tool) string {
+	c := s.current()
+	if tool.TaskSupport != TaskRequired || c.enveloped() {
+		return ""
+	}
+	if kind, _ := c.taskKind(); kind == TaskAugmented {
+		return ""
+	}
+	return "not sent: " + safeText(tool.Name) + " runs only as a task, and the server does not offer tasks for tool calls"
+}
