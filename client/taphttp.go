@@ -130,6 +130,7 @@ func (h *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 					// go-sdk, handed empty listings, knows no tool to take them from.
 					addParamHeaders(req.Context(), req.Header, r.Params)
 				}
+				addTaskNameHeader(req.Header, r.Method, r.Params) // taskwire.go
 			}
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"net/http"
+	"slices"
 	"time"
 
 	"github.com/mcpsh/mcpsh/policy"
@@ -296,4 +298,33 @@ func (c *connection) taskCall(ctx context.Context, kind TaskKind, method, id str
 		return nil, taskViolation("the server's answer to %s is empty", method)
 	}
 	return res.raw, nil
+}
+
+// addTaskNameHeader names the task in the Mcp-Name header of a task method
+// sent over HTTP with the standard headers (2026-07-28, SEP-2243: a server
+// routes a task's requests by it, and refuses one whose header and body
+// disagree). go-sdk names only the tool, prompt or resource of the
+// requests it knows.
+func addTaskNameHeader(h http.Header, method string, params json.RawMessage) {
+	if h.Get("Mcp-Method") == "" || !slices.Contains(taskMethods, method) {
+		return
+	}
+	var p struct {
+		TaskID string `json:"taskId"`
+	}
+	if json.Unmarshal(params, &p) == nil && p.TaskID != "" && headerSafe(p.TaskID) {
+		h.Set("Mcp-Name", p.TaskID)
+	}
+}
+
+// headerSafe reports a value that can go in a header as it is: mcpsh
+// checked the ID prints safely (checkTaskID), which allows what a header
+// does not (characters beyond ASCII).
+func headerSafe(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c < 0x20 || c >= 0x7f {
+			return false
+		}
+	}
+	return true
 }
