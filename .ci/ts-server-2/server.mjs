@@ -79,6 +79,7 @@ function setStatus(t, status, statusMessage) {
 
 // step moves a task on by one, on each tasks/get.
 function step(t) {
+  if (t.status === 'completed' || t.status === 'failed' || t.status === 'cancelled') return;
   if (t.kind === 'wait') {
     if (t.status === 'working') setStatus(t, 'working', `still waiting (${++t.polls})`);
     return;

@@ -86,6 +86,9 @@ type callOptions struct {
 	calls   callFlags
 	limits  callLimits // the limits set on the command line
 	example int
+	// detach: return once the server has made the call a task, printing
+	// its ID, instead of following it to its result.
+	detach  bool
 	tool    string
 	argv    []string // the tool's arguments
 	command []string // a stdio server's command, after --
@@ -108,12 +111,22 @@ Arguments are checked against the input schema before anything is sent.
 A call that needs confirmation (destructive tools, untrusted servers, confirm
 rules) asks "Run it? [y/N]" when stdin and stderr are a terminal; otherwise,
 or with --no-prompt, it is refused (exit 4) unless --yes: nobody is asked in
-a script, and nothing is approved because nobody is there.`,
+a script, and nothing is approved because nobody is there.
+
+A server may run the call as a task (MCP tasks: protocol 2025-11-25's task
+augmentation, or the 2026-07-28 tasks extension): the work starts and its
+result comes later. call follows the task to its result, printing each of
+its status messages on stderr; Ctrl-C cancels the task on the server
+(tasks/cancel) and says so. A call whose task was created is never sent
+again. With --detach, call prints the task's ID once the task exists and
+exits; "mcpsh task get ID" and "mcpsh task cancel ID" act on it later (on an
+HTTP server that keeps its tasks: a stdio server ends with mcpsh).`,
 		Example: `  mcpsh call --demo get_note id=1
   mcpsh call --demo add_note '{"title":"Buy milk","tags":["home"]}'
   mcpsh call --demo add_note --example 1
   mcpsh call --demo delete_note id=2 --yes
-  mcpsh call --json -s fs read_text_file path=/tmp/notes.txt`,
+  mcpsh call --json -s fs read_text_file path=/tmp/notes.txt
+  mcpsh call --detach --url http://127.0.0.1:3001/mcp research topic=tides`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			rest, command := commandAfterDash(cmd, args)
 			if len(rest) == 0 {
@@ -129,6 +142,7 @@ a script, and nothing is approved because nobody is there.`,
 	}
 	opts.calls.register(cmd.Flags())
 	cmd.Flags().IntVar(&opts.example, "example", 0, "start from the tool's `N`th input example (1-based)")
+	cmd.Flags().BoolVar(&opts.detach, "detach", false, "when the server runs the call as a task, print the task's ID and exit instead of waiting for its result")
 	return cmd
 }
 
@@ -155,6 +169,7 @@ func callRun(ctx context.Context, opts *callOptions) error {
 		f.warn(n)
 	}
 	c := opts.calls.call(tool, callArgs, opts.limits)
+	c.Detach = opts.detach
 	if err := f.confirm(ctx, s, c, &opts.calls); err != nil {
 		return err
 	}
@@ -186,6 +201,10 @@ func (opts *callOptions) report(o *client.Outcome) {
 	switch o.Status {
 	case client.StatusOK:
 		fmt.Fprint(f.io.Out, resultText(o.Result, f.io.StdoutTTY))
+	case client.StatusTask:
+		// The ID alone on stdout, for a script to keep; checked safe to print.
+		fmt.Fprintln(f.io.Out, termtext.Line(o.Task.ID))
+		fmt.Fprintf(f.io.ErrOut, "mcpsh: %s runs as task %s (%s); see: mcpsh task get %s\n", tool, termtext.Line(o.Task.ID), termtext.Line(string(o.Task.Status)), termtext.Line(o.Task.ID))
 	case client.StatusToolError:
 		fmt.Fprint(f.io.ErrOut, resultText(o.Result, true))
 		fmt.Fprintf(f.io.ErrOut, "mcpsh: %s returned an error (isError)\n", tool)

@@ -18,6 +18,7 @@ func (f *factory) doCall(ctx context.Context, s *client.Session, c *client.Call)
 		prog.println(fmt.Sprintf("mcpsh: %s: attempt %d of %d failed (%s); retrying in %.1fs",
 			termtext.Line(c.Tool.Name), n.Attempt, n.Of, termtext.Line(n.Error), n.Wait.Seconds()))
 	}
+	c.OnTask = func(t client.Task) { prog.println(taskLine(c.Tool.Name, t)) }
 	o, err := s.Do(ctx, c)
 	f.progress.Store(nil)
 	prog.done()
@@ -25,4 +26,14 @@ func (f *factory) doCall(ctx context.Context, s *client.Session, c *client.Call)
 		fmt.Fprintf(f.io.ErrOut, "mcpsh: warning: the session log did not record this call: %s\n", o.LogError)
 	}
 	return o, err
+}
+
+// taskLine is one status of a call's task on stderr: the server's words,
+// made safe again where they are printed.
+func taskLine(tool string, t client.Task) string {
+	line := fmt.Sprintf("mcpsh: %s: task %s %s", termtext.Line(tool), termtext.Line(t.ID), termtext.Line(string(t.Status)))
+	if t.StatusMessage != "" {
+		line += ": " + termtext.Line(t.StatusMessage)
+	}
+	return line
 }

@@ -68,7 +68,7 @@ func ExitCode(err error) int {
 // statusCode is the exit status for a call that ended with status s.
 func statusCode(s client.Status) int {
 	switch s {
-	case client.StatusOK:
+	case client.StatusOK, client.StatusTask:
 		return ExitOK
 	case client.StatusToolError:
 		return ExitToolError

@@ -85,7 +85,7 @@ func newRootCmd(f *factory) *cobra.Command {
 	root.AddCommand(newToolsCmd(f, nil), newCallCmd(f, nil), newRunCmd(f, nil), newTestCmd(f, nil), newAuditCmd(f, nil), newLogCmd(f, nil),
 		newServersCmd(f, nil), newServeDemoCmd(f, nil), newProxyCmd(f, nil), newWatchCmd(f, nil))
 	root.AddCommand(newResourcesCmd(f, nil), newReadCmd(f, nil), newPromptsCmd(f, nil), newPromptCmd(f, nil),
-		newCompleteCmd(f, nil), newInfoCmd(f, nil), newPingCmd(f, nil))
+		newCompleteCmd(f, nil), newInfoCmd(f, nil), newPingCmd(f, nil), newTaskCmd(f, nil, nil))
 	root.AddCommand(newLoginCmd(f, nil), newLogoutCmd(f, nil))
 	shapeArgs(root)
 	return root
