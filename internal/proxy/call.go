@@ -179,6 +179,7 @@ func (h *host) start(ctx context.Context, req *mcp.CallToolRequest, up *client.S
 	if tok := req.Params.GetProgressToken(); tok != nil {
 		relay := newRelay(h.ss, context.WithoutCancel(ctx), tok)
 		c.OnProgress = relay.send
+		c.OnTask = relay.task
 		defer func() {
 			go func() {
 				<-j.done
@@ -263,36 +264,72 @@ func (h *host) toolError(req mcp.Request, up *client.Session, text string) (mcp.
 const progressLinger = time.Second
 
 // relay passes a call's progress on to the host under the host's own
-// token. The client's callback must never block, so notifications wait in
-// a small queue; when the host reads slower than they come, the newest
-// are dropped (progress is a hint of liveness, and the next one says more).
+// token, and the status of a task the call became: the proxy follows the
+// task itself and answers the host with its result, so a host that knows
+// nothing of tasks still hears the work go on (and, as hosts reset their
+// timeout on progress, does not give up on a long task). The client's
+// callbacks must never block, so notifications wait in a small queue; when
+// the host reads slower than they come, the newest are dropped (progress is
+// a hint of liveness, and the next one says more).
 type relay struct {
 	ss  *mcp.ServerSession
 	ctx context.Context
 	tok any
 	mu  sync.Mutex
-	ch  chan client.Progress
+	ch  chan relayed
 	off bool
 }
 
+// relayed is one notification to pass on: the server's progress, or a
+// task's status (bump), which takes the next value after the last sent.
+type relayed struct {
+	client.Progress
+	bump bool
+}
+
 func newRelay(ss *mcp.ServerSession, ctx context.Context, tok any) *relay {
-	r := &relay{ss: ss, ctx: ctx, tok: tok, ch: make(chan client.Progress, 16)}
+	r := &relay{ss: ss, ctx: ctx, tok: tok, ch: make(chan relayed, 16)}
 	go func() {
-		for p := range r.ch {
+		// The spec has progress increase with each notification, and a
+		// task's statuses come between the server's own values: a value
+		// that would not increase is not passed on.
+		var last float64
+		sent := false
+		for n := range r.ch {
+			p := n.Progress
+			switch {
+			case n.bump:
+				p.Progress, p.Total = last+1, 0
+			case sent && p.Progress <= last:
+				continue
+			}
+			last, sent = p.Progress, true
 			_ = r.ss.NotifyProgress(r.ctx, &mcp.ProgressNotificationParams{ProgressToken: r.tok, Progress: p.Progress, Total: p.Total, Message: p.Message})
 		}
 	}()
 	return r
 }
 
-func (r *relay) send(p client.Progress) {
+func (r *relay) send(p client.Progress) { r.queue(relayed{Progress: p}) }
+
+// task passes on a task's status, as the proxy's own words with the
+// server's message (the client made it safe).
+func (r *relay) task(t client.Task) {
+	msg := fmt.Sprintf("task %s %s", t.ID, t.Status)
+	if t.StatusMessage != "" {
+		msg += ": " + t.StatusMessage
+	}
+	r.queue(relayed{Progress: client.Progress{Message: msg}, bump: true})
+}
+
+func (r *relay) queue(n relayed) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.off {
 		return
 	}
 	select {
-	case r.ch <- p:
+	case r.ch <- n:
 	default:
 	}
 }

@@ -70,7 +70,7 @@ func TestProgressAndLogsReachTheHost(t *testing.T) {
 	}
 	for i := 1; i <= 3; i++ {
 		p := recv(t, "progress", progress)
-		if p.ProgressToken != "host-token" || p.Progress != float64(i) || p.Message != "step "+strconv.Itoa(i) {
+		if p.ProgressToken != "host-token" || p.Progress != float64(i) || p.Total != 4 || p.Message != "step "+strconv.Itoa(i) {
 			t.Fatalf("progress %d: %+v", i, p)
 		}
 	}
