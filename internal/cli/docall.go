@@ -18,7 +18,11 @@ func (f *factory) doCall(ctx context.Context, s *client.Session, c *client.Call)
 		prog.println(fmt.Sprintf("mcpsh: %s: attempt %d of %d failed (%s); retrying in %.1fs",
 			termtext.Line(c.Tool.Name), n.Attempt, n.Of, termtext.Line(n.Error), n.Wait.Seconds()))
 	}
-	c.OnTask = func(t client.Task) { prog.println(taskLine(c.Tool.Name, t)) }
+	first := true
+	c.OnTask = func(t client.Task) {
+		prog.println(taskLine(c.Tool.Name, t, first))
+		first = false
+	}
 	o, err := s.Do(ctx, c)
 	f.progress.Store(nil)
 	prog.done()
@@ -28,12 +32,22 @@ func (f *factory) doCall(ctx context.Context, s *client.Session, c *client.Call)
 	return o, err
 }
 
-// taskLine is one status of a call's task on stderr: the server's words,
-// made safe again where they are printed.
-func taskLine(tool string, t client.Task) string {
-	line := fmt.Sprintf("mcpsh: %s: task %s %s", termtext.Line(tool), termtext.Line(t.ID), termtext.Line(string(t.Status)))
-	if t.StatusMessage != "" {
-		line += ": " + termtext.Line(t.StatusMessage)
+// taskLine is one status of a call's task on stderr. The first names the
+// task, for a person to look it up later; the rest would only repeat its
+// long ID.
+func taskLine(tool string, t client.Task, first bool) string {
+	return fmt.Sprintf("mcpsh: %s: %s", termtext.Line(tool), taskText(t, first))
+}
+
+// taskText is a task's status and the server's words on it, made safe again
+// where they are printed; withID puts the task's ID first.
+func taskText(t client.Task, withID bool) string {
+	text := termtext.Line(string(t.Status))
+	if withID {
+		text = "task " + termtext.Line(t.ID) + " " + text
 	}
-	return line
+	if t.StatusMessage != "" {
+		text += ": " + termtext.Line(t.StatusMessage)
+	}
+	return text
 }

@@ -96,7 +96,7 @@ func taskGetRun(ctx context.Context, opts *taskOptions) error {
 			return err
 		}
 	} else {
-		fmt.Fprintln(f.io.ErrOut, taskLine("", st.Task)[len("mcpsh: : "):])
+		fmt.Fprintln(f.io.ErrOut, taskText(st.Task, true))
 		switch {
 		case st.Result != nil:
 			fmt.Fprint(f.io.Out, resultText(st.Result, f.io.StdoutTTY))
@@ -125,7 +125,7 @@ func taskCancelRun(ctx context.Context, opts *taskOptions) error {
 	if opts.json {
 		return writeJSON(f.io.Out, taskJSON{Server: s.Target.Label(), Task: *t})
 	}
-	fmt.Fprintln(f.io.Out, taskLine("", *t)[len("mcpsh: : "):])
+	fmt.Fprintln(f.io.Out, taskText(*t, true))
 	return nil
 }
 
