@@ -2,11 +2,9 @@ package ui
 
 import (
 	"context"
-	"reflect"
 	"strings"
 	"testing"
 
-	"charm.land/bubbles/v2/key"
 	"github.com/mcpsh/mcpsh/internal/testing/readmekeys"
 )
 
@@ -21,11 +19,9 @@ func TestTheHelpCoversTheKeymap(t *testing.T) {
 			listed[strings.Join(b.Keys(), " ")] = true
 		}
 	}
-	v := reflect.ValueOf(*m.keys)
-	for i := range v.NumField() {
-		b := v.Field(i).Interface().(key.Binding)
+	for _, b := range m.keys.All() {
 		if !listed[strings.Join(b.Keys(), " ")] {
-			t.Errorf("KeyMap.%s (%s) is in no section of the help overlay (helpSections)", v.Type().Field(i).Name, b.Help().Key)
+			t.Errorf("KeyMap.%s (%s) is in no section of the help overlay (helpSections)", b.Name, b.Help().Key)
 		}
 	}
 }
