@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/mcpsh/mcpsh/internal/jsonscan"
 	"github.com/mcpsh/mcpsh/internal/redact"
 )
 
@@ -35,7 +36,7 @@ func (t Target) RedactJSON(raw json.RawMessage) (json.RawMessage, bool) {
 		if raw[i] != '"' {
 			continue
 		}
-		end := skipString(raw, i)
+		end := jsonscan.SkipString(raw, i)
 		lit := raw[i:end]
 		if fixed, ok := redactString(lit, secrets); ok {
 			out = append(out, raw[last:i]...)

@@ -2,6 +2,8 @@ package client
 
 import (
 	"encoding/json"
+
+	"github.com/mcpsh/mcpsh/internal/jsonscan"
 )
 
 // parseResultFast reads a result the way parseResult's general path does, in
@@ -68,12 +70,12 @@ func resultFromFields(raw json.RawMessage, fs []field) (r *Result, ok bool) {
 	if content[0] != '[' {
 		return nil, false
 	}
-	for j := skipSpace(content, 1); j < len(content) && content[j] != ']'; {
-		end := skipValue(content, j)
+	for j := jsonscan.SkipSpace(content, 1); j < len(content) && content[j] != ']'; {
+		end := jsonscan.SkipValue(content, j)
 		r.Content = append(r.Content, parseBlock(content[j:end]))
-		j = skipSpace(content, end)
+		j = jsonscan.SkipSpace(content, end)
 		if j < len(content) && content[j] == ',' {
-			j = skipSpace(content, j+1)
+			j = jsonscan.SkipSpace(content, j+1)
 		}
 	}
 	return r, true

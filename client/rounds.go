@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/mcpsh/mcpsh/internal/jsonscan"
 	"github.com/mcpsh/mcpsh/policy"
 )
 
@@ -224,27 +225,18 @@ func objectFields(raw json.RawMessage) ([]field, error) {
 // ASCII without escapes, so each key reads as it is written; ok is false
 // for anything else.
 func objectFieldsFast(raw json.RawMessage) (fs []field, ok bool) {
-	if !json.Valid(raw) {
-		return nil, false
-	}
-	i := skipSpace(raw, 0)
-	if i >= len(raw) || raw[i] != '{' {
-		return nil, false
-	}
-	for i = skipSpace(raw, i+1); i < len(raw) && raw[i] != '}'; {
-		kEnd := skipString(raw, i)
-		key := raw[i+1 : kEnd-1]
+	ok = jsonscan.Members(raw, func(k, v []byte) bool {
+		key := k[1 : len(k)-1]
 		for _, c := range key {
 			if c == '\\' || c >= 0x80 {
-				return nil, false
+				return false
 			}
 		}
-		i = skipSpace(raw, skipSpace(raw, kEnd)+1) // past the colon
-		vEnd := skipValue(raw, i)
-		fs = append(fs, field{string(key), raw[i:vEnd]})
-		if i = skipSpace(raw, vEnd); i < len(raw) && raw[i] == ',' {
-			i = skipSpace(raw, i+1)
-		}
+		fs = append(fs, field{string(key), v})
+		return true
+	})
+	if !ok {
+		return nil, false
 	}
 	return fs, true
 }

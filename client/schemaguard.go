@@ -5,6 +5,8 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+
+	"github.com/mcpsh/mcpsh/internal/jsonscan"
 )
 
 // A server's schemas are untrusted input to jsonschema-go, whose validator
@@ -57,7 +59,7 @@ func schemaTooBig(raw []byte) error {
 	if len(raw) > maxSchemaBytes {
 		return fmt.Errorf("is %d bytes, more than the %d mcpsh checks", len(raw), maxSchemaBytes)
 	}
-	if nestsDeeper(raw, maxSchemaJSONDepth) {
+	if jsonscan.NestsDeeper(raw, maxSchemaJSONDepth) {
 		return fmt.Errorf("nests JSON more than %d levels deep", maxSchemaJSONDepth)
 	}
 	return nil

@@ -9,6 +9,7 @@ import (
 	"io"
 	"sync"
 
+	"github.com/mcpsh/mcpsh/internal/jsonscan"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 )
 
@@ -103,7 +104,7 @@ func (r *stdoutReader) next() error {
 		}
 		// Nesting deeper than maxNesting takes more opening brackets than a
 		// shorter line has, so the scan is for long lines only.
-		if len(body) > maxNesting && nestsDeeper(body, maxNesting) {
+		if len(body) > maxNesting && jsonscan.NestsDeeper(body, maxNesting) {
 			// go-sdk refuses such a message and ends the session with it.
 			if sub, ok := r.tap.refuseAnswer(sniffID(body[:min(len(body), sniffKeep)], body[max(len(body)-sniffKeep, 0):]), errAnswerTooDeep); ok {
 				r.out = sub

@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcpsh/mcpsh/internal/jsonscan"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
@@ -224,7 +225,7 @@ func (h *httpTap) rewrite(data []byte) []byte {
 		h.tap.trace.noteRaw("in", data)
 	}
 	if err != nil {
-		if nestsDeeper(data, maxNesting) {
+		if jsonscan.NestsDeeper(data, maxNesting) {
 			// go-sdk refuses it too, and would end the session.
 			if sub, ok := h.tap.refuseAnswer(sniffID(data[:min(len(data), sniffKeep)], data[max(len(data)-sniffKeep, 0):]), errAnswerTooDeep); ok {
 				return sub

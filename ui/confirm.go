@@ -1,15 +1,13 @@
 package ui
 
 import (
-	"fmt"
-	"strings"
-
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/mcpsh/mcpsh/ui/confirm"
 	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/layout"
 	"github.com/mcpsh/mcpsh/ui/overlays"
@@ -72,8 +70,8 @@ func (s *serverState) layoutConfirm() {
 		return
 	}
 	f := confirmLayout(p, s.confirmServer(), s.width, s.bodyHeight(), s.st, s.keys)
-	p.args, p.argsW = f.args, f.inner
-	p.argTop, p.scrolls = f.argTop, f.scrolls
+	p.args, p.argsW = f.Args, f.Inner
+	p.argTop, p.scrolls = f.ArgTop, f.Scrolls
 }
 
 // confirmServer is how the dialog names the server.
@@ -96,53 +94,18 @@ func renderConfirm(p *pendingCall, server string, width int, st *style.Styles, k
 	return renderConfirmIn(p, server, width, 1<<16, st, keys)
 }
 
-// confirmFrame is the dialog laid out in a height: its lines above the
-// arguments and below them, the arguments drawn for the inner width, the
-// room they have, and the first one shown.
-type confirmFrame struct {
-	inner        int
-	top, bottom  *layout.Lines
-	args         []string
-	room, argTop int
-	scrolls      bool
-}
-
-// confirmLayout lays the dialog out in at most height lines. When space is
-// short the blank lines go first, then the longer sentences are cut to a
-// line each, so that the arguments keep some room and the answers show. It
-// writes nothing: p's arguments are drawn again when they were drawn for
+// confirmLayout lays the dialog out in at most height lines (ui/confirm).
+// It writes nothing: p's arguments are drawn again when they were drawn for
 // another width.
-func confirmLayout(p *pendingCall, server string, width, height int, st *style.Styles, keys *keymap.KeyMap) confirmFrame {
-	f := confirmFrame{inner: min(max(width-6, 30), 76), args: p.args}
-	if p.args == nil || p.argsW != f.inner {
-		f.args = resultview.ArgLines(p.call.Args, f.inner)
+func confirmLayout(p *pendingCall, server string, width, height int, st *style.Styles, keys *keymap.KeyMap) confirm.Frame {
+	args := p.args
+	if inner := confirm.Inner(width); args == nil || p.argsW != inner {
+		args = resultview.ArgLines(p.call.Args, inner)
 	}
-	// The border takes two lines, the arguments' label one.
-	const minArgs = 3
-	need := min(minArgs, len(f.args))
-	for _, compact := range []bool{false, true} {
-		f.top, f.bottom = confirmParts(p, server, f.inner, compact, st, keys)
-		f.room = height - 2 - 1 - len(f.top.Out) - len(f.bottom.Out)
-		for f.room < need {
-			n := dropBlank(f.bottom)
-			if n == 0 {
-				n = dropBlank(f.top)
-			}
-			if n == 0 {
-				break
-			}
-			f.room += n
-		}
-		if f.room >= need {
-			break
-		}
+	parts := func(inner int, compact bool) (top, bottom *layout.Lines) {
+		return confirmParts(p, server, inner, compact, st, keys)
 	}
-	f.room = max(f.room, 1)
-	f.scrolls = len(f.args) > f.room
-	if f.scrolls {
-		f.argTop = min(p.argTop, len(f.args)-f.room)
-	}
-	return f
+	return confirm.Layout(parts, args, p.argTop, width, height)
 }
 
 // renderConfirmIn draws the dialog in at most height lines: what will run,
@@ -150,27 +113,7 @@ func confirmLayout(p *pendingCall, server string, width, height int, st *style.S
 // whether it may reach outside systems, and why mcpsh asks. No is the
 // default; only y and a go ahead.
 func renderConfirmIn(p *pendingCall, server string, width, height int, st *style.Styles, keys *keymap.KeyMap) string {
-	f := confirmLayout(p, server, width, height, st, keys)
-	label := st.Label.Render("arguments")
-	shown := f.args
-	if f.scrolls {
-		shown = f.args[f.argTop : f.argTop+f.room]
-		var how []string
-		if f.argTop+f.room < len(f.args) {
-			how = append(how, keys.ScrollDown.Help().Key+" more")
-		}
-		if f.argTop > 0 {
-			how = append(how, keys.ScrollUp.Help().Key+" back")
-		}
-		label += st.Muted.Render(fmt.Sprintf("  lines %d–%d of %d · %s", f.argTop+1, f.argTop+f.room, len(f.args), strings.Join(how, ", ")))
-	}
-	out := append(f.top.Out, termtext.Truncate(label, f.inner))
-	out = append(out, shown...)
-	out = append(out, f.bottom.Out...)
-	for i, l := range out {
-		out[i] = termtext.Pad(l, f.inner)
-	}
-	return st.Dialog.Render(strings.Join(out, "\n"))
+	return confirm.Render(confirmLayout(p, server, width, height, st, keys), st, keys)
 }
 
 // confirmParts are the dialog's lines above the arguments and below them;
@@ -222,27 +165,12 @@ func confirmParts(p *pendingCall, server string, inner int, compact bool, st *st
 		wrap(bottom, termtext.Line(b.String()), st.Muted)
 	}
 	bottom.Blank()
-	bottom.Add(keyHint(st, keys.Yes.Help().Key, "run it") + "   " + keyHint(st, keys.No.Help().Key, "cancel (default)"))
-	allow := keyHint(st, keys.AllowSession.Help().Key, "allow "+termtext.Line(t.Name)+" for the rest of this session")
+	bottom.Add(st.KeyHint(keys.Yes.Help().Key, "run it") + "   " + st.KeyHint(keys.No.Help().Key, "cancel (default)"))
+	allow := st.KeyHint(keys.AllowSession.Help().Key, "allow "+termtext.Line(t.Name)+" for the rest of this session")
 	if compact {
 		bottom.Add(allow)
 	} else {
 		bottom.WrapStyled(allow)
 	}
 	return top, bottom
-}
-
-// dropBlank removes the last blank line of l, and reports how many it removed.
-func dropBlank(l *layout.Lines) int {
-	for i := len(l.Out) - 1; i >= 0; i-- {
-		if l.Out[i] == "" {
-			l.Out = append(l.Out[:i], l.Out[i+1:]...)
-			return 1
-		}
-	}
-	return 0
-}
-
-func keyHint(st *style.Styles, k, desc string) string {
-	return st.Key.Render(k) + " " + st.KeyDesc.Render(desc)
 }

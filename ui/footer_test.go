@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpsh/mcpsh/ui/footer"
 )
 
 func TestFooterKeepsHelpAndQuit(t *testing.T) {
@@ -21,7 +22,7 @@ func TestFooterKeepsHelpAndQuit(t *testing.T) {
 		b    []key.Binding
 	}{{"browse", browse}, {"result", result}, {"running", running}} {
 		for _, w := range []int{200, 80, 60, 30, 12} {
-			line := ansi.Strip(renderFooter(m.st, k, c.b, w))
+			line := ansi.Strip(footer.Render(m.st, k, c.b, w))
 			if ansi.StringWidth(line) > w {
 				t.Errorf("%s at %d: %d cells: %q", c.name, w, ansi.StringWidth(line), line)
 			}
@@ -47,7 +48,7 @@ func TestFooterKeepsHelpAndQuit(t *testing.T) {
 	}
 	// At 80 columns the first keys keep their words; later ones say less
 	// before any is dropped.
-	full := ansi.Strip(renderFooter(m.st, k, browse, 80))
+	full := ansi.Strip(footer.Render(m.st, k, browse, 80))
 	if !strings.HasPrefix(full, "↑/k up • ↓/j down • enter call") {
 		t.Errorf("the first keys lost their words: %q", full)
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpsh/mcpsh/internal/listing"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/fuzzy"
 	"github.com/mcpsh/mcpsh/ui/scroll"
@@ -22,16 +23,14 @@ type itemList struct {
 	offset int
 }
 
-// listItem is a row: a heading, or an item the cursor can rest on.
+// listItem is a row: a heading, or an item the cursor can rest on. Of an
+// item, the name is shown muted after the title when it differs, the
+// description is found by the filter but not shown, and the key keeps the
+// selection across listings.
 type listItem struct {
 	heading string
-	key     string // what identifies the item across listings
-	title   string
-	name    string // shown muted after the title, when it differs
-	desc    string // found by the filter, not shown
-	mark    string // one cell at the right edge
-	kind    int    // what the item is, for its view
-	index   int    // where it is in its listing
+	listing.Item
+	mark string // one cell at the right edge
 }
 
 // Set replaces the rows and keeps the cursor on the item with the same key,
@@ -93,8 +92,8 @@ func (l *itemList) apply() {
 }
 
 func (r listItem) matches(words []string) bool {
-	title, name := strings.ToLower(r.title), strings.ToLower(r.name)
-	hay := title + "\x00" + name + "\x00" + strings.ToLower(r.desc)
+	title, name := strings.ToLower(r.Title), strings.ToLower(r.Name)
+	hay := title + "\x00" + name + "\x00" + strings.ToLower(r.Desc)
 	for _, w := range words {
 		if fuzzy.WordScore(w, hay, name, title) == 0 {
 			return false
@@ -108,12 +107,12 @@ func (r listItem) matches(words []string) bool {
 func (l *itemList) place(rows []listItem) {
 	keep := ""
 	if it, ok := l.Selected(); ok {
-		keep = it.key
+		keep = it.Key()
 	}
 	old := l.cursor
 	l.rows, l.cursor = rows, -1
 	for i, r := range rows {
-		if r.heading == "" && keep != "" && r.key == keep {
+		if r.heading == "" && keep != "" && r.Key() == keep {
 			l.cursor = i
 			return
 		}
@@ -188,9 +187,9 @@ func (l *itemList) row(st *style.Styles, i, width int) string {
 		markW = 2
 	}
 	room := max(width-2-markW, 1)
-	title := termtext.Truncate(termtext.Line(r.title), room)
+	title := termtext.Truncate(termtext.Line(r.Title), room)
 	text := style.Render(title)
-	if name := termtext.Line(r.name); name != "" && name != termtext.Line(r.title) {
+	if name := termtext.Line(r.Name); name != "" && name != termtext.Line(r.Title) {
 		if left := room - ansi.StringWidth(title) - 2; left >= 4 {
 			text += "  " + st.Name.Render(termtext.Truncate(name, left))
 		}

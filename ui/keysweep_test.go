@@ -3,13 +3,11 @@ package ui
 import (
 	"context"
 	"fmt"
-	"reflect"
 	"runtime/debug"
 	"slices"
 	"testing"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/demo"
@@ -21,12 +19,7 @@ import (
 // added to the keymap is pressed here without anyone listing it.
 func everyKey(km *keymap.KeyMap) []string {
 	var out []string
-	v := reflect.ValueOf(*km)
-	for i := range v.NumField() {
-		b, ok := v.Field(i).Interface().(key.Binding)
-		if !ok {
-			continue
-		}
+	for _, b := range km.All() {
 		for _, k := range b.Keys() {
 			if !slices.Contains(out, k) {
 				out = append(out, k)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/mcpsh/mcpsh/ui/footer"
 	"github.com/mcpsh/mcpsh/ui/overlays"
 )
 
@@ -103,7 +104,7 @@ func TestUnallowTakesBackAnAllowance(t *testing.T) {
 	if !m.shown().sessionAllowed(echo) || !strings.Contains(listShows(m, 40, 22), overlays.MarkAllowed) {
 		t.Fatal("echo is not allowed and marked to begin with")
 	}
-	if b := ansi.Strip(m.footerKeys(m.bindings())); !strings.Contains(b, "u stop") {
+	if b := ansi.Strip(footer.Render(m.st, m.keys, m.bindings(), m.width)); !strings.Contains(b, "u stop") {
 		t.Errorf("the footer does not offer u on an allowed tool: %q", b)
 	}
 	m.shown().onListExtraKey(keyOf("u"))

@@ -97,7 +97,7 @@ func (s *serverState) renderLogin() string {
 		}
 	}
 	w.Blank()
-	w.Add(keyHint(s.st, s.keys.Close.Help().Key, "cancel the login"))
+	w.Add(s.st.KeyHint(s.keys.Close.Help().Key, "cancel the login"))
 	return strings.Join(w.Out, "\n")
 }
 
@@ -106,5 +106,5 @@ func (s *serverState) loginHint() string {
 	if !s.canLogin() {
 		return ""
 	}
-	return keyHint(s.st, s.keys.Login.Help().Key, "log in: opens your browser, and shows the address to open if none does")
+	return s.st.KeyHint(s.keys.Login.Help().Key, "log in: opens your browser, and shows the address to open if none does")
 }

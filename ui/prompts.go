@@ -2,12 +2,12 @@ package ui
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/listing"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/ui/form"
 	"github.com/mcpsh/mcpsh/ui/layout"
@@ -17,11 +17,8 @@ import (
 // promptsState is the prompts view: the server's prompts, listed again when
 // the server says they changed.
 type promptsState struct {
+	listState
 	listing *client.PromptListing
-	stopped bool // the listing stopped at mcpsh's budget: more were not listed
-	err     string
-	req     int
-	list    itemList
 }
 
 func (s *serverState) listPrompts() tea.Cmd {
@@ -34,30 +31,19 @@ func (s *serverState) listPrompts() tea.Cmd {
 
 func (s *serverState) onPromptsListed(msg promptsListedMsg) tea.Cmd {
 	p := &s.prompts
-	if msg.id != p.req {
+	if msg.id != p.req || !s.took(&p.listState, "prompts", msg.listing != nil, msg.err, p.listing != nil) {
 		return nil
 	}
-	if msg.err != nil && !s.partial(msg.err, msg.listing != nil) {
-		p.err = termtext.Line(msg.err.Error())
-		if p.listing != nil {
-			s.status = "listing the prompts again failed: " + p.err
-		}
-		return nil
-	}
-	p.err, p.listing, p.stopped = "", msg.listing, msg.err != nil
+	p.listing = msg.listing
 	s.warnAll(msg.listing.Warnings)
-	rows := []listItem{{heading: fmt.Sprintf("Prompts (%d%s)", len(msg.listing.Prompts), stoppedMark(p.stopped))}}
-	for i, pr := range msg.listing.Prompts {
-		rows = append(rows, listItem{key: pr.Name, title: pr.DisplayName(), name: pr.Name, desc: pr.Description, kind: itemPrompt, index: i})
-	}
-	p.list.Set(rows)
+	p.list.Set(listRows(listing.Prompts(msg.listing), p.stopped))
 	return nil
 }
 
 func (s *serverState) selectedPrompt() *client.Prompt {
 	it, ok := s.prompts.list.Selected()
-	if l := s.prompts.listing; ok && l != nil && it.index < len(l.Prompts) {
-		return l.Prompts[it.index]
+	if l := s.prompts.listing; ok && l != nil && it.Index < len(l.Prompts) {
+		return l.Prompts[it.Index]
 	}
 	return nil
 }
@@ -129,22 +115,13 @@ func (s *serverState) onPromptViewKey(msg tea.KeyPressMsg) tea.Cmd {
 
 func (s *serverState) renderPrompts(h int) string {
 	p := &s.prompts
-	switch {
-	case !s.offers(viewPrompts):
-		return strings.Join(s.notOffered("prompts", "prompts"), "\n")
-	case p.listing == nil && p.err != "":
-		return strings.Join(s.problem("listing the prompts failed", p.err), "\n")
-	case p.listing == nil:
-		return "\n  " + s.st.Muted.Render("listing the prompts…")
-	case len(p.listing.Prompts) == 0:
-		return s.noneCame(p.stopped, "prompts")
-	}
-	left := append(s.filterLine(s.listWidth()), strings.Split(p.list.View(s.st, s.listWidth(), s.listHeight(h)), "\n")...)
-	var detail []string
-	if pr := s.selectedPrompt(); pr != nil {
-		detail = promptDetail(pr, s.detailWidth(), s.st)
-	}
-	return s.renderSplit(left, detail, h)
+	l := p.listing
+	return s.renderListing(h, viewPrompts, "prompts", &p.listState, l != nil, l != nil && len(l.Prompts) == 0, func() []string {
+		if pr := s.selectedPrompt(); pr != nil {
+			return promptDetail(pr, s.detailWidth(), s.st)
+		}
+		return nil
+	})
 }
 
 func promptDetail(p *client.Prompt, width int, st *style.Styles) []string {
@@ -159,11 +136,7 @@ func promptDetail(p *client.Prompt, width int, st *style.Styles) []string {
 		w.Add(st.Muted.Render("none"))
 	}
 	for _, a := range p.Arguments {
-		name := termtext.Line(a.Name)
-		if a.Required {
-			name += "*"
-		}
-		w.Add(name + "  " + st.Muted.Render(termtext.Line(a.Title)))
+		w.Add(listing.ArgName(a.Name, a.Required) + "  " + st.Muted.Render(termtext.Line(a.Title)))
 		if d := termtext.Line(a.Description); d != "" {
 			w.WrapIndented(d, 2, st.Muted)
 		}

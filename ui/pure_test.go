@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -16,6 +15,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/demo"
+	"github.com/mcpsh/mcpsh/internal/testing/snapshot"
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/mcpsh/mcpsh/ui/form"
 	"github.com/mcpsh/mcpsh/ui/keymap"
@@ -36,15 +36,15 @@ func TestViewIsPure(t *testing.T) {
 			if m.shown().mode != c.mode || topID(m) != c.overlay || (m.shown().asking() != nil) != c.dialog {
 				t.Fatalf("the screen was not reached: mode %v, overlay %v, dialog %v", m.shown().mode, topID(m), m.shown().asking() != nil)
 			}
-			before := stateOf(m)
+			before := stateOf(t, m)
 			first := m.render()
 			v := m.View()
 			second := m.render()
-			after := stateOf(m)
+			after := stateOf(t, m)
 			if first != second || v.Content != first {
 				t.Errorf("drawing twice drew different screens:\n%s\n---\n%s", first, second)
 			}
-			if diff := stateDiff(before, after); diff != "" {
+			if diff := snapshot.Diff(before, after); diff != "" {
 				t.Errorf("View wrote to the model:\n%s", diff)
 			}
 		})
@@ -218,145 +218,15 @@ func pureTraffic(n int) []overlays.TrafficEntry {
 }
 
 // stateOf is every value the model holds, as "path = value" lines: it
-// follows pointers to this package's types and its panes' (ui/overlays), and
-// reads other packages' values in place but not behind their pointers (a
-// session's internals, a bubble's private caches, run on their own). The
-// feeds and the inbox, which other goroutines write, are left out.
-func stateOf(m *Model) map[string]string {
-	w := &stateWalker{out: map[string]string{}, seen: map[stateRef]string{}}
-	w.walk("m", reflect.ValueOf(m))
-	return w.out
-}
-
-type stateRef struct {
-	p uintptr
-	t reflect.Type
-}
-
-type stateWalker struct {
-	out  map[string]string
-	seen map[stateRef]string
-}
-
-var (
-	statePkgs = map[string]bool{reflect.TypeFor[Model]().PkgPath(): true, reflect.TypeFor[overlays.Log]().PkgPath(): true,
-		reflect.TypeFor[form.ArgForm]().PkgPath(): true, reflect.TypeFor[scroll.Pane]().PkgPath(): true,
-		reflect.TypeFor[style.Styles]().PkgPath(): true, reflect.TypeFor[keymap.KeyMap]().PkgPath(): true,
-		reflect.TypeFor[resultview.View]().PkgPath(): true}
-	stateSkipped = map[reflect.Type]bool{trafficFeedType(): true, reflect.TypeFor[inbox](): true}
-)
-
-// trafficFeedType is the type of the traffic pane's feed, which ui/overlays
-// keeps to itself.
-func trafficFeedType() reflect.Type {
-	f, ok := reflect.TypeFor[overlays.Traffic]().FieldByName("feed")
-	if !ok {
-		panic("overlays.Traffic has no field feed")
-	}
-	return f.Type.Elem()
-}
-
-func (w *stateWalker) walk(path string, v reflect.Value) {
-	switch v.Kind() {
-	case reflect.Invalid:
-		w.out[path] = "invalid"
-	case reflect.Bool:
-		w.out[path] = fmt.Sprint(v.Bool())
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		w.out[path] = fmt.Sprint(v.Int())
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		w.out[path] = fmt.Sprint(v.Uint())
-	case reflect.Float32, reflect.Float64:
-		w.out[path] = fmt.Sprint(v.Float())
-	case reflect.Complex64, reflect.Complex128:
-		w.out[path] = fmt.Sprint(v.Complex())
-	case reflect.String:
-		w.out[path] = fmt.Sprintf("%q", v.String())
-	case reflect.Func, reflect.Chan, reflect.UnsafePointer:
-		w.out[path] = fmt.Sprintf("%#x", v.Pointer())
-	case reflect.Pointer:
-		t := v.Type().Elem()
-		switch {
-		case v.IsNil():
-			w.out[path] = "nil"
-		case !statePkgs[t.PkgPath()] || stateSkipped[t]:
-			w.out[path] = fmt.Sprintf("%#x", v.Pointer())
-		default:
-			ref := stateRef{v.Pointer(), t}
-			if first, ok := w.seen[ref]; ok {
-				w.out[path] = "→ " + first
-				return
-			}
-			w.seen[ref] = path
-			w.walk(path, v.Elem())
-		}
-	case reflect.Interface:
-		if v.IsNil() {
-			w.out[path] = "nil"
-			return
-		}
-		w.walk(path+"("+v.Elem().Type().String()+")", v.Elem())
-	case reflect.Struct:
-		if p := v.Type().PkgPath(); p == "sync" || p == "sync/atomic" {
-			return
-		}
-		for i := range v.NumField() {
-			w.walk(path+"."+v.Type().Field(i).Name, v.Field(i))
-		}
-	case reflect.Slice:
-		if v.IsNil() {
-			w.out[path] = "nil"
-			return
-		}
-		fallthrough
-	case reflect.Array:
-		w.out[path+".len"] = fmt.Sprint(v.Len())
-		for i := range v.Len() {
-			w.walk(fmt.Sprintf("%s[%d]", path, i), v.Index(i))
-		}
-	case reflect.Map:
-		if v.IsNil() {
-			w.out[path] = "nil"
-			return
-		}
-		w.out[path+".len"] = fmt.Sprint(v.Len())
-		iter := v.MapRange()
-		for iter.Next() {
-			k := iter.Key()
-			var ks string
-			switch k.Kind() {
-			case reflect.String:
-				ks = fmt.Sprintf("%q", k.String())
-			case reflect.Pointer:
-				ks = fmt.Sprintf("%#x", k.Pointer())
-			default:
-				ks = fmt.Sprint(k)
-			}
-			w.walk(path+"["+ks+"]", iter.Value())
-		}
-	default:
-		w.out[path] = "?" + v.Kind().String()
-	}
-}
-
-// stateDiff says which paths differ, at most a dozen.
-func stateDiff(before, after map[string]string) string {
-	var diffs []string
-	for p, v := range before {
-		if a, ok := after[p]; !ok {
-			diffs = append(diffs, p+": "+v+" → (gone)")
-		} else if a != v {
-			diffs = append(diffs, p+": "+v+" → "+a)
-		}
-	}
-	for p, a := range after {
-		if _, ok := before[p]; !ok {
-			diffs = append(diffs, p+": (new) → "+a)
-		}
-	}
-	slices.Sort(diffs)
-	if len(diffs) > 12 {
-		diffs = append(diffs[:12], fmt.Sprintf("… and %d more", len(diffs)-12))
-	}
-	return strings.Join(diffs, "\n")
+// follows pointers to this package's types and its panes', and reads other
+// packages' values in place but not behind their pointers (a session's
+// internals, a bubble's private caches, run on their own). The feeds and
+// the inbox, which other goroutines write, are left out.
+func stateOf(t *testing.T, m *Model) map[string]string {
+	t.Helper()
+	return snapshot.Take(t, m, snapshot.Options{
+		Follow: []any{(*Model)(nil), (*overlays.Log)(nil), (*form.ArgForm)(nil), (*scroll.Pane)(nil),
+			(*style.Styles)(nil), (*keymap.KeyMap)(nil), (*resultview.View)(nil)},
+		Opaque: []string{"overlays.trafficFeed", "ui.inbox"},
+	})
 }

@@ -1,36 +1,23 @@
 package ui
 
 import (
-	"errors"
-	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/listing"
 	"github.com/mcpsh/mcpsh/internal/termtext"
-	"github.com/mcpsh/mcpsh/ui/keymap"
 	"github.com/mcpsh/mcpsh/ui/layout"
-	"github.com/mcpsh/mcpsh/ui/scroll"
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
 // resourcesState is the resources view: the server's resources and resource
 // templates, listed again when the server says they changed.
 type resourcesState struct {
+	listState
 	listing *client.ResourceListing
-	stopped bool // the listing stopped at mcpsh's budget: more were not listed
-	err     string
-	req     int // the listing in flight
-	list    itemList
 }
-
-// What a row of the resources and prompts lists is.
-const (
-	itemResource = iota
-	itemTemplate
-	itemPrompt
-)
 
 // listResources asks for the listing, when the server offers resources.
 func (s *serverState) listResources() tea.Cmd {
@@ -43,70 +30,13 @@ func (s *serverState) listResources() tea.Cmd {
 
 func (s *serverState) onResourcesListed(msg resourcesListedMsg) tea.Cmd {
 	r := &s.resources
-	if msg.id != r.req {
+	if msg.id != r.req || !s.took(&r.listState, "resources", msg.listing != nil, msg.err, r.listing != nil) {
 		return nil
 	}
-	if msg.err != nil && !s.partial(msg.err, msg.listing != nil) {
-		r.err = termtext.Line(msg.err.Error())
-		if r.listing != nil {
-			s.status = "listing the resources again failed: " + r.err
-		}
-		return nil
-	}
-	r.err, r.listing, r.stopped = "", msg.listing, msg.err != nil
+	r.listing = msg.listing
 	s.warnAll(msg.listing.Warnings)
-	var rows []listItem
-	rows = append(rows, listItem{heading: fmt.Sprintf("Resources (%d%s)", len(msg.listing.Resources), stoppedMark(r.stopped))})
-	for i, res := range msg.listing.Resources {
-		rows = append(rows, listItem{key: "r " + res.URI, title: res.DisplayName(), name: res.URI, desc: res.Description, kind: itemResource, index: i})
-	}
-	if len(msg.listing.Templates) > 0 {
-		rows = append(rows, listItem{heading: fmt.Sprintf("Templates (%d)", len(msg.listing.Templates))})
-	}
-	for i, t := range msg.listing.Templates {
-		rows = append(rows, listItem{key: "t " + t.URITemplate, title: t.DisplayName(), name: t.URITemplate, desc: t.Description, kind: itemTemplate, index: i})
-	}
-	r.list.Set(rows)
+	r.list.Set(listRows(listing.Resources(msg.listing), r.stopped))
 	return nil
-}
-
-// partial reports a listing that stopped at mcpsh's budget for one listing
-// and kept what came before (got): that much is shown, as the commands
-// print it, and the error is said as a notice, in the status line and the
-// server pane.
-func (s *serverState) partial(err error, got bool) bool {
-	var le *client.ListLimitError
-	if !got || !errors.As(err, &le) || !le.Partial {
-		return false
-	}
-	text := termtext.Line(err.Error())
-	s.status = text
-	s.serverPane.Append(client.Event{Kind: client.EventWarning, Time: s.now(), Text: text})
-	return true
-}
-
-// stoppedMark is what a list's heading adds when its listing stopped short.
-func stoppedMark(stopped bool) string {
-	if stopped {
-		return ", stopped"
-	}
-	return ""
-}
-
-// noneCame is what an empty list says: that the server lists none, or that
-// its listing stopped before any came.
-func (s *serverState) noneCame(stopped bool, what string) string {
-	if stopped {
-		return "\n  " + s.st.Warning.Render("the listing stopped at mcpsh's limit before any "+what+" came: S says why")
-	}
-	return "\n  " + s.st.Muted.Render("the server lists no "+what)
-}
-
-// warnAll puts the client's warnings about a listing in the server pane.
-func (s *serverState) warnAll(warnings []string) {
-	for _, w := range warnings {
-		s.serverPane.Append(client.Event{Kind: client.EventWarning, Time: s.now(), Text: w})
-	}
 }
 
 // selectedResource is the resource or template under the cursor.
@@ -116,11 +46,11 @@ func (s *serverState) selectedResource() (*client.Resource, *client.ResourceTemp
 	if !ok || l == nil {
 		return nil, nil
 	}
-	if it.kind == itemTemplate && it.index < len(l.Templates) {
-		return nil, l.Templates[it.index]
+	if it.Kind == listing.Template && it.Index < len(l.Templates) {
+		return nil, l.Templates[it.Index]
 	}
-	if it.kind == itemResource && it.index < len(l.Resources) {
-		return l.Resources[it.index], nil
+	if it.Kind == listing.Resource && it.Index < len(l.Resources) {
+		return l.Resources[it.Index], nil
 	}
 	return nil, nil
 }
@@ -140,45 +70,18 @@ func (s *serverState) onResourcesKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// moveList applies the list movement keys; it reports whether msg was one.
-func moveList(l *itemList, k *keymap.KeyMap, msg tea.KeyPressMsg, page int) bool {
-	n, ok := scroll.CursorMove(msg, k, max(page, 1), len(l.rows))
-	if ok {
-		l.Move(n)
-	}
-	return ok
-}
-
 func (s *serverState) renderResources(h int) string {
 	r := &s.resources
-	switch {
-	case !s.offers(viewResources):
-		return strings.Join(s.notOffered("resources", "resources"), "\n")
-	case r.listing == nil && r.err != "":
-		return strings.Join(s.problem("listing the resources failed", r.err), "\n")
-	case r.listing == nil:
-		return "\n  " + s.st.Muted.Render("listing the resources…")
-	case len(r.listing.Resources)+len(r.listing.Templates) == 0:
-		return s.noneCame(r.stopped, "resources")
-	}
-	left := append(s.filterLine(s.listWidth()), strings.Split(r.list.View(s.st, s.listWidth(), s.listHeight(h)), "\n")...)
-	var detail []string
-	switch res, tmpl := s.selectedResource(); {
-	case res != nil:
-		detail = resourceDetail(res, s.subscribed[res.URI], s.detailWidth(), s.st)
-	case tmpl != nil:
-		detail = templateDetail(tmpl, s.detailWidth(), s.st)
-	}
-	return s.renderSplit(left, detail, h)
-}
-
-// problem is a failure drawn in a view: what failed, then why, wrapped.
-func (s *serverState) problem(what, why string) []string {
-	w := &layout.Lines{Width: max(s.width, 1)}
-	w.Blank()
-	w.Add(s.st.Error.Render(what))
-	w.Wrap(why, s.st.Row)
-	return w.Out
+	l := r.listing
+	return s.renderListing(h, viewResources, "resources", &r.listState, l != nil, l != nil && len(l.Resources)+len(l.Templates) == 0, func() []string {
+		switch res, tmpl := s.selectedResource(); {
+		case res != nil:
+			return resourceDetail(res, s.subscribed[res.URI], s.detailWidth(), s.st)
+		case tmpl != nil:
+			return templateDetail(tmpl, s.detailWidth(), s.st)
+		}
+		return nil
+	})
 }
 
 func resourceDetail(r *client.Resource, subscribed bool, width int, st *style.Styles) []string {
@@ -187,13 +90,7 @@ func resourceDetail(r *client.Resource, subscribed bool, width int, st *style.St
 	for _, l := range layout.Wrap(termtext.Line(r.URI), w.Width) {
 		w.Add(st.Name.Render(l))
 	}
-	var facts []string
-	if r.MIMEType != "" {
-		facts = append(facts, termtext.Line(r.MIMEType))
-	}
-	if r.Size > 0 {
-		facts = append(facts, client.HumanBytes(int(r.Size)))
-	}
+	facts := listing.ResourceFacts(r)
 	if subscribed {
 		facts = append(facts, "following its updates")
 	}
@@ -226,7 +123,7 @@ func templateDetail(t *client.ResourceTemplate, width int, st *style.Styles) []s
 		w.Wrap(d, st.Row)
 	}
 	w.Section(st, "Variables")
-	vars, err := templateVars(t.URITemplate)
+	vars, err := listing.Vars(t.URITemplate)
 	switch {
 	case err != nil:
 		w.Wrap("mcpsh cannot read this template: "+termtext.Line(err.Error()), st.Error)
@@ -234,11 +131,7 @@ func templateDetail(t *client.ResourceTemplate, width int, st *style.Styles) []s
 		w.Add(st.Muted.Render("none"))
 	}
 	for _, v := range vars {
-		name := termtext.Line(v.name)
-		if v.required {
-			name += "*"
-		}
-		w.Add(name)
+		w.Add(listing.ArgName(v.Name, v.Required))
 	}
 	w.Blank()
 	w.Add(st.Muted.Render("enter fills them in, then reads the resource"))

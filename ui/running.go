@@ -67,7 +67,7 @@ func renderRunning(r *runningCall, spin string, now time.Time, bar progress.Mode
 		w.Wrap(termtext.Line(n.Error), st.Muted)
 	}
 	w.Blank()
-	w.Add(keyHint(st, keys.CancelCall.Help().Key, "cancel the call (the server is told)"))
+	w.Add(st.KeyHint(keys.CancelCall.Help().Key, "cancel the call (the server is told)"))
 	return joinLines(w.Out)
 }
 

@@ -3,8 +3,8 @@ package ui
 import (
 	"image/color"
 	"math"
-	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -112,7 +112,7 @@ func TestThemeSwapDuringTheAudit(t *testing.T) {
 		return p.Report() != nil && !p.Stale() && m.shown().audit.renderReq == 0
 	})
 	want := overlays.RenderAudit(m.shown().auditPane.Report(), m.shown().auditPane.Width(), m.st)
-	if !reflect.DeepEqual(m.shown().auditPane.Rendered().Lines, want.Lines) {
+	if !slices.Equal(m.shown().auditPane.Rendered().Lines, want.Lines) {
 		t.Fatal("the audit pane kept lines drawn in the old theme")
 	}
 }

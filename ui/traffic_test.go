@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -96,14 +95,7 @@ func TestTrafficPane(t *testing.T) {
 
 	// c copies it with OSC 52.
 	_, cmd := m.Update(keyOf("c"))
-	if cmd == nil {
-		t.Fatal("c copied nothing")
-	}
-	msg := cmd()
-	if reflect.TypeOf(msg).String() != "tea.setClipboardMsg" {
-		t.Fatalf("c: %T, not tea.SetClipboard", msg)
-	}
-	if text := reflect.ValueOf(msg).String(); !strings.Contains(text, `"jsonrpc": "2.0"`) || !strings.Contains(text, "\n  ") {
+	if text := clipboardText(t, cmd); !strings.Contains(text, `"jsonrpc": "2.0"`) || !strings.Contains(text, "\n  ") {
 		t.Fatalf("copied %q", text)
 	}
 	if !strings.Contains(m.shown().status, "copied") {

@@ -101,8 +101,8 @@ func (d *urlDialog) view() string {
 		w.Wrap(d.notice, st.Warning)
 	}
 	w.Blank()
-	w.Add(keyHint(st, k.OpenURL.Help().Key, "open in the browser"))
-	w.Add(keyHint(st, k.Accept.Help().Key, "accept (done)") + "   " + keyHint(st, k.Decline.Help().Key, "decline") + "   " + keyHint(st, k.Dismiss.Help().Key, "cancel"))
+	w.Add(st.KeyHint(k.OpenURL.Help().Key, "open in the browser"))
+	w.Add(st.KeyHint(k.Accept.Help().Key, "accept (done)") + "   " + st.KeyHint(k.Decline.Help().Key, "decline") + "   " + st.KeyHint(k.Dismiss.Help().Key, "cancel"))
 	return strings.Join(w.Out, "\n")
 }
 

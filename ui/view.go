@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/internal/termtext"
+	"github.com/mcpsh/mcpsh/ui/footer"
 	"github.com/mcpsh/mcpsh/ui/layout"
 )
 
@@ -61,20 +62,20 @@ func (m *Model) footer() string {
 	b := m.bindings()
 	s := m.shown()
 	if s.status == "" {
-		return m.footerKeys(b)
+		return footer.Render(m.st, m.keys, b, m.width)
 	}
 	var kept []key.Binding
 	for _, x := range b {
-		if x.Enabled() && (sameKeys(x, m.keys.Help) || sameKeys(x, m.keys.Quit) || sameKeys(x, m.keys.ForceQuit)) {
+		if x.Enabled() && footer.Kept(m.keys, x) {
 			kept = append(kept, x)
 		}
 	}
-	least := ansi.StringWidth(renderFooter(m.st, m.keys, kept, m.width))
+	least := ansi.StringWidth(footer.Render(m.st, m.keys, kept, m.width))
 	if len(kept) < len(b) {
 		least += ansi.StringWidth(" • …")
 	}
 	notice := termtext.Truncate(s.status, max(m.width-least-len(noticeGap), m.width/2))
-	return m.st.Warning.Render(notice) + noticeGap + renderFooter(m.st, m.keys, b, m.width-ansi.StringWidth(notice)-len(noticeGap))
+	return m.st.Warning.Render(notice) + noticeGap + footer.Render(m.st, m.keys, b, m.width-ansi.StringWidth(notice)-len(noticeGap))
 }
 
 // noticeGap parts a notice from the keys after it.

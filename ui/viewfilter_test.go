@@ -24,8 +24,8 @@ func TestSlashFiltersEveryView(t *testing.T) {
 	if s.view != viewResources || !s.filtering {
 		t.Fatalf("typing a filter in Resources: view %v, filtering %v", s.view, s.filtering)
 	}
-	if it, ok := s.resources.list.Selected(); !ok || it.key != "r info://config.json" || s.resources.list.Visible() != 1 {
-		t.Fatalf("the filter found %d, selected %q; want config.json alone (by its description)", s.resources.list.Visible(), it.key)
+	if it, ok := s.resources.list.Selected(); !ok || it.Key() != "r info://config.json" || s.resources.list.Visible() != 1 {
+		t.Fatalf("the filter found %d, selected %q; want config.json alone (by its description)", s.resources.list.Visible(), it.Key())
 	}
 	send(m, "enter")
 	mustShow(t, m, "/ settings  1 of 5", "config")

@@ -33,7 +33,7 @@ func selectItem(t *testing.T, l *itemList, key string) {
 	t.Helper()
 	l.Top()
 	for range l.rows {
-		if it, _ := l.Selected(); it.key == key {
+		if it, _ := l.Selected(); it.Key() == key {
 			return
 		}
 		l.Move(1)
@@ -277,24 +277,6 @@ func TestTemplateWithCompletion(t *testing.T) {
 	send(m, "e")
 	if m.shown().mode != modeArgs || m.shown().strForm.Values()["name"] != "ideas" {
 		t.Fatalf("e: mode %v", m.shown().mode)
-	}
-}
-
-func TestTemplateVars(t *testing.T) {
-	vars, err := templateVars("notes://{folder}/{name}{?q,lang}{#frag}")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []templateVar{{"folder", true}, {"name", true}, {"q", false}, {"lang", false}, {"frag", false}}
-	if !slices.Equal(vars, want) {
-		t.Errorf("vars %v, want %v", vars, want)
-	}
-	got, err := expandTemplate("notes://{folder}/{name}{?q}", map[string]string{"folder": "a b", "name": "x/y"})
-	if err != nil || got != "notes://a%20b/x%2Fy" {
-		t.Errorf("expanded %q, %v", got, err)
-	}
-	if _, err := templateVars("notes://{folder"); err == nil {
-		t.Error("a broken template was read")
 	}
 }
 

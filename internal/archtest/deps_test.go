@@ -414,6 +414,12 @@ func invariants(g graph, testOnly map[string]bool) []error {
 				note(goos, "policy's tests import %s: policy and its tests may use the standard library only", short(imp))
 			}
 		}
+		// ui routes and compares without reflection, its tests included
+		// (issue 20): a walk of the model's state is internal/testing/snapshot's.
+		ui := pkgs[module+"/ui"]
+		if slices.Contains(slices.Concat(ui.Imports, ui.TestImports, ui.XTestImports), "reflect") {
+			note(goos, "ui or its tests import reflect: ui routes, lists its keys and compares without reflection")
+		}
 		for _, p := range pkgs {
 			if !p.local() || testOnly[short(p.ImportPath)] {
 				continue

@@ -96,9 +96,9 @@ With --all the worst server decides: 1, then 5, then 0.`,
   mcpsh audit --save-baseline mcp-tools.baseline.json -- node dist/server.js
   mcpsh audit --baseline mcp-tools.baseline.json -- node dist/server.js`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			rest, command := commandAfterDash(cmd, args)
-			if len(rest) > 0 {
-				return &usageError{fmt.Sprintf("audit takes no arguments before --, got %q", rest)}
+			command, err := onlyCommand(cmd, args)
+			if err != nil {
+				return err
 			}
 			opts.command, opts.probeTimeoutSet = command, cmd.Flags().Changed("probe-timeout")
 			if err := opts.check(); err != nil {

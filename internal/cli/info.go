@@ -47,9 +47,9 @@ what mcpsh offered it in return (roots, elicitation).`,
 		Example: `  mcpsh info -s everything
   mcpsh info --json --url http://127.0.0.1:3001/mcp | jq .protocol`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			rest, command := commandAfterDash(cmd, args)
-			if len(rest) > 0 {
-				return &usageError{fmt.Sprintf("info takes no arguments before --, got %q", rest)}
+			command, err := onlyCommand(cmd, args)
+			if err != nil {
+				return err
 			}
 			opts.command = command
 			if runF != nil {
@@ -169,9 +169,9 @@ is a real round trip. Text output names the method when it is not ping;
 		Example: `  mcpsh ping -s everything
   mcpsh ping --count 5 --url http://127.0.0.1:3001/mcp`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			rest, command := commandAfterDash(cmd, args)
-			if len(rest) > 0 {
-				return &usageError{fmt.Sprintf("ping takes no arguments before --, got %q", rest)}
+			command, err := onlyCommand(cmd, args)
+			if err != nil {
+				return err
 			}
 			if opts.count < 1 {
 				return &usageError{"--count must be at least 1"}

@@ -2,12 +2,12 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
 
 	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/listing"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/spf13/cobra"
 )
@@ -30,9 +30,9 @@ marked *). Get one with: mcpsh prompt NAME key=value...`,
 		Example: `  mcpsh prompts -s everything
   mcpsh prompts --json -s everything | jq '.[].name'`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			rest, command := commandAfterDash(cmd, args)
-			if len(rest) > 0 {
-				return &usageError{fmt.Sprintf("prompts takes no arguments before --, got %q", rest)}
+			command, err := onlyCommand(cmd, args)
+			if err != nil {
+				return err
 			}
 			opts.command = command
 			if runF != nil {
@@ -47,47 +47,24 @@ marked *). Get one with: mcpsh prompt NAME key=value...`,
 
 // promptsRun lists the server's prompts with their arguments.
 func promptsRun(ctx context.Context, opts *promptsOptions) error {
+	return listRun(ctx, opts.f, opts.command, opts.json, "prompts", []*client.Prompt{}, func(ctx context.Context, s *client.Session) (*itemListing, error) {
+		l, err := s.ListPrompts(ctx)
+		if l == nil {
+			return nil, err
+		}
+		ps := l.Prompts
+		if ps == nil {
+			ps = []*client.Prompt{}
+		}
+		return &itemListing{warnings: l.Warnings, json: ps, print: func() { opts.printPrompts(l.Prompts) }}, err
+	})
+}
+
+func (opts *promptsOptions) printPrompts(prompts []*client.Prompt) {
 	f := opts.f
-	s, err := f.connect(ctx, opts.command, nil)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	l, err := s.ListPrompts(ctx)
-	if errors.Is(err, client.ErrNotOffered) {
-		fmt.Fprintf(f.io.ErrOut, "mcpsh: %s offers no prompts\n", termtext.Line(s.Target.Label()))
-		if opts.json {
-			return writeJSON(f.io.Out, []*client.Prompt{})
-		}
-		return nil
-	}
-	// A listing stopped at mcpsh's budget still shows what came
-	// before the stop, and then fails.
-	if l == nil {
-		return err
-	}
-	for _, w := range l.Warnings {
-		f.warn(w)
-	}
-	if opts.json {
-		if l.Prompts == nil {
-			l.Prompts = []*client.Prompt{}
-		}
-		if werr := writeJSON(f.io.Out, l.Prompts); werr != nil {
-			return werr
-		}
-		return err
-	}
 	p := f.pal()
-	for _, pr := range l.Prompts {
-		var as []string
-		for _, arg := range pr.Arguments {
-			n := termtext.Line(arg.Name)
-			if arg.Required {
-				n += "*"
-			}
-			as = append(as, n)
-		}
+	for _, pr := range prompts {
+		as := listing.PromptArgs(pr)
 		if !f.io.StdoutTTY {
 			fmt.Fprintf(f.io.Out, "%s\t%s\t%s\n", termtext.Line(pr.Name), termtext.Line(pr.DisplayName()), strings.Join(as, ","))
 			continue
@@ -97,7 +74,6 @@ func promptsRun(ctx context.Context, opts *promptsOptions) error {
 			fmt.Fprintln(f.io.Out, "  "+p.Muted(termtext.Truncate(d, max(f.io.Width-2, 60))))
 		}
 	}
-	return err
 }
 
 // promptOptions are mcpsh prompt's flags and arguments.

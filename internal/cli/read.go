@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/listing"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/spf13/cobra"
-	"github.com/yosida95/uritemplate/v3"
 )
 
 // readOptions are mcpsh read's flags and arguments.
@@ -110,31 +110,33 @@ func readRun(ctx context.Context, opts *readOptions) error {
 
 // expandURI expands a resource template with key=value variables; a plain
 // URI must come without any.
-func expandURI(uri string, vars []string) (string, error) {
+func expandURI(uri string, given []string) (string, error) {
 	if !strings.Contains(uri, "{") {
-		if len(vars) > 0 {
-			return "", &usageError{fmt.Sprintf("%s is not a template, so it takes no key=value (got %q)", uri, vars)}
+		if len(given) > 0 {
+			return "", &usageError{fmt.Sprintf("%s is not a template, so it takes no key=value (got %q)", uri, given)}
 		}
 		return uri, nil
 	}
-	t, err := uritemplate.New(uri)
+	vars, err := listing.Vars(uri)
 	if err != nil {
 		return "", &usageError{fmt.Sprintf("%s is not a valid URI template: %v", uri, err)}
 	}
-	values := uritemplate.Values{}
-	for _, kv := range vars {
+	values := map[string]string{}
+	for _, kv := range given {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok || k == "" {
 			return "", &usageError{fmt.Sprintf("%q is not key=value", kv)}
 		}
-		values.Set(k, uritemplate.String(v))
+		values[k] = v
 	}
+	// Every variable is asked for, the optional ones too, as read always
+	// has; the view's form asks only for those the path needs.
 	names := map[string]bool{}
 	var missing []string
-	for _, name := range t.Varnames() {
-		names[name] = true
-		if _, ok := values[name]; !ok {
-			missing = append(missing, name+"=VALUE")
+	for _, v := range vars {
+		names[v.Name] = true
+		if _, ok := values[v.Name]; !ok {
+			missing = append(missing, v.Name+"=VALUE")
 		}
 	}
 	if len(missing) > 0 {
@@ -145,7 +147,7 @@ func expandURI(uri string, vars []string) (string, error) {
 			return "", &usageError{fmt.Sprintf("%s has no variable %q", uri, k)}
 		}
 	}
-	out, err := t.Expand(values)
+	out, err := listing.Expand(uri, values)
 	if err != nil {
 		return "", &usageError{fmt.Sprintf("expanding %s: %v", uri, err)}
 	}

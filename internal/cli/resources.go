@@ -2,10 +2,11 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/listing"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/spf13/cobra"
 )
@@ -32,9 +33,9 @@ sizes; piped, one tab-separated line each (kind, URI, name, type, size).
 		Example: `  mcpsh resources -s docs
   mcpsh resources --json -- npx -y @modelcontextprotocol/server-everything | jq '.templates[].uriTemplate'`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			rest, command := commandAfterDash(cmd, args)
-			if len(rest) > 0 {
-				return &usageError{fmt.Sprintf("resources takes no arguments before --, got %q", rest)}
+			command, err := onlyCommand(cmd, args)
+			if err != nil {
+				return err
 			}
 			opts.command = command
 			if runF != nil {
@@ -49,29 +50,11 @@ sizes; piped, one tab-separated line each (kind, URI, name, type, size).
 
 // resourcesRun lists the server's resources and templates, every page.
 func resourcesRun(ctx context.Context, opts *resourcesOptions) error {
-	f := opts.f
-	s, err := f.connect(ctx, opts.command, nil)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	l, err := s.ListResources(ctx)
-	if errors.Is(err, client.ErrNotOffered) {
-		fmt.Fprintf(f.io.ErrOut, "mcpsh: %s offers no resources\n", termtext.Line(s.Target.Label()))
-		if opts.json {
-			return writeJSON(f.io.Out, resourcesJSON{Resources: []*client.Resource{}, Templates: []*client.ResourceTemplate{}})
+	return listRun(ctx, opts.f, opts.command, opts.json, "resources", resourcesJSON{Resources: []*client.Resource{}, Templates: []*client.ResourceTemplate{}}, func(ctx context.Context, s *client.Session) (*itemListing, error) {
+		l, err := s.ListResources(ctx)
+		if l == nil {
+			return nil, err
 		}
-		return nil
-	}
-	// A listing stopped at mcpsh's budget still shows what came
-	// before the stop, and then fails.
-	if l == nil {
-		return err
-	}
-	for _, w := range l.Warnings {
-		f.warn(w)
-	}
-	if opts.json {
 		j := resourcesJSON{Resources: l.Resources, Templates: l.Templates}
 		if j.Resources == nil {
 			j.Resources = []*client.Resource{}
@@ -79,13 +62,8 @@ func resourcesRun(ctx context.Context, opts *resourcesOptions) error {
 		if j.Templates == nil {
 			j.Templates = []*client.ResourceTemplate{}
 		}
-		if werr := writeJSON(f.io.Out, j); werr != nil {
-			return werr
-		}
-		return err
-	}
-	opts.printResources(l)
-	return err
+		return &itemListing{warnings: l.Warnings, json: j, print: func() { opts.printResources(l) }}, err
+	})
 }
 
 type resourcesJSON struct {
@@ -93,36 +71,38 @@ type resourcesJSON struct {
 	Templates []*client.ResourceTemplate `json:"templates"`
 }
 
+// printResources prints the listing's groups: on a terminal under their
+// headings, with titles, URIs, types and sizes; piped, a tab-separated line
+// an item (kind, URI, name, type, size).
 func (opts *resourcesOptions) printResources(l *client.ResourceListing) {
 	f := opts.f
-	w := f.io.Out
-	if !f.io.StdoutTTY {
-		for _, r := range l.Resources {
-			fmt.Fprintf(w, "resource\t%s\t%s\t%s\t%d\n", termtext.Line(r.URI), termtext.Line(r.DisplayName()), termtext.Line(r.MIMEType), r.Size)
-		}
-		for _, t := range l.Templates {
-			fmt.Fprintf(w, "template\t%s\t%s\t%s\t\n", termtext.Line(t.URITemplate), termtext.Line(t.DisplayName()), termtext.Line(t.MIMEType))
-		}
-		return
-	}
-	p := f.pal()
+	w, p := f.io.Out, f.pal()
 	width := f.io.Width
 	if width <= 0 {
 		width = 100
 	}
-	fmt.Fprintln(w, p.Strong(fmt.Sprintf("Resources (%d)", len(l.Resources))))
-	for _, r := range l.Resources {
-		extra := termtext.Line(r.MIMEType)
-		if r.Size > 0 {
-			extra += " · " + client.HumanBytes(int(r.Size))
+	for i, g := range listing.Resources(l) {
+		if f.io.StdoutTTY {
+			if i > 0 {
+				fmt.Fprintln(w)
+			}
+			fmt.Fprintln(w, p.Strong(g.Heading(false)))
 		}
-		line := fmt.Sprintf("  %s  %s  %s", termtext.Line(r.DisplayName()), p.Muted(termtext.Line(r.URI)), p.Muted(extra))
-		fmt.Fprintln(w, termtext.Truncate(line, width))
-	}
-	if len(l.Templates) > 0 {
-		fmt.Fprintln(w, "\n"+p.Strong(fmt.Sprintf("Templates (%d)", len(l.Templates))))
-		for _, t := range l.Templates {
-			line := fmt.Sprintf("  %s  %s  %s", termtext.Line(t.DisplayName()), p.Muted(termtext.Line(t.URITemplate)), p.Muted(termtext.Line(t.MIMEType)))
+		for _, it := range g.Items {
+			var mime, size, facts string
+			if it.Kind == listing.Template {
+				mime = l.Templates[it.Index].MIMEType
+				facts = termtext.Line(mime)
+			} else {
+				r := l.Resources[it.Index]
+				mime, size = r.MIMEType, fmt.Sprint(r.Size)
+				facts = strings.Join(listing.ResourceFacts(r), " · ")
+			}
+			if !f.io.StdoutTTY {
+				fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", it.Kind, termtext.Line(it.Name), termtext.Line(it.Title), termtext.Line(mime), size)
+				continue
+			}
+			line := fmt.Sprintf("  %s  %s  %s", termtext.Line(it.Title), p.Muted(termtext.Line(it.Name)), p.Muted(facts))
 			fmt.Fprintln(w, termtext.Truncate(line, width))
 		}
 	}

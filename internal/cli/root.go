@@ -114,3 +114,13 @@ func commandAfterDash(cmd *cobra.Command, args []string) (before, command []stri
 	}
 	return args, nil
 }
+
+// onlyCommand is commandAfterDash for the commands that take nothing but
+// the target's flags: any word before "--" is a usage error.
+func onlyCommand(cmd *cobra.Command, args []string) (command []string, err error) {
+	rest, command := commandAfterDash(cmd, args)
+	if len(rest) > 0 {
+		return nil, &usageError{fmt.Sprintf("%s takes no arguments before --, got %q", cmd.Name(), rest)}
+	}
+	return command, nil
+}

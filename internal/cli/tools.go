@@ -44,9 +44,9 @@ exit status 1, after the others are listed.`,
   mcpsh tools -s memory --json | jq '.[] | select(.class == "destructive") | .name'
   mcpsh tools -- npx -y @modelcontextprotocol/server-everything`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			rest, command := commandAfterDash(cmd, args)
-			if len(rest) > 0 {
-				return &usageError{fmt.Sprintf("tools takes no arguments before --, got %q", rest)}
+			command, err := onlyCommand(cmd, args)
+			if err != nil {
+				return err
 			}
 			opts.command = command
 			if runF != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/proxy"
+	"github.com/mcpsh/mcpsh/internal/testing/wait"
 	"github.com/mcpsh/mcpsh/policy"
 )
 
@@ -30,7 +31,7 @@ func TestAConsoleSeesTheHostAndTheCalls(t *testing.T) {
 	w := r.watch()
 	// The host connected before the console: the proxy's hello names it.
 	up := r.attached(w)
-	if res := recv(t, "the call", r.call("search_notes", map[string]any{"query": "milk", "api_key": "sk-live-1234567890abcdef"})); res.IsError {
+	if res := wait.Recv(t, "the call", r.call("search_notes", map[string]any{"query": "milk", "api_key": "sk-live-1234567890abcdef"})); res.IsError {
 		t.Fatal(textOf(res))
 	}
 	if up.Info.Host == nil || up.Info.Host.Name != "rig-host" || up.Info.Host.Version != "3.1" || up.Info.Server.Protocol == "" {
@@ -83,7 +84,7 @@ func TestTwoConsolesTheFirstAnswerWins(t *testing.T) {
 	if err := w2.Answer(q2.Proxy, q.ID, Refuse); err != nil { // too late
 		t.Fatal(err)
 	}
-	res := recv(t, "the call", done)
+	res := wait.Recv(t, "the call", done)
 	if res.IsError || r.demo.Executions("delete_note") != 1 {
 		t.Fatalf("%s, executions %d", textOf(res), r.demo.Executions("delete_note"))
 	}
@@ -104,7 +105,7 @@ func TestARefusalAtTheConsole(t *testing.T) {
 	if err := w.Answer(q.Proxy, q.Question.ID, Refuse); err != nil {
 		t.Fatal(err)
 	}
-	res := recv(t, "the call", done)
+	res := wait.Recv(t, "the call", done)
 	if !res.IsError || !strings.Contains(textOf(res), "declined at the console") || r.demo.Executions("delete_note") != 0 {
 		t.Fatalf("%q, executions %d", textOf(res), r.demo.Executions("delete_note"))
 	}
@@ -121,10 +122,10 @@ func TestAllowLetsTheToolRunForTheSession(t *testing.T) {
 	if err := w.Answer(q.Proxy, q.Question.ID, Allow); err != nil {
 		t.Fatal(err)
 	}
-	if res := recv(t, "the first call", done); res.IsError {
+	if res := wait.Recv(t, "the first call", done); res.IsError {
 		t.Fatal(textOf(res))
 	}
-	if res := recv(t, "the second call", r.call("pop_note", nil)); res.IsError {
+	if res := wait.Recv(t, "the second call", r.call("pop_note", nil)); res.IsError {
 		t.Fatal(textOf(res))
 	}
 	if n := r.demo.Executions("pop_note"); n != 2 {
@@ -150,7 +151,7 @@ func TestAConsoleGoneMidQuestionFallsToTheHost(t *testing.T) {
 	done := r.call("delete_note", map[string]any{"id": 3})
 	next(t, w, "the question", kind(QuestionAsked))
 	w.Close()
-	res := recv(t, "the call", done)
+	res := wait.Recv(t, "the call", done)
 	if res.IsError || r.hostAsked() != 1 || r.demo.Executions("delete_note") != 1 {
 		t.Fatalf("%q, host asked %d, executions %d", textOf(res), r.hostAsked(), r.demo.Executions("delete_note"))
 	}
@@ -165,7 +166,7 @@ func TestAConsoleGoneMidQuestionIsARefusalWithoutAHostToAsk(t *testing.T) {
 	done := r.call("delete_note", map[string]any{"id": 3})
 	next(t, w, "the question", kind(QuestionAsked))
 	w.Close()
-	res := recv(t, "the call", done)
+	res := wait.Recv(t, "the call", done)
 	if !res.IsError || !strings.Contains(textOf(res), "no one could be asked") || r.demo.Executions("delete_note") != 0 {
 		t.Fatalf("%q, executions %d", textOf(res), r.demo.Executions("delete_note"))
 	}
@@ -186,7 +187,7 @@ func TestAConsoleThatComesLateIsAskedTheOpenQuestion(t *testing.T) {
 	if err := w2.Answer(late.Proxy, q.ID, Run); err != nil {
 		t.Fatal(err)
 	}
-	if res := recv(t, "the call", done); res.IsError {
+	if res := wait.Recv(t, "the call", done); res.IsError {
 		t.Fatal(textOf(res))
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/testing/wait"
 )
 
 // The token link is Windows's; these run it here, through the same Hub and
@@ -108,7 +109,7 @@ func TestTokenLinkAskedAndAnswered(t *testing.T) {
 	if err := w.Answer(q.Proxy, q.Question.ID, Run); err != nil {
 		t.Fatal(err)
 	}
-	if res := recv(t, "the call", done); res.IsError {
+	if res := wait.Recv(t, "the call", done); res.IsError {
 		t.Fatalf("the call answered run at the console: %s", textOf(res))
 	}
 	if c := see("the answer's closing", kind(QuestionClosed)).Closed; c.Choice != Run || !c.Yours {
@@ -122,7 +123,7 @@ func TestTokenLinkAskedAndAnswered(t *testing.T) {
 	if !strings.Contains(refusal, "version 1 of the console protocol, not 99") {
 		t.Fatalf("a console of another version read %q", refusal)
 	}
-	waitFor(t, "the proxy's warning", func() bool { r.mu.Lock(); defer r.mu.Unlock(); return len(r.warns) > 0 })
+	wait.Until(t, "the proxy's warning", func() bool { r.mu.Lock(); defer r.mu.Unlock(); return len(r.warns) > 0 })
 	said := []string{refusal}
 	for _, e := range seen {
 		b, err := json.Marshal(e)
@@ -183,7 +184,7 @@ func TestTokenLinkRefusesWithoutTheToken(t *testing.T) {
 	if strings.Contains(line, token) {
 		t.Fatalf("the proxy's hello carries the token: %s", line)
 	}
-	waitFor(t, "the console to count", h.Present)
+	wait.Until(t, "the console to count", h.Present)
 }
 
 // An answer before hello, with the token, cannot answer an open question:
@@ -207,7 +208,7 @@ func TestTokenLinkAnswerBeforeHelloIsRefused(t *testing.T) {
 	if cl := next(t, w, "the closing", kind(QuestionClosed)).Closed; cl.Choice != Refuse || !cl.Yours {
 		t.Fatalf("closed: %+v", cl)
 	}
-	if res := recv(t, "the call", done); !res.IsError {
+	if res := wait.Recv(t, "the call", done); !res.IsError {
 		t.Fatalf("the call refused at the console ran: %s", textOf(res))
 	}
 }
@@ -238,7 +239,7 @@ func TestATokenEntryWhosePortRefusesIsDropped(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	waitFor(t, "the stale entry to be dropped", func() bool {
+	wait.Until(t, "the stale entry to be dropped", func() bool {
 		_, err := os.Stat(entryPath(dir, id))
 		return os.IsNotExist(err)
 	})

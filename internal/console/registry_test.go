@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/mcpsh/mcpsh/internal/testing/wait"
 )
 
 // The folder is the user's alone, the socket and the entry too; the entry
@@ -131,7 +133,7 @@ func TestAnEntryWhoseSocketRefusesIsDropped(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	waitFor(t, "the stale entry to be dropped", func() bool {
+	wait.Until(t, "the stale entry to be dropped", func() bool {
 		_, err := os.Stat(entryPath(dir, id))
 		return os.IsNotExist(err)
 	})

@@ -217,27 +217,3 @@ func (r *rig) attached(w *Watcher) Event {
 	r.t.Helper()
 	return next(r.t, w, "the proxy to appear", kind(ProxyAppeared))
 }
-
-// waitFor polls cond; the sleep is a polling interval, not a synchronisation.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("gave up waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
-func recv[T any](t *testing.T, what string, ch <-chan T) T {
-	t.Helper()
-	select {
-	case v := <-ch:
-		return v
-	case <-time.After(15 * time.Second):
-		t.Fatalf("gave up waiting for %s", what)
-		var zero T
-		return zero
-	}
-}

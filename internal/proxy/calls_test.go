@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcpsh/mcpsh/client"
+	"github.com/mcpsh/mcpsh/internal/testing/wait"
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -113,7 +114,7 @@ func TestHostElicitationApprovesOrDeclines(t *testing.T) {
 			if res.IsError || r.executions("wipe") != 1 || yes.asked.Load() != 1 {
 				t.Fatalf("accepted: %q, executions %d, asked %d", textOf(res), r.executions("wipe"), yes.asked.Load())
 			}
-			msg := recv(t, "the question", yes.messages)
+			msg := wait.Recv(t, "the question", yes.messages)
 			for _, want := range []string{`mcpsh asks before a call by Test Host 9.1 to server "fixture":`, "Tool: wipe: destructive",
 				"destructiveHint true — declared by the server (a claim, not checked)", `Arguments: {"path":"/tmp/x"}`} {
 				if !strings.Contains(msg, want) {

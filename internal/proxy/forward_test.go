@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/testing/fixture"
+	"github.com/mcpsh/mcpsh/internal/testing/wait"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -69,7 +70,7 @@ func TestProgressAndLogsReachTheHost(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := 1; i <= 3; i++ {
-		p := recv(t, "progress", progress)
+		p := wait.Recv(t, "progress", progress)
 		if p.ProgressToken != "host-token" || p.Progress != float64(i) || p.Total != 4 || p.Message != "step "+strconv.Itoa(i) {
 			t.Fatalf("progress %d: %+v", i, p)
 		}
@@ -78,7 +79,7 @@ func TestProgressAndLogsReachTheHost(t *testing.T) {
 		t.Fatal(err)
 	}
 	callTool(t, cs, "say", nil)
-	l := recv(t, "the log message", logs)
+	l := wait.Recv(t, "the log message", logs)
 	data, _ := json.Marshal(l.Data)
 	if l.Level != "warning" || l.Logger != "fixture" || string(data) != `{"n":1,"said":"hello"}` {
 		t.Fatalf("log: %+v %s", l, data)
@@ -95,7 +96,7 @@ func TestListChangedReachesTheHost(t *testing.T) {
 				t.Fatal(err)
 			}
 			callTool(t, cs, "trigger", nil)
-			recv(t, "list_changed", changed)
+			wait.Recv(t, "list_changed", changed)
 			tools, err := cs.ListTools(context.Background(), nil)
 			if err != nil {
 				t.Fatal(err)
@@ -139,13 +140,13 @@ func TestHostCancellationCancelsUpstreamAndIsNotRetried(t *testing.T) {
 		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "slow", Arguments: map[string]any{}})
 		errc <- err
 	}()
-	waitFor(t, "slow to reach the server", func() bool { return r.executions("slow") == 1 })
+	wait.Until(t, "slow to reach the server", func() bool { return r.executions("slow") == 1 })
 	cancel()
-	if err := recv(t, "the cancelled call to return", errc); err == nil {
+	if err := wait.Recv(t, "the cancelled call to return", errc); err == nil {
 		t.Fatal("the cancelled call returned no error")
 	}
-	waitFor(t, "the server to hear of the cancellation", func() bool { return len(fixture.Lines(r.state, "cancelled")) == 1 })
-	waitFor(t, "the call to be logged", func() bool { return len(r.logged()) == 1 })
+	wait.Until(t, "the server to hear of the cancellation", func() bool { return len(fixture.Lines(r.state, "cancelled")) == 1 })
+	wait.Until(t, "the call to be logged", func() bool { return len(r.logged()) == 1 })
 	if o := r.logged()[0]; o.Status != client.StatusCancelled || len(o.Attempts) != 1 || r.executions("slow") != 1 {
 		t.Fatalf("logged %s with %d attempts, executions %d", o.Status, len(o.Attempts), r.executions("slow"))
 	}
@@ -165,7 +166,7 @@ func TestARestartedServerWithOtherToolsIsAListChange(t *testing.T) {
 	if !res.IsError || r.executions("get_thing") != 1 {
 		t.Fatalf("get_thing: %q, executions %d; want not retried once re-declared destructive", textOf(res), r.executions("get_thing"))
 	}
-	recv(t, "list_changed", changed)
+	wait.Recv(t, "list_changed", changed)
 	tools, err := cs.ListTools(context.Background(), nil)
 	if err != nil || len(tools.Tools) != 1 || tools.Tools[0].Annotations.ReadOnlyHint {
 		t.Fatalf("the host's new listing: %+v %v", tools, err)

@@ -213,29 +213,3 @@ func textOf(res *mcp.CallToolResult) string {
 	}
 	return b.String()
 }
-
-// waitFor polls cond; the sleep is a polling interval, not a synchronisation.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("gave up waiting for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-// recv waits for the next value on ch, failing the test rather than
-// hanging when none comes.
-func recv[T any](t *testing.T, what string, ch <-chan T) T {
-	t.Helper()
-	select {
-	case v := <-ch:
-		return v
-	case <-time.After(10 * time.Second):
-		t.Fatalf("gave up waiting for %s", what)
-		var zero T
-		return zero
-	}
-}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/testing/fixture"
+	"github.com/mcpsh/mcpsh/internal/testing/wait"
 )
 
 // The host goes away in the middle of a call: the call is cancelled, not
@@ -19,7 +20,7 @@ func TestHostGoneMidCallEndsTheServer(t *testing.T) {
 	h := r.rawHost()
 	h.initialize("2025-11-25", `{}`)
 	h.send(`{"jsonrpc":"2.0","id":99,"method":"tools/call","params":{"name":"slow","arguments":{}}}`)
-	waitFor(t, "slow to reach the server", func() bool { return r.executions("slow") == 1 })
+	wait.Until(t, "slow to reach the server", func() bool { return r.executions("slow") == 1 })
 	pids := fixture.Lines(r.state, "pids")
 	if len(pids) != 1 {
 		t.Fatalf("pids %v", pids)
@@ -33,7 +34,7 @@ func TestHostGoneMidCallEndsTheServer(t *testing.T) {
 	if o := r.logged(); len(o) != 1 || o[0].Status != client.StatusCancelled || r.executions("slow") != 1 {
 		t.Fatalf("logged %+v, executions %d", o, r.executions("slow"))
 	}
-	waitFor(t, "the server's process to end", func() bool { return !processRunning(pid) })
+	wait.Until(t, "the server's process to end", func() bool { return !processRunning(pid) })
 }
 
 // processRunning reports a process that exists and is not a zombie.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/testing/fixture"
+	"github.com/mcpsh/mcpsh/internal/testing/wait"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -22,17 +23,17 @@ func TestAnInterruptCancelsTheCallsInFlightAndEndsServe(t *testing.T) {
 		_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "slow", Arguments: map[string]any{}})
 		errc <- err
 	}()
-	waitFor(t, "slow to reach the server", func() bool { return r.executions("slow") == 1 })
+	wait.Until(t, "slow to reach the server", func() bool { return r.executions("slow") == 1 })
 	r.cancel()
-	if err := recv(t, "Serve to return after its context ended", r.served); err != nil {
+	if err := wait.Recv(t, "Serve to return after its context ended", r.served); err != nil {
 		t.Errorf("Serve: %v", err)
 	}
 	r.served <- nil // for the cleanup
-	waitFor(t, "the server to hear of the cancellation", func() bool { return len(fixture.Lines(r.state, "cancelled")) == 1 })
+	wait.Until(t, "the server to hear of the cancellation", func() bool { return len(fixture.Lines(r.state, "cancelled")) == 1 })
 	if o := r.logged(); len(o) != 1 || o[0].Status != client.StatusCancelled || r.executions("slow") != 1 {
 		t.Fatalf("logged %+v, executions %d", o, r.executions("slow"))
 	}
-	if err := recv(t, "the host's call to end", errc); err == nil {
+	if err := wait.Recv(t, "the host's call to end", errc); err == nil {
 		t.Error("the host's call ended with no error")
 	}
 }

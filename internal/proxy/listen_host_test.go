@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/testing/fixture"
+	"github.com/mcpsh/mcpsh/internal/testing/wait"
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -102,7 +103,10 @@ func (n *notes) options() *mcp.ClientOptions {
 }
 
 // next waits for the next update the host hears, and says which it was.
-func (n *notes) next(t *testing.T) string { t.Helper(); return recv(t, "a resource update", n.got) }
+func (n *notes) next(t *testing.T) string {
+	t.Helper()
+	return wait.Recv(t, "a resource update", n.got)
+}
 
 func subscribe(t *testing.T, cs *mcp.ClientSession, uri string) {
 	t.Helper()
@@ -178,11 +182,11 @@ func TestListenDroppedPostCancelsTheCallUpstream(t *testing.T) {
 			res.Body.Close()
 		}
 	}()
-	waitFor(t, "slow to reach the server", func() bool { return r.executions("slow") == 1 })
+	wait.Until(t, "slow to reach the server", func() bool { return r.executions("slow") == 1 })
 	drop()
 	<-done
-	waitFor(t, "the server to be told of the cancellation", func() bool { return len(fixture.Lines(r.state, "cancelled")) == 1 })
-	waitFor(t, "the call to be recorded", func() bool { return len(r.logged()) == 1 })
+	wait.Until(t, "the server to be told of the cancellation", func() bool { return len(fixture.Lines(r.state, "cancelled")) == 1 })
+	wait.Until(t, "the call to be recorded", func() bool { return len(r.logged()) == 1 })
 	if o := r.logged()[0]; o.Status != client.StatusCancelled || r.executions("slow") != 1 {
 		t.Errorf("logged %s, executions %d", o.Status, r.executions("slow"))
 	}
@@ -221,7 +225,7 @@ func TestListenServesAtMostSixteenSessions(t *testing.T) {
 		t.Fatalf("DELETE: %v %v", dres, err)
 	}
 	dres.Body.Close()
-	waitFor(t, "a session to be free", func() bool {
+	wait.Until(t, "a session to be free", func() bool {
 		r.l.mu.Lock()
 		defer r.l.mu.Unlock()
 		return len(r.l.slots) < DefaultMaxSessions

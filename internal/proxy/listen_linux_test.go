@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/testing/fixture"
+	"github.com/mcpsh/mcpsh/internal/testing/wait"
 )
 
 // upstreamPID is the process ID of the fixture's only start.
@@ -32,7 +33,7 @@ func TestListenDeleteMidCallEndsTheCallAndTheServer(t *testing.T) {
 	id := r.rawSession()
 	hdr := map[string]string{sessionHeader: id, "Mcp-Protocol-Version": "2025-11-25"}
 	r.postInFlight(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"slow","arguments":{}}}`, hdr)
-	waitFor(t, "slow to reach the server", func() bool { return r.executions("slow") == 1 })
+	wait.Until(t, "slow to reach the server", func() bool { return r.executions("slow") == 1 })
 	pid := r.upstreamPID()
 	req, _ := http.NewRequest(http.MethodDelete, r.url, nil)
 	req.Header.Set("Authorization", "Bearer "+r.token)
@@ -44,7 +45,7 @@ func TestListenDeleteMidCallEndsTheCallAndTheServer(t *testing.T) {
 		t.Fatalf("DELETE: %v %v", res, err)
 	}
 	res.Body.Close()
-	waitFor(t, "the server's process to end", func() bool { return !processRunning(pid) })
+	wait.Until(t, "the server's process to end", func() bool { return !processRunning(pid) })
 	if o := r.logged(); len(o) != 1 || o[0].Status != client.StatusCancelled || r.executions("slow") != 1 {
 		t.Fatalf("logged %+v, executions %d", o, r.executions("slow"))
 	}
@@ -58,7 +59,7 @@ func TestListenIdleSessionTimesOutWithItsServer(t *testing.T) {
 	r := newHTTPRig(t, "proxy", ListenOptions{SessionTimeout: 300 * time.Millisecond})
 	id := r.rawSession()
 	pid := r.upstreamPID()
-	waitFor(t, "the server's process to end", func() bool { return !processRunning(pid) })
+	wait.Until(t, "the server's process to end", func() bool { return !processRunning(pid) })
 	res, body := r.rawPost(context.Background(), `{"jsonrpc":"2.0","id":2,"method":"ping"}`, map[string]string{sessionHeader: id, "Mcp-Protocol-Version": "2025-11-25"})
 	if res.StatusCode != http.StatusNotFound || !strings.Contains(body, "session not found") {
 		t.Errorf("a request in the ended session: %s %s", res.Status, body)
@@ -71,10 +72,10 @@ func TestListenEndingEndsEverySession(t *testing.T) {
 	id := r.rawSession()
 	r.postInFlight(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"slow","arguments":{}}}`,
 		map[string]string{sessionHeader: id, "Mcp-Protocol-Version": "2025-11-25"})
-	waitFor(t, "slow to reach the server", func() bool { return r.executions("slow") == 1 })
+	wait.Until(t, "slow to reach the server", func() bool { return r.executions("slow") == 1 })
 	pid := r.upstreamPID()
 	r.stop()
-	if err := recv(t, "the listener to end", r.served); err != nil {
+	if err := wait.Recv(t, "the listener to end", r.served); err != nil {
 		t.Errorf("Serve: %v", err)
 	}
 	r.served <- nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/mcpsh/mcpsh/internal/testing/wait"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -23,7 +24,7 @@ func TestProgressThatGoesBackIsNotPassedOn(t *testing.T) {
 	}
 	// The last value comes only after any the relay might wrongly pass on.
 	for _, want := range []float64{1, 3, 4} {
-		if p := recv(t, "progress", progress); p.Progress != want {
+		if p := wait.Recv(t, "progress", progress); p.Progress != want {
 			t.Fatalf("the host heard progress %v, want %v", p.Progress, want)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpsh/mcpsh/internal/jsonscan"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -215,26 +216,12 @@ func (f field) name() string {
 
 // topLevel returns the members of a JSON object in order, as slices of raw.
 func topLevel(raw json.RawMessage) ([]field, error) {
-	if !json.Valid(raw) {
-		return nil, errNotObject
-	}
-	i := skipSpace(raw, 0)
-	if i >= len(raw) || raw[i] != '{' {
-		return nil, errNotObject
-	}
 	fields := []field{}
-	i = skipSpace(raw, i+1)
-	for i < len(raw) && raw[i] != '}' {
-		kEnd := skipString(raw, i)
-		key := raw[i:kEnd]
-		i = skipSpace(raw, kEnd)
-		i = skipSpace(raw, i+1) // the colon
-		vEnd := skipValue(raw, i)
-		fields = append(fields, field{key: key, value: raw[i:vEnd]})
-		i = skipSpace(raw, vEnd)
-		if i < len(raw) && raw[i] == ',' {
-			i = skipSpace(raw, i+1)
-		}
+	if !jsonscan.Members(raw, func(k, v []byte) bool {
+		fields = append(fields, field{key: k, value: v})
+		return true
+	}) {
+		return nil, errNotObject
 	}
 	return fields, nil
 }
@@ -253,56 +240,4 @@ func marshalNoEscape(v any) ([]byte, error) {
 		return nil, err
 	}
 	return bytes.TrimRight(b.Bytes(), "\n"), nil
-}
-
-// The scanners read text json.Valid has accepted, so they only find where
-// things end (as client/jsonscan.go's do).
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-func skipString(b []byte, i int) int {
-	for i++; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		}
-	}
-	return len(b)
-}
-
-func skipValue(b []byte, i int) int {
-	if i >= len(b) {
-		return len(b)
-	}
-	switch b[i] {
-	case '"':
-		return skipString(b, i)
-	case '{', '[':
-		depth := 0
-		for ; i < len(b); i++ {
-			switch b[i] {
-			case '"':
-				i = skipString(b, i) - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				if depth--; depth == 0 {
-					return i + 1
-				}
-			}
-		}
-		return len(b)
-	default:
-		for i < len(b) && b[i] != ',' && b[i] != '}' && b[i] != ']' && b[i] != ' ' && b[i] != '\t' && b[i] != '\n' && b[i] != '\r' {
-			i++
-		}
-		return i
-	}
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/mcpsh/mcpsh/internal/testing/wait"
 )
 
 // A server's question put to a 2026-07-28 host goes with the call it came
@@ -44,7 +46,7 @@ func TestARoundsQuestionGoesWithItsOwnCall(t *testing.T) {
 		t.Fatal(string(e))
 	}
 	h.sendCall("101", "ask_late", `{}`, "")
-	waitFor(t, "ask_late to reach the server", func() bool { return r.executions("ask_late") == 1 })
+	wait.Until(t, "ask_late to reach the server", func() bool { return r.executions("ask_late") == 1 })
 	h.sendCall("102", "hold", `{}`, "")
 	id, res := h.answer()
 	var reqs map[string]struct {
@@ -80,7 +82,7 @@ func TestAQuestionForNoKnownCallIsDeclined(t *testing.T) {
 		t.Fatal(string(e))
 	}
 	h.sendCall("101", "ask", `{"after":"slow"}`, "")
-	waitFor(t, "ask to reach the server", func() bool { return r.executions("ask") == 1 })
+	wait.Until(t, "ask to reach the server", func() bool { return r.executions("ask") == 1 })
 	h.sendCall("102", "slow", `{}`, "")
 	id, res := h.answer()
 	if id != "101" || !strings.Contains(string(res["content"]), `asked: {\"action\":\"decline\"}`) {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpsh/mcpsh/internal/testing/fixture"
+	"github.com/mcpsh/mcpsh/internal/testing/wait"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -61,7 +62,7 @@ func TestTheUpstreamIsOfferedWhatTheHostDeclared(t *testing.T) {
 	}
 	// The host's roots reach the upstream once the host has finished its
 	// handshake.
-	waitFor(t, "the host's roots to reach the server", func() bool {
+	wait.Until(t, "the host's roots to reach the server", func() bool {
 		return strings.Contains(textOf(callTool(t, cs2, "roots", nil)), "file:///work/project")
 	})
 }
@@ -75,7 +76,7 @@ func TestResourceSubscriptionsPassBothWays(t *testing.T) {
 	if err := cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: "file:///a.txt"}); err != nil {
 		t.Fatal(err)
 	}
-	if uri := recv(t, "resources/updated", updated); uri != "file:///a.txt" || fixture.CountIn(r.state, "subscribed", "file:///a.txt") != 1 {
+	if uri := wait.Recv(t, "resources/updated", updated); uri != "file:///a.txt" || fixture.CountIn(r.state, "subscribed", "file:///a.txt") != 1 {
 		t.Fatalf("updated %q, subscribed %v", uri, fixture.Lines(r.state, "subscribed"))
 	}
 }
@@ -91,11 +92,11 @@ func TestASlowServerDoesNotBlockTheHost(t *testing.T) {
 		res, _ := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "slow", Arguments: map[string]any{}})
 		slow <- res
 	}()
-	waitFor(t, "slow to reach the server", func() bool { return r.executions("slow") == 1 })
+	wait.Until(t, "slow to reach the server", func() bool { return r.executions("slow") == 1 })
 	if res := callTool(t, cs, "read", nil); res.IsError {
 		t.Fatalf("read while slow ran: %q", textOf(res))
 	}
-	res := recv(t, "slow's answer", slow)
+	res := wait.Recv(t, "slow's answer", slow)
 	if res == nil || !res.IsError || !strings.Contains(textOf(res), "no answer or progress within 500ms") {
 		t.Fatalf("slow: %+v", res)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/mcpsh/mcpsh/client"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/internal/testing/fixture"
+	"github.com/mcpsh/mcpsh/internal/testing/wait"
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -180,7 +181,7 @@ func TestTheServersLeadingBlanksDoNotPushItsWordsBelowTheMark(t *testing.T) {
 				return &mcp.ElicitResult{Action: "decline"}, nil
 			}})
 			callTool(t, cs, "ask", map[string]any{"lead": true})
-			msg := recv(t, "the server's form", asked)
+			msg := wait.Recv(t, "the server's form", asked)
 			if first, _, _ := strings.Cut(msg, "\n"); first != `From server "fixture" (not mcpsh): `+fixture.ProxyAskMessage || !termtext.Safe(msg) {
 				t.Fatalf("the host was shown %q", msg)
 			}

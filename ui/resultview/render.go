@@ -200,9 +200,10 @@ func or(s, def string) string {
 
 // ArgLines are the arguments as indented JSON, sanitized, with long lines
 // wrapped under themselves rather than cut: in the dialog every value can be
-// read before y, and the result view shows them the same way.
-func ArgLines(args map[string]any, width int) []string {
-	if len(args) == 0 {
+// read before y, and the result view shows them the same way. args is any
+// JSON value, as the console is given arguments already redacted.
+func ArgLines(args any, width int) []string {
+	if m, ok := args.(map[string]any); args == nil || ok && len(m) == 0 {
 		return []string{"  none"}
 	}
 	var b bytes.Buffer

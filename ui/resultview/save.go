@@ -99,7 +99,7 @@ func (s *SavePrompt) Lines(st *style.Styles, k *keymap.KeyMap, width int) []stri
 	w.Add(st.Muted.Render(strings.Repeat("─", max(width, 1))))
 	if s.exists != "" {
 		w.Add(st.Warning.Render(termtext.Truncate(termtext.Line(s.exists)+" exists", width)))
-		w.Add(keyHint(st, k.Overwrite.Help().Key, "replace it") + "   " + keyHint(st, k.KeepFile.Help().Key, "keep it and choose another name"))
+		w.Add(st.KeyHint(k.Overwrite.Help().Key, "replace it") + "   " + st.KeyHint(k.KeepFile.Help().Key, "keep it and choose another name"))
 		return w.Out
 	}
 	w.Add(s.in.View())
@@ -262,8 +262,4 @@ func BaseType(mt string) string {
 		return t
 	}
 	return strings.ToLower(strings.TrimSpace(mt))
-}
-
-func keyHint(st *style.Styles, k, desc string) string {
-	return st.Key.Render(k) + " " + st.KeyDesc.Render(desc)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/mcpsh/mcpsh/policy"
 	"github.com/mcpsh/mcpsh/ui/layout"
 	"github.com/mcpsh/mcpsh/ui/overlays"
+	"github.com/mcpsh/mcpsh/ui/resultview"
 )
 
 // detailLines are the opened call's lines: the tool, the proxy, the
@@ -86,7 +87,7 @@ func (m *Model) detailLines(w int) []string {
 	if c.args == nil {
 		l.Add(st.Muted.Render("  not known here: the call's start was not seen"))
 	} else {
-		for _, a := range argLines(c.args, w) {
+		for _, a := range resultview.ArgLines(c.args, w) {
 			l.Add(a)
 		}
 	}

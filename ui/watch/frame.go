@@ -46,9 +46,9 @@ func (m *Model) prepare() {
 	}
 	if q := m.dialog; q != nil {
 		f := m.dialogLayout(q, body)
-		if q.args == nil || q.argsW != f.inner {
-			q.args, q.argsW = f.args, f.inner
+		if q.args == nil || q.argsW != f.Inner {
+			q.args, q.argsW = f.Args, f.Inner
 		}
-		m.argTop = f.argTop
+		m.argTop = f.ArgTop
 	}
 }

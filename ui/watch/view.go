@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpsh/mcpsh/internal/termtext"
 	"github.com/mcpsh/mcpsh/policy"
+	"github.com/mcpsh/mcpsh/ui/footer"
 )
 
 // View draws the model as the last Update laid it out; it changes nothing.
@@ -45,7 +46,7 @@ func (m *Model) render() string {
 		}
 		out = append(out, st.Render(termtext.Truncate(m.notice.text, w)))
 	}
-	out = append(out, renderFooter(m.st, m.keys, m.bindings(), w))
+	out = append(out, footer.Render(m.st, m.keys, m.bindings(), w))
 	for i, l := range out {
 		out[i] = termtext.Truncate(l, w)
 	}

@@ -1,4 +1,6 @@
-package ui
+// Package footer draws the keys that work now in one line, for the
+// interactive view and the console of running proxies alike.
+package footer
 
 import (
 	"slices"
@@ -10,22 +12,17 @@ import (
 	"github.com/mcpsh/mcpsh/ui/style"
 )
 
-// footerKeys draws the keys that work now (bindings.go) in one line of the
-// model's width. Help and quit are never dropped, so the way to every other
-// key stays on screen; the rest say less first (a description's first word,
-// from the end of the list, the first key last), then go from the end,
-// leaving "…".
-func (m *Model) footerKeys(b []key.Binding) string {
-	return renderFooter(m.st, m.keys, b, m.width)
-}
-
-func renderFooter(st *style.Styles, keys *keymap.KeyMap, b []key.Binding, width int) string {
+// Render draws the enabled bindings of b in one line of width. Help and
+// quit are never dropped, so the way to every other key stays on screen;
+// the rest say less first (a description's first word, from the end of the
+// list, the first key last), then go from the end, leaving "…".
+func Render(st *style.Styles, keys *keymap.KeyMap, b []key.Binding, width int) string {
 	var rest, kept []key.Binding
 	for _, x := range b {
 		if !x.Enabled() {
 			continue
 		}
-		if sameKeys(x, keys.Help) || sameKeys(x, keys.Quit) || sameKeys(x, keys.ForceQuit) {
+		if Kept(keys, x) {
 			kept = append(kept, x)
 		} else {
 			rest = append(rest, x)
@@ -37,7 +34,7 @@ func renderFooter(st *style.Styles, keys *keymap.KeyMap, b []key.Binding, width 
 		if short {
 			desc, _, _ = strings.Cut(desc, " ")
 		}
-		return st.Key.Render(x.Help().Key) + " " + st.KeyDesc.Render(desc)
+		return st.KeyHint(x.Help().Key, desc)
 	}
 	// join draws the first n of the rest, the last of them from short on
 	// with their descriptions' first words, then help and quit.
@@ -77,6 +74,11 @@ func renderFooter(st *style.Styles, keys *keymap.KeyMap, b []key.Binding, width 
 	return ansi.Truncate(strings.Join(ks, " "), max(width, 0), "")
 }
 
-// sameKeys reports whether a and b answer to the same keys: a relabelled
+// Kept reports whether x is help or quit, which the footer never drops.
+func Kept(keys *keymap.KeyMap, x key.Binding) bool {
+	return SameKeys(x, keys.Help) || SameKeys(x, keys.Quit) || SameKeys(x, keys.ForceQuit)
+}
+
+// SameKeys reports whether a and b answer to the same keys: a relabelled
 // binding is still the one it was made from.
-func sameKeys(a, b key.Binding) bool { return slices.Equal(a.Keys(), b.Keys()) }
+func SameKeys(a, b key.Binding) bool { return slices.Equal(a.Keys(), b.Keys()) }
