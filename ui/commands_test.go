@@ -27,7 +27,7 @@ func TestWaitEventEndsWhenTheSessionCloses(t *testing.T) {
 		if _, ok := msg.(eventsClosedMsg); !ok {
 			t.Fatalf("got %T, want eventsClosedMsg", msg)
 		}
-	case <-time.After(10 * time.Second): // a hang guard, not a timing assertion
+	case <-time.After(patience): // a hang guard, not a timing assertion
 		t.Fatal("the wait for events outlived the closed session")
 	}
 }

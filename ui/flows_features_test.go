@@ -7,7 +7,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/teatest/v2"
@@ -41,7 +40,7 @@ func startFeatureFlow(t *testing.T) *featureFlow {
 	ff.flow = &flow{t: t, tm: tm}
 	t.Cleanup(func() {
 		tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
-		tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+		tm.WaitFinished(t, teatest.WithFinalTimeout(patience))
 		if s := m.Session(); s != nil {
 			s.Close()
 		}

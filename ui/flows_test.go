@@ -35,7 +35,7 @@ func startFlow(t *testing.T, trust policy.Trust, first ...string) *flow {
 	f := &flow{t: t, tm: tm, demo: d}
 	t.Cleanup(func() {
 		tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
-		tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+		tm.WaitFinished(t, teatest.WithFinalTimeout(patience))
 		if s := m.Session(); s != nil {
 			s.Close()
 		}
@@ -55,7 +55,7 @@ func (f *flow) waitFor(text string) {
 // waitForAny waits until the screen has shown one of texts, and says which.
 func (f *flow) waitForAny(texts ...string) string {
 	f.t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(patience)
 	for time.Now().Before(deadline) {
 		b, _ := io.ReadAll(f.tm.Output())
 		f.out.WriteString(ansi.Strip(string(b)))
@@ -81,7 +81,7 @@ func (f *flow) waitForAny(texts ...string) string {
 // until waits for a condition on the server's side.
 func (f *flow) until(what string, cond func() bool) {
 	f.t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(patience)
 	for !cond() {
 		if time.Now().After(deadline) {
 			f.t.Fatalf("timed out waiting for %s", what)

@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/teatest/v2"
@@ -28,7 +27,7 @@ func TestFlowWorkspaceSwitchAndCall(t *testing.T) {
 	f := &flow{t: t, tm: tm}
 	t.Cleanup(func() {
 		tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
-		tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+		tm.WaitFinished(t, teatest.WithFinalTimeout(patience))
 		m.Close()
 	})
 	f.waitFor("Destructive (5)")

@@ -79,7 +79,7 @@ func (d *driver) until(what string, cond func() bool) {
 	d.t.Helper()
 	guard := d.guard
 	if guard == 0 {
-		guard = 15 * time.Second
+		guard = patience
 	}
 	deadline := time.After(guard)
 	again := time.NewTicker(20 * time.Millisecond)

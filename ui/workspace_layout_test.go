@@ -93,7 +93,7 @@ func TestCloseEndsSessionsBeingRetired(t *testing.T) {
 	m.Close()
 	select {
 	case <-old.Done():
-	case <-time.After(5 * time.Second):
+	case <-time.After(patience):
 		t.Fatal("the replaced session is still open after Close")
 	}
 }
