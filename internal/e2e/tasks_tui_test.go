@@ -116,3 +116,33 @@ func cancelsIn(t *testing.T, file string) []string {
 	}
 	return strings.Fields(string(b))
 }
+
+// server-everything's simulate-research-query runs only as a task (protocol
+// 2025-11-25's augmentation, taskSupport "required"): the detail says so,
+// and the view follows the task through its stages, answers the
+// clarification it asks for (through tasks/result) in the view's dialog,
+// and shows the report with its task.
+func TestTUIRunsServerEverythingsTaskTool(t *testing.T) {
+	everything := npmBin(t, "mcp-server-everything")
+	x := newTmux(t)
+	dir := t.TempDir()
+	shell := fmt.Sprintf("HOME=%s XDG_STATE_HOME=%s TERM=xterm-256color %s -- %s; sleep 30", dir, filepath.Join(dir, "state"), mcpshBin, everything)
+	x.run("new-session", "-d", "-s", "t", "-x", "100", "-y", "30", shell)
+	x.waitFor("Write (")
+	x.keys("/", "s", "i", "m", "u", "l", "a", "t", "e", "-", "r")
+	x.waitFor("simulate-research-query · write · runs as a task")
+	x.keys("Enter", "Enter")
+	x.waitFor("topic*", "ambiguous")
+	x.run("send-keys", "-t", "t", "-l", "python")
+	x.keys("Down", "Right")
+	x.waitFor("‹ true ›")
+	x.keys("C-r")
+	s := x.waitFor("running as a task", "working")
+	id := taskIDOnScreen(t, s)
+	x.waitFor("asks for input", "could have multiple interpretations", "simulate-research-query runs on under this request")
+	x.keys("Right")
+	x.waitFor("‹ Python programming language ›")
+	x.keys("C-s")
+	x.waitFor("simulate-research-query  ok", "task "+id+" · completed", "# Research Report: python (programming)")
+	x.keys("Escape", "Escape", "q")
+}
