@@ -88,15 +88,20 @@ func Run(ctx context.Context, opts Options, in io.Reader, out io.Writer) error {
 }
 
 // Close ends what the view started, once it is off the screen: requests
-// still waiting get no answer, calls in flight are cancelled, connects in
-// flight are stopped and waited for, and every session is closed, the
-// servers in parallel.
+// still waiting get no answer, calls in flight are cancelled (and waited
+// for, so a task's server hears it cancelled), connects in flight are
+// stopped and waited for, and every session is closed, the servers in
+// parallel.
 func (m *Model) Close() {
 	m.inbox.close()
 	var pending []*connecting
+	var calls []*callRun
 	for _, s := range m.servers {
 		if s.running != nil {
 			s.running.cancel()
+			if s.running.run.begun.Load() {
+				calls = append(calls, s.running.run)
+			}
 		}
 		if s.connecting != nil {
 			pending = append(pending, s.connecting)
@@ -112,6 +117,16 @@ func (m *Model) Close() {
 	for _, c := range pending {
 		select {
 		case <-c.done:
+		case <-give:
+		}
+	}
+	// A call cancelled above ends in moments; one the server runs as a task
+	// first asks the server to cancel the task (tasks/cancel), which needs
+	// the session open.
+	give = time.After(callEndWait)
+	for _, r := range calls {
+		select {
+		case <-r.done:
 		case <-give:
 		}
 	}
@@ -135,6 +150,10 @@ func (m *Model) Init() tea.Cmd {
 	}
 	return tea.Batch(cmds...)
 }
+
+// callEndWait bounds how long Close waits for the calls it cancelled: longer
+// than the client gives tasks/cancel (5 s), so the server hears it.
+const callEndWait = 6 * time.Second
 
 // DefaultConnectTimeout is the batch commands' default too.
 const DefaultConnectTimeout = 30 * time.Second

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -84,13 +85,16 @@ func setLogLevelCmd(ctx context.Context, s *client.Session) tea.Cmd {
 	}
 }
 
-// callRun is the plumbing of one call in flight: its progress and retry notices
-// go into updates from the client's goroutines, without blocking them, and done
+// callRun is the plumbing of one call in flight: its progress, retry notices
+// and task statuses go into updates from the client's goroutines, without blocking them, and done
 // closes when the call has ended.
 type callRun struct {
 	id      int
 	updates chan tea.Msg
 	done    chan struct{}
+	// begun is set once the command runs: Close waits only for a call
+	// that has begun (done closes only then).
+	begun atomic.Bool
 }
 
 func newCallRun(id int) *callRun {
@@ -98,7 +102,8 @@ func newCallRun(id int) *callRun {
 }
 
 // send offers a message without ever blocking the client: if the UI has fallen
-// behind by a whole buffer, a progress update is dropped; a later one replaces it.
+// behind by a whole buffer, an update is dropped; a later one replaces it, and
+// the outcome carries the task as last seen.
 func (r *callRun) send(m tea.Msg) {
 	select {
 	case r.updates <- m:
@@ -111,14 +116,18 @@ func (r *callRun) send(m tea.Msg) {
 func doCallCmd(ctx context.Context, s *client.Session, c *client.Call, r *callRun) tea.Cmd {
 	c.OnProgress = func(p client.Progress) { r.send(progressMsg{id: r.id, progress: p}) }
 	c.OnRetry = func(n client.RetryNotice) { r.send(retryMsg{id: r.id, notice: n}) }
+	// OnTask runs on the goroutine that runs Do, which must go on following
+	// the task: it hands the status over like any other update.
+	c.OnTask = func(t client.Task) { r.send(taskMsg{id: r.id, task: t}) }
 	return func() tea.Msg {
+		r.begun.Store(true)
 		defer close(r.done)
 		o, err := s.Do(ctx, c)
 		return callDoneMsg{id: r.id, outcome: o, err: err}
 	}
 }
 
-// waitCallUpdate delivers the next progress or retry notice of a call.
+// waitCallUpdate delivers the next progress, retry notice or task status of a call.
 func waitCallUpdate(r *callRun) tea.Cmd {
 	return func() tea.Msg {
 		select {

@@ -85,7 +85,13 @@ func (s *serverState) screen() modeScreen {
 				}
 				return nil
 			},
-			bindings: func() []key.Binding { return []key.Binding{k.CancelCall, k.Log, k.Server, k.Help, k.ForceQuit} },
+			bindings: func() []key.Binding {
+				cancel := k.CancelCall
+				if s.running != nil && s.running.task != nil {
+					cancel = keymap.Relabel(cancel, "cancel the task")
+				}
+				return []key.Binding{cancel, k.Log, k.Server, k.Help, k.ForceQuit}
+			},
 			body: func(int) string {
 				return renderRunning(s.running, s.spinner.View(), s.now(), s.bar, s.width, s.st, s.keys)
 			},

@@ -46,6 +46,13 @@ type retryMsg struct {
 	notice client.RetryNotice
 }
 
+// taskMsg is the task the server runs the call with this ID as: once when it
+// is created, then at each change of its status or status message.
+type taskMsg struct {
+	id   int
+	task client.Task
+}
+
 // callDoneMsg is the outcome of the call with this ID.
 type callDoneMsg struct {
 	id      int

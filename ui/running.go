@@ -26,11 +26,15 @@ type runningCall struct {
 	// retry is the last retry notice and when it arrived, for the countdown.
 	retry   *client.RetryNotice
 	retryAt time.Time
+	// task is the task the server runs the call as, as last heard; nil
+	// while it is a plain call.
+	task *client.Task
 	// cancelling is set once the user pressed Esc.
 	cancelling bool
 }
 
-// renderRunning shows a call in flight: spinner and elapsed time, the server's
+// renderRunning shows a call in flight: spinner and elapsed time, the task
+// the server runs it as (its ID, status and status message), the server's
 // progress as a bar with its message, and the retry state with a countdown.
 func renderRunning(r *runningCall, spin string, now time.Time, bar progress.Model, width int, st *style.Styles, keys *keymap.KeyMap) string {
 	w := &layout.Lines{Width: width}
@@ -39,11 +43,19 @@ func renderRunning(r *runningCall, spin string, now time.Time, bar progress.Mode
 	args, _ := json.Marshal(r.call.Args)
 	w.Add(st.Muted.Render(termtext.Truncate(termtext.Line(string(args)), width)))
 	w.Blank()
-	state := "running"
-	if r.cancelling {
+	state, what := "running", "call"
+	switch {
+	case r.task != nil && r.cancelling:
+		state, what = "cancelling the task (the server is told)", "task"
+	case r.task != nil:
+		state, what = "running as a task", "task"
+	case r.cancelling:
 		state = "cancelling (the server has been told)"
 	}
 	w.Add(fmt.Sprintf("%s %s %s", spin, state, st.Muted.Render(units.Duration(now.Sub(r.started)))))
+	if t := r.task; t != nil {
+		renderTask(w, t, st)
+	}
 	if p := r.progress; p != nil {
 		w.Blank()
 		if p.Total > 0 {
@@ -67,8 +79,36 @@ func renderRunning(r *runningCall, spin string, now time.Time, bar progress.Mode
 		w.Wrap(termtext.Line(n.Error), st.Muted)
 	}
 	w.Blank()
-	w.Add(st.KeyHint(keys.CancelCall.Help().Key, "cancel the call (the server is told)"))
+	w.Add(st.KeyHint(keys.CancelCall.Help().Key, "cancel the "+what+" (the server is told)"))
 	return joinLines(w.Out)
+}
+
+// taskMessageLines is the most lines a task's status message takes on the
+// running screen: a server may say anything at any length, and the screen
+// is drawn every frame.
+const taskMessageLines = 3
+
+// renderTask adds a running task: its ID whole (a person may copy it to
+// look the task up later), its status, and the server's latest words on it.
+func renderTask(w *layout.Lines, t *client.Task, st *style.Styles) {
+	w.Blank()
+	w.Wrap("task "+termtext.Line(t.ID), st.Row)
+	status := st.Row
+	if t.Status == client.TaskInputRequired {
+		status = st.Warning
+	}
+	w.Add(status.Render(termtext.Line(string(t.Status))))
+	if t.StatusMessage == "" {
+		return
+	}
+	width := max(w.Width, 1)
+	msg := t.StatusMessage
+	if n := width * taskMessageLines * 4; len(msg) > n { // no cell takes more than 4 bytes
+		msg = msg[:layout.RuneStart(msg, n)]
+	}
+	for _, l := range layout.WrapCapped(termtext.Line(msg), width, taskMessageLines) {
+		w.Add(st.Muted.Render(l))
+	}
 }
 
 func joinLines(ls []string) string {

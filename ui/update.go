@@ -65,6 +65,13 @@ func (s *serverState) update(msg tea.Msg) tea.Cmd {
 			return s.cmd(waitCallUpdate(r.run))
 		}
 		return nil
+	case taskMsg:
+		if r := s.running; r != nil && r.run.id == msg.id {
+			t := msg.task
+			r.task = &t
+			return s.cmd(waitCallUpdate(r.run))
+		}
+		return nil
 	case callDoneMsg:
 		return s.onCallDone(msg)
 	case auditDoneMsg:

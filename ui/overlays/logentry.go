@@ -50,7 +50,12 @@ func (p *Log) renderOpen() {
 	if a := Approver(o); a != "" {
 		decision += ", " + a
 	}
-	for _, f := range [][2]string{{"server", server}, {"decision", decision}, {"reason", o.Reason}, {"class", string(o.Class) + replayWord(o.ReplaySafe)}} {
+	task := ""
+	if t := o.Task; t != nil {
+		// Its ID, for mcpsh task get, and its status as last seen.
+		task = t.ID + " · " + string(t.Status)
+	}
+	for _, f := range [][2]string{{"server", server}, {"decision", decision}, {"reason", o.Reason}, {"class", string(o.Class) + replayWord(o.ReplaySafe)}, {"task", task}} {
 		if f[1] != "" {
 			w.Hanging(termtext.Pad(f[0], 10), termtext.Line(f[1]), st.Row)
 		}

@@ -45,6 +45,9 @@ func Lines(o *client.Outcome, width int, st *style.Styles) []string {
 		return w.Lines()
 	}
 	w.Styled(resultStatusLine(o, st))
+	if t := o.Task; t != nil {
+		taskLines(w, t, st)
+	}
 	showArgs(w, o.Args, st)
 	for _, a := range o.Attempts {
 		if a.Failure == "" {
@@ -189,6 +192,20 @@ func resultStatusLine(o *client.Outcome, st *style.Styles) string {
 		parts = append(parts, st.Muted.Render(a))
 	}
 	return head + "  " + strings.Join(parts, st.Muted.Render(" · "))
+}
+
+// taskLines say the call ran as a task: its ID, for `mcpsh task get`, its
+// status as last seen (cancelled, once mcpsh cancelled it and the server
+// agreed), and the server's last words on it.
+func taskLines(w *Capped, t *client.Task, st *style.Styles) {
+	line := "task " + termtext.Line(t.ID) + " · " + termtext.Line(string(t.Status))
+	if t.Polls > 0 {
+		line += " · " + units.Plural(t.Polls, "poll")
+	}
+	w.Text(line, st.Muted)
+	if t.StatusMessage != "" {
+		w.Text(termtext.Truncate(termtext.Line(t.StatusMessage), resultNoteMax), st.Muted)
+	}
 }
 
 func or(s, def string) string {

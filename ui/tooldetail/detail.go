@@ -37,6 +37,12 @@ func Render(t *client.Tool, d policy.Decision, findings []audit.Finding, width i
 	if n := len(t.Examples); n > 0 {
 		sub += " · " + units.Plural(n, "example")
 	}
+	switch t.TaskSupport {
+	case client.TaskRequired:
+		sub += " · runs as a task"
+	case client.TaskOptional:
+		sub += " · may run as a task"
+	}
 	w.WrapStyled(sub)
 	if t.ToolTitle != "" && t.AnnTitle != "" && t.ToolTitle != t.AnnTitle {
 		w.Wrap("title from tool.title; annotations.title is "+termtext.Line(t.AnnTitle), st.Muted)
