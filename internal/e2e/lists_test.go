@@ -15,6 +15,7 @@ import (
 // a tool listing cut short is shown (calls are decided on it); the
 // resources listed before the stop are, and the exit status says it failed.
 func TestHostileEndlessListingsStopWithAClearError(t *testing.T) {
+	t.Parallel()
 	state := t.TempDir()
 	r := mcpsh(t, opts{}, append([]string{"tools", noLog, "--json"}, fixtureCmd("endless-tools", state)...)...)
 	wantCode(t, r, 1)
@@ -43,6 +44,7 @@ func TestHostileEndlessListingsStopWithAClearError(t *testing.T) {
 // A prompt with a content block of a type no spec has is printed, with a
 // placeholder for that block.
 func TestHostilePromptWithAnUnknownBlockIsPrinted(t *testing.T) {
+	t.Parallel()
 	r := mcpsh(t, opts{}, append([]string{"prompt", noLog, "greet", "who=Ada"}, fixtureCmd("odd-shapes", t.TempDir())...)...)
 	wantCode(t, r, 0)
 	contains(t, "stdout", r.out, "hello", `[content of type "hologram" that mcpsh does not know`, "[image image/png, 3 B]")
@@ -52,6 +54,7 @@ func TestHostilePromptWithAnUnknownBlockIsPrinted(t *testing.T) {
 // field's format is declined, saying which field and format; valid ones
 // are sent.
 func TestElicitAnswersFromAFileAreHeldToTheirFormats(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	state := t.TempDir()
 	answers := filepath.Join(dir, "answers.json")

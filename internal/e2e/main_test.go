@@ -5,11 +5,13 @@ package e2e
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -60,7 +62,40 @@ func buildAndRun(m *testing.M) int {
 	if b := os.Getenv("MCPSH_E2E_BIN"); b != "" {
 		mcpshBin = b
 	}
-	return testenv.RunInTempHome(m)
+	homesRoot = filepath.Join(dir, "homes")
+	if err := os.Mkdir(homesRoot, 0o700); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	raiseParallel()
+	return testenv.RunInTempHome(runChecked{m})
+}
+
+// raiseParallel lets more tests run at once than go test's default of
+// GOMAXPROCS, unless -parallel was given. The tests spend most of their time
+// waiting on the processes they start (servers, mcpsh, tmux) and for screens
+// to settle, not computing, so on a 2-core machine a parallelism of 2 leaves
+// the cores idle; each test has its own HOME (testEnv) and tmux socket.
+func raiseParallel() {
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		flag.Set("test.parallel", strconv.Itoa(max(8, 4*runtime.GOMAXPROCS(0))))
+	}
+}
+
+// runChecked runs the tests, then fails the run if one of them ran mcpsh
+// in the shared temporary HOME instead of its own (noteStrays).
+type runChecked struct{ m *testing.M }
+
+func (r runChecked) Run() int {
+	code := r.m.Run()
+	if err := noteStrays(); err != nil {
+		fmt.Fprintln(os.Stderr, "FAIL:", err)
+		code = 1
+	}
+	return code
 }
 
 // keepGoEnv pins go's caches, GOPATH and env file to the user's, found while
@@ -95,8 +130,8 @@ type opts struct {
 // mcpsh runs the built binary and waits for it, with a generous deadline.
 func mcpsh(t *testing.T, o opts, args ...string) result {
 	t.Helper()
-	cmd := exec.Command(mcpshBin, args...)
-	cmd.Env = append(os.Environ(), o.env...)
+	cmd := command(t, mcpshBin, args...)
+	cmd.Env = testEnv(t, o.env...)
 	cmd.Dir = o.dir
 	cmd.Stdin = strings.NewReader(o.stdin)
 	var out, errOut bytes.Buffer
@@ -155,6 +190,9 @@ type started struct {
 func start(t *testing.T, cmd *exec.Cmd) *started {
 	t.Helper()
 	p := &started{cmd: cmd, done: make(chan struct{})}
+	if cmd.Env == nil {
+		cmd.Env = testEnv(t)
+	}
 	cmd.Stdout, cmd.Stderr = &p.out, &p.errOut
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -194,7 +232,7 @@ func (p *started) wait(t *testing.T) int {
 func withSlowMark(t *testing.T, cmd *exec.Cmd) string {
 	t.Helper()
 	mark := filepath.Join(t.TempDir(), "slow_count.mark")
-	cmd.Env = append(os.Environ(), demo.MarkEnv+"="+mark)
+	cmd.Env = testEnv(t, demo.MarkEnv+"="+mark)
 	return mark
 }
 

@@ -50,6 +50,7 @@ func lineWith(s, sub string) string {
 // the log pane moves, filters and opens a call, ? lists the keys, and
 // quitting says where the log went.
 func TestTUIEverydayFlowsAt80x24(t *testing.T) {
+	t.Parallel()
 	x := newTmux(t)
 	dir := t.TempDir()
 	status, stderr := filepath.Join(dir, "status"), filepath.Join(dir, "stderr")

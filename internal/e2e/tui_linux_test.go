@@ -23,6 +23,7 @@ func processGone(pid string) bool {
 // Quitting while mcpsh connects ends the server's whole process group, the
 // grandchild it started included.
 func TestTUIQuitWhileConnectingStopsTheServer(t *testing.T) {
+	t.Parallel()
 	x := newTmux(t)
 	state := t.TempDir()
 	status := filepath.Join(state, "status")

@@ -32,7 +32,9 @@ func newTmux(t *testing.T) *tmux {
 
 func (x *tmux) run(args ...string) string {
 	x.t.Helper()
-	out, err := exec.Command("tmux", append([]string{"-L", x.socket}, args...)...).CombinedOutput()
+	// The tmux server, started by the first command, passes its environment
+	// on to what runs in it: the test's own HOME (testEnv).
+	out, err := command(x.t, "tmux", append([]string{"-L", x.socket}, args...)...).CombinedOutput()
 	if err != nil {
 		x.t.Fatalf("tmux %v: %v\n%s", args, err, out)
 	}
@@ -73,6 +75,7 @@ func (x *tmux) keys(keys ...string) {
 }
 
 func TestTUIInATerminal(t *testing.T) {
+	t.Parallel()
 	x := newTmux(t)
 	dir := t.TempDir()
 	status := filepath.Join(dir, "status")
@@ -123,6 +126,7 @@ func TestTUIInATerminal(t *testing.T) {
 // A server that never finishes the handshake: the view says so once the
 // connect timeout has passed, instead of spinning for ever.
 func TestTUIConnectsWithATimeout(t *testing.T) {
+	t.Parallel()
 	x := newTmux(t)
 	state := t.TempDir()
 	shell := fmt.Sprintf("HOME=%s TERM=xterm-256color %s --connect-timeout 1s -- %s -scenario hang-init -state %s; sleep 30",

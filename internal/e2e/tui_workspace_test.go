@@ -16,6 +16,7 @@ import (
 // on the second server shows in its traffic pane, and quitting prints where
 // the session log went.
 func TestTUIWorkspaceInATerminal(t *testing.T) {
+	t.Parallel()
 	ts := tsServer(t)
 	x := newTmux(t)
 	dir := t.TempDir()
