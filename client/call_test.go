@@ -13,6 +13,7 @@ import (
 )
 
 func TestRefusedCallNeverReachesServer(t *testing.T) {
+	t.Parallel()
 	c := newCountingServer()
 	var recorded []*Outcome
 	s, err := Connect(context.Background(), Target{Name: "counting", Kind: KindInProcess, InProcess: c.srv, Trust: policy.Trusted},
@@ -50,6 +51,7 @@ func TestRefusedCallNeverReachesServer(t *testing.T) {
 }
 
 func TestInvalidArgumentsAreNotSent(t *testing.T) {
+	t.Parallel()
 	c := newCountingServer()
 	s := connectCounting(t, c)
 	get := mustTool(t, s, "get")
@@ -64,6 +66,7 @@ func TestInvalidArgumentsAreNotSent(t *testing.T) {
 }
 
 func TestCallResultsAndToolErrors(t *testing.T) {
+	t.Parallel()
 	c := newCountingServer()
 	s := connectCounting(t, c)
 	o, _ := s.Do(context.Background(), &Call{Tool: mustTool(t, s, "get"), Args: map[string]any{"text": "hi"}, Mode: policy.Batch})
@@ -80,6 +83,7 @@ func TestCallResultsAndToolErrors(t *testing.T) {
 }
 
 func TestProgressAndTimeoutReset(t *testing.T) {
+	t.Parallel()
 	c := newCountingServer()
 	c.slowDelay.Store(int64(40 * time.Millisecond))
 	s := connectCounting(t, c)
@@ -95,6 +99,7 @@ func TestProgressAndTimeoutReset(t *testing.T) {
 }
 
 func TestTimeoutWithoutProgress(t *testing.T) {
+	t.Parallel()
 	c := newCountingServer()
 	c.slowDelay.Store(int64(time.Second))
 	s := connectCounting(t, c)
@@ -114,6 +119,7 @@ func TestTimeoutWithoutProgress(t *testing.T) {
 }
 
 func TestHardLimitIgnoresProgress(t *testing.T) {
+	t.Parallel()
 	c := newCountingServer()
 	c.slowDelay.Store(int64(20 * time.Millisecond))
 	s := connectCounting(t, c)
@@ -125,6 +131,7 @@ func TestHardLimitIgnoresProgress(t *testing.T) {
 }
 
 func TestCancelledCall(t *testing.T) {
+	t.Parallel()
 	c := newCountingServer()
 	c.slowDelay.Store(int64(time.Second))
 	s := connectCounting(t, c)
@@ -140,6 +147,7 @@ func TestCancelledCall(t *testing.T) {
 }
 
 func TestUnknownContentTypeDegrades(t *testing.T) {
+	t.Parallel()
 	s, err := Connect(context.Background(), fakeTarget(t, "content"), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -161,6 +169,7 @@ func TestUnknownContentTypeDegrades(t *testing.T) {
 }
 
 func TestServerCrashMidCallIsAFailureWithItsLastWords(t *testing.T) {
+	t.Parallel()
 	s, err := Connect(context.Background(), fakeTarget(t, "content"), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -181,6 +190,7 @@ func TestServerCrashMidCallIsAFailureWithItsLastWords(t *testing.T) {
 }
 
 func TestStructuredContentIsCheckedAgainstTheOutputSchema(t *testing.T) {
+	t.Parallel()
 	c := newCountingServer()
 	bad := map[string]any{"type": "object", "properties": map[string]any{"total": map[string]any{"type": "integer"}}, "required": []any{"total"}}
 	c.srv.AddTool(&mcp.Tool{Name: "wrong_shape", InputSchema: map[string]any{"type": "object"}, OutputSchema: bad},

@@ -14,6 +14,7 @@ import (
 // one at a time). Run with -race.
 
 func TestManyCallsAtOnceOnOneSession(t *testing.T) {
+	t.Parallel()
 	c := newCountingServer()
 	s := connectCounting(t, c)
 	get, add := mustTool(t, s, "get"), mustTool(t, s, "add")

@@ -119,6 +119,7 @@ const pageSize = 1 << 20
 
 // Pages with few items, or none, stop at the items and pages budgets.
 func TestSmallEndlessPagesStopAtItemsAndPages(t *testing.T) {
+	t.Parallel()
 	target, _ := fixtureTarget(t, "endless-small")
 	s := connectFixture(t, target, nil)
 	s.limits = &listLimits{items: 50, bytes: 1 << 20, pages: 30}

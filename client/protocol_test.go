@@ -236,6 +236,7 @@ func TestProtocolProbeFitsTheConnectTimeout(t *testing.T) {
 }
 
 func TestUnknownProtocolIsRefusedBeforeAnythingStarts(t *testing.T) {
+	t.Parallel()
 	_, err := Connect(context.Background(), Target{Kind: KindStdio, Command: "/nonexistent"}, &Options{ProtocolVersion: "2025-13-40"})
 	if err == nil || !strings.Contains(err.Error(), `unknown protocol version "2025-13-40"`) {
 		t.Fatalf("err %v", err)

@@ -5,18 +5,17 @@ package e2e
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mcpsh/mcpsh/internal/demo"
+	"github.com/mcpsh/mcpsh/internal/testing/parallel"
 	"github.com/mcpsh/mcpsh/internal/testing/testenv"
 )
 
@@ -67,22 +66,11 @@ func buildAndRun(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	raiseParallel()
+	// The tests wait on the processes they start (servers, mcpsh, tmux) and
+	// for screens to settle far more than they compute; each has its own
+	// HOME (testEnv) and tmux socket, so many can run at once.
+	parallel.Raise(4)
 	return testenv.RunInTempHome(runChecked{m})
-}
-
-// raiseParallel lets more tests run at once than go test's default of
-// GOMAXPROCS, unless -parallel was given. The tests spend most of their time
-// waiting on the processes they start (servers, mcpsh, tmux) and for screens
-// to settle, not computing, so on a 2-core machine a parallelism of 2 leaves
-// the cores idle; each test has its own HOME (testEnv) and tmux socket.
-func raiseParallel() {
-	flag.Parse()
-	set := false
-	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
-	if !set {
-		flag.Set("test.parallel", strconv.Itoa(max(8, 4*runtime.GOMAXPROCS(0))))
-	}
 }
 
 // runChecked runs the tests, then fails the run if one of them ran mcpsh
