@@ -85,15 +85,16 @@ func TestCallResultsAndToolErrors(t *testing.T) {
 func TestProgressAndTimeoutReset(t *testing.T) {
 	t.Parallel()
 	c := newCountingServer()
-	c.slowDelay.Store(int64(40 * time.Millisecond))
+	c.slowDelay.Store(int64(200 * time.Millisecond))
 	s := connectCounting(t, c)
 	slow := mustTool(t, s, "slow")
 	var got atomic.Int32
-	// 10 steps of 40ms take 400ms, longer than the 150ms timeout: only the
-	// restart on every progress notification lets it finish.
-	o, _ := s.Do(context.Background(), &Call{Tool: slow, Args: map[string]any{"steps": 10}, Mode: policy.Batch,
-		Timeout: 150 * time.Millisecond, OnProgress: func(Progress) { got.Add(1) }})
-	if o.Status != StatusOK || !eventually(func() bool { return got.Load() == 10 }) {
+	// 5 steps of 200ms take a second, longer than the 600ms timeout: only the
+	// restart on every progress notification lets it finish. The 400ms
+	// between a step and the timeout absorb a loaded machine's delays.
+	o, _ := s.Do(context.Background(), &Call{Tool: slow, Args: map[string]any{"steps": 5}, Mode: policy.Batch,
+		Timeout: 600 * time.Millisecond, OnProgress: func(Progress) { got.Add(1) }})
+	if o.Status != StatusOK || !eventually(func() bool { return got.Load() == 5 }) {
 		t.Fatalf("status %s (%s), progress %d", o.Status, o.Error, got.Load())
 	}
 }
