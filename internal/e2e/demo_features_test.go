@@ -143,7 +143,7 @@ func TestDemoReadFollowHearsTheNoteChange(t *testing.T) {
 			// upTo reads the printed lines until one is want.
 			upTo := func(want string) {
 				t.Helper()
-				deadline := time.After(20 * time.Second)
+				deadline := time.After(patience)
 				for {
 					select {
 					case l, ok := <-lines:

@@ -69,7 +69,7 @@ func serveHTTP(t *testing.T) string {
 	select {
 	case u := <-found:
 		return u
-	case <-time.After(10 * time.Second):
+	case <-time.After(patience):
 		t.Fatal("serve-demo --http did not say where it listens")
 	}
 	return ""

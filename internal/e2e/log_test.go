@@ -166,7 +166,7 @@ func TestLogFollow(t *testing.T) {
 			close(ch)
 		}()
 	}
-	deadline := time.After(60 * time.Second)
+	deadline := time.After(patience)
 	await := func(ch chan string, what string) string {
 		t.Helper()
 		for {

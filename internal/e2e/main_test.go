@@ -104,6 +104,12 @@ func keepGoEnv() error {
 	return nil
 }
 
+// patience is how long a test waits for what it expects (a screen, a line,
+// a file, a process's end) before it fails. A passing test never waits it
+// out, so it can be long: the tests run in parallel, under -race in CI, on
+// machines that may be busy with other work.
+const patience = 60 * time.Second
+
 type result struct {
 	code        int
 	out, errOut string
@@ -131,7 +137,7 @@ func mcpsh(t *testing.T, o opts, args ...string) result {
 	go func() { done <- cmd.Wait() }()
 	select {
 	case <-done:
-	case <-time.After(60 * time.Second):
+	case <-time.After(patience):
 		cmd.Process.Kill()
 		t.Fatalf("mcpsh %q hung\nstderr:\n%s", args, errOut.String())
 	}
@@ -208,7 +214,7 @@ func (p *started) wait(t *testing.T) int {
 	t.Helper()
 	select {
 	case <-p.done:
-	case <-time.After(60 * time.Second):
+	case <-time.After(patience):
 		p.kill()
 		t.Fatalf("%q hung\nstderr:\n%s", p.cmd.Args, p.errOut.String())
 	}

@@ -158,7 +158,7 @@ func (rm *room) meet(ctx context.Context, who string) string {
 	rm.mu.Unlock()
 	defer func() { rm.mu.Lock(); delete(rm.here, who); rm.mu.Unlock() }()
 	// Bounded only so a failing run ends; a passing one never waits for it.
-	giveUp := time.After(15 * time.Second)
+	giveUp := time.After(patience)
 	for {
 		rm.mu.Lock()
 		if rm.met[who] {

@@ -99,7 +99,7 @@ func listeningServer(t *testing.T, what string, cmd *exec.Cmd) string {
 		return u
 	case <-exited:
 		t.Fatalf("%s ended before it listened (%v)\nstderr:\n%s", what, cmd.ProcessState, stderr.String())
-	case <-time.After(20 * time.Second):
+	case <-time.After(patience):
 		stop()
 		t.Fatalf("%s did not say where it listens within 20s\nstderr:\n%s", what, stderr.String())
 	}

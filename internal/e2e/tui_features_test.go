@@ -59,7 +59,7 @@ func TestTUIResourcesAndElicitation(t *testing.T) {
 // waitForOne waits until the screen shows one of texts, and returns the screen.
 func (x *tmux) waitForOne(texts ...string) string {
 	x.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(patience)
 	for {
 		s := x.screen()
 		for _, want := range texts {

@@ -31,7 +31,7 @@ func TestTUIQuitWhileConnectingStopsTheServer(t *testing.T) {
 		state, mcpshBin, fixtureBin, state, status)
 	x.run("new-session", "-d", "-s", "t", "-x", "80", "-y", "24", shell)
 	x.waitFor("connecting to")
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(patience)
 	var pid string
 	for pid == "" {
 		if b, _ := os.ReadFile(filepath.Join(state, "pids")); len(b) > 0 {

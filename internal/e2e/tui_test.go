@@ -46,7 +46,7 @@ func (x *tmux) screen() string { return x.run("capture-pane", "-p", "-t", "t") }
 // waitFor waits until the screen shows every one of texts.
 func (x *tmux) waitFor(texts ...string) string {
 	x.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(patience)
 	for {
 		s := x.screen()
 		missing := ""
@@ -104,7 +104,7 @@ func TestTUIInATerminal(t *testing.T) {
 	x.keys("S")
 	x.waitFor("banner the server writes to stderr")
 	x.keys("Escape", "Escape", "q")
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(patience)
 	for {
 		if b, err := os.ReadFile(status); err == nil {
 			if code := strings.TrimSpace(string(b)); code != "0" {

@@ -66,7 +66,7 @@ func startWatchJSON(t *testing.T, env []string) *watchJSON {
 // next waits for the first line that matches.
 func (w *watchJSON) next(what string, match func(console.Event) bool) console.Event {
 	w.t.Helper()
-	timeout := time.After(20 * time.Second)
+	timeout := time.After(patience)
 	for {
 		select {
 		case e, ok := <-w.lines:
@@ -85,7 +85,7 @@ func (w *watchJSON) next(what string, match func(console.Event) bool) console.Ev
 // nextEvent waits for w's first event that matches.
 func nextEvent(t *testing.T, w *console.Watcher, what string, match func(console.Event) bool) console.Event {
 	t.Helper()
-	timeout := time.After(20 * time.Second)
+	timeout := time.After(patience)
 	for {
 		select {
 		case e := <-w.Events():
@@ -170,7 +170,7 @@ func TestWatchShowsTheProxyAndAConsoleAnswers(t *testing.T) {
 				var r result
 				select {
 				case r = <-done:
-				case <-time.After(20 * time.Second):
+				case <-time.After(patience):
 					t.Fatal("the host's call did not end")
 				}
 				if n := fixture.CountIn(fx, "executions", "wipe"); r.isError != (c.choice == console.Refuse) || n != c.runs {
@@ -220,7 +220,7 @@ func TestAKilledProxysEntryIsDroppedByAConsole(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer con.Close()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(patience)
 	for {
 		names, _ := os.ReadDir(dir)
 		if len(names) == 0 {

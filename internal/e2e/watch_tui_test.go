@@ -75,7 +75,7 @@ func TestWatchInATerminal(t *testing.T) {
 				t.Fatalf("wipe: %v", r.err)
 			}
 			return r
-		case <-time.After(20 * time.Second):
+		case <-time.After(patience):
 			t.Fatalf("the host's call did not end:\n%s", x.screen())
 		}
 		return result{}
@@ -113,7 +113,7 @@ func TestWatchInATerminal(t *testing.T) {
 	cs.Close()
 	x.waitFor("mcpsh watch · 0 proxies")
 	x.keys("q")
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(patience)
 	for {
 		if b, err := os.ReadFile(status); err == nil {
 			if code := strings.TrimSpace(string(b)); code != "0" {
