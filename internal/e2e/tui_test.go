@@ -66,13 +66,28 @@ func (x *tmux) waitFor(texts ...string) string {
 	}
 }
 
-// keys sends keys one by one with a pause, so Esc is not read as Alt.
+// keys sends keys one by one, with a pause after each. After Escape it
+// waits for the screen to change (escapeGrace at most): a program that has
+// not read the Escape by the time the next key arrives reads the two as
+// Alt+key, and on a busy machine no fixed pause rules that out.
 func (x *tmux) keys(keys ...string) {
 	for _, k := range keys {
+		if k != "Escape" {
+			x.run("send-keys", "-t", "t", k)
+			time.Sleep(120 * time.Millisecond)
+			continue
+		}
+		before := x.screen()
 		x.run("send-keys", "-t", "t", k)
-		time.Sleep(120 * time.Millisecond)
+		for deadline := time.Now().Add(escapeGrace); time.Now().Before(deadline) && x.screen() == before; {
+			time.Sleep(20 * time.Millisecond)
+		}
 	}
 }
+
+// escapeGrace is how long keys waits for an Escape to show. An Escape that
+// changes nothing (one too many, on purpose) costs the whole of it.
+const escapeGrace = 2 * time.Second
 
 func TestTUIInATerminal(t *testing.T) {
 	t.Parallel()
