@@ -16,29 +16,35 @@ import (
 // resources listed before the stop are, and the exit status says it failed.
 func TestHostileEndlessListingsStopWithAClearError(t *testing.T) {
 	t.Parallel()
-	state := t.TempDir()
-	r := mcpsh(t, opts{}, append([]string{"tools", noLog, "--json"}, fixtureCmd("endless-tools", state)...)...)
-	wantCode(t, r, 1)
-	contains(t, "stderr", r.errOut, "listing tools of "+fixtureBin+" stopped at mcpsh's limit of 64 MiB for one listing", "none of this listing is used")
-	if r.out != "" {
-		t.Errorf("a tool listing cut short was shown:\n%.300s", r.out)
-	}
-	if n := len(fixture.Lines(state, "tool-pages")); n < 60 || n > 70 {
-		t.Errorf("the server served %d pages of a megabyte for a 64 MiB budget", n)
-	}
-
-	r = mcpsh(t, opts{}, append([]string{"resources", "--json"}, fixtureCmd("endless-lists", state)...)...)
-	wantCode(t, r, 1)
-	contains(t, "stderr", r.errOut, "listing resources of "+fixtureBin+" stopped at mcpsh's limit of 64 MiB for one listing")
-	var j struct {
-		Resources []struct {
-			URI string `json:"uri"`
-		} `json:"resources"`
-		Templates []json.RawMessage `json:"templates"`
-	}
-	if err := json.Unmarshal([]byte(r.out), &j); err != nil || len(j.Resources) < 1000 || len(j.Templates) != 1 {
-		t.Errorf("the resources listed before the stop: %d, templates %d (%v)", len(j.Resources), len(j.Templates), err)
-	}
+	// Each listing spends the whole 64 MiB: they run side by side.
+	t.Run("tools", func(t *testing.T) {
+		t.Parallel()
+		state := t.TempDir()
+		r := mcpsh(t, opts{}, append([]string{"tools", noLog, "--json"}, fixtureCmd("endless-tools", state)...)...)
+		wantCode(t, r, 1)
+		contains(t, "stderr", r.errOut, "listing tools of "+fixtureBin+" stopped at mcpsh's limit of 64 MiB for one listing", "none of this listing is used")
+		if r.out != "" {
+			t.Errorf("a tool listing cut short was shown:\n%.300s", r.out)
+		}
+		if n := len(fixture.Lines(state, "tool-pages")); n < 60 || n > 70 {
+			t.Errorf("the server served %d pages of a megabyte for a 64 MiB budget", n)
+		}
+	})
+	t.Run("resources", func(t *testing.T) {
+		t.Parallel()
+		r := mcpsh(t, opts{}, append([]string{"resources", "--json"}, fixtureCmd("endless-lists", t.TempDir())...)...)
+		wantCode(t, r, 1)
+		contains(t, "stderr", r.errOut, "listing resources of "+fixtureBin+" stopped at mcpsh's limit of 64 MiB for one listing")
+		var j struct {
+			Resources []struct {
+				URI string `json:"uri"`
+			} `json:"resources"`
+			Templates []json.RawMessage `json:"templates"`
+		}
+		if err := json.Unmarshal([]byte(r.out), &j); err != nil || len(j.Resources) < 1000 || len(j.Templates) != 1 {
+			t.Errorf("the resources listed before the stop: %d, templates %d (%v)", len(j.Resources), len(j.Templates), err)
+		}
+	})
 }
 
 // A prompt with a content block of a type no spec has is printed, with a
