@@ -16,11 +16,13 @@ import (
 // resources listed before the stop are, and the exit status says it failed.
 func TestHostileEndlessListingsStopWithAClearError(t *testing.T) {
 	t.Parallel()
-	// Each listing spends the whole 64 MiB: they run side by side.
+	// Each listing spends the whole 64 MiB: they run side by side. Reading
+	// 64 MiB can outlast the default --connect-timeout (which bounds the
+	// tool listing) on a busy machine, so the listings get minutes.
 	t.Run("tools", func(t *testing.T) {
 		t.Parallel()
 		state := t.TempDir()
-		r := mcpsh(t, opts{}, append([]string{"tools", noLog, "--json"}, fixtureCmd("endless-tools", state)...)...)
+		r := mcpsh(t, opts{}, append([]string{"tools", noLog, "--json", "--connect-timeout", "5m"}, fixtureCmd("endless-tools", state)...)...)
 		wantCode(t, r, 1)
 		contains(t, "stderr", r.errOut, "listing tools of "+fixtureBin+" stopped at mcpsh's limit of 64 MiB for one listing", "none of this listing is used")
 		if r.out != "" {
@@ -32,7 +34,7 @@ func TestHostileEndlessListingsStopWithAClearError(t *testing.T) {
 	})
 	t.Run("resources", func(t *testing.T) {
 		t.Parallel()
-		r := mcpsh(t, opts{}, append([]string{"resources", "--json"}, fixtureCmd("endless-lists", t.TempDir())...)...)
+		r := mcpsh(t, opts{}, append([]string{"resources", "--json", "--connect-timeout", "5m"}, fixtureCmd("endless-lists", t.TempDir())...)...)
 		wantCode(t, r, 1)
 		contains(t, "stderr", r.errOut, "listing resources of "+fixtureBin+" stopped at mcpsh's limit of 64 MiB for one listing")
 		var j struct {

@@ -108,7 +108,7 @@ func keepGoEnv() error {
 // a file, a process's end) before it fails. A passing test never waits it
 // out, so it can be long: the tests run in parallel, under -race in CI, on
 // machines that may be busy with other work.
-const patience = 60 * time.Second
+const patience = 3 * time.Minute
 
 type result struct {
 	code        int
