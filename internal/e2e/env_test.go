@@ -58,6 +58,14 @@ func testEnv(t testing.TB, extra ...string) []string {
 			vars = append(vars, v.name+"="+d)
 		}
 		homes[top] = vars
+		if top == t.Name() {
+			// A second run of the test (-count) starts from empty folders.
+			t.Cleanup(func() {
+				homesMu.Lock()
+				delete(homes, top)
+				homesMu.Unlock()
+			})
+		}
 	}
 	homesMu.Unlock()
 	env := append(os.Environ(), vars...)
