@@ -42,6 +42,7 @@ func (r *rig) lastLogged(tool string) *client.Outcome {
 }
 
 func TestReadOnlyCallPasses(t *testing.T) {
+	t.Parallel()
 	for _, v := range versions {
 		t.Run(v.name, func(t *testing.T) {
 			r := newRig(t, "proxy")
@@ -63,6 +64,7 @@ func TestReadOnlyCallPasses(t *testing.T) {
 }
 
 func TestDestructiveCallWithNoOneToAskIsRefusedAndNeverSent(t *testing.T) {
+	t.Parallel()
 	for _, v := range versions {
 		t.Run(v.name, func(t *testing.T) {
 			r := newRig(t, "proxy")
@@ -104,6 +106,7 @@ func (a *answering) options() *mcp.ClientOptions {
 }
 
 func TestHostElicitationApprovesOrDeclines(t *testing.T) {
+	t.Parallel()
 	for _, v := range versions {
 		t.Run(v.name, func(t *testing.T) {
 			r := newRig(t, "proxy")
@@ -137,6 +140,7 @@ func TestHostElicitationApprovesOrDeclines(t *testing.T) {
 // A host that accepts every form unseen approves nothing: the form has a
 // required choice and no default.
 func TestAHostThatAcceptsEveryFormApprovesNothing(t *testing.T) {
+	t.Parallel()
 	for _, v := range versions {
 		t.Run(v.name, func(t *testing.T) {
 			for _, content := range []map[string]any{nil, {}, {"decision": "refuse"}} {
@@ -156,6 +160,7 @@ func TestAHostThatAcceptsEveryFormApprovesNothing(t *testing.T) {
 }
 
 func TestDenyRuleBeatsTheHostsYes(t *testing.T) {
+	t.Parallel()
 	for _, v := range versions {
 		t.Run(v.name, func(t *testing.T) {
 			r := newRig(t, "proxy", func(o *Options) { o.Target.Rules = []policy.Rule{{Pattern: "wipe", Action: policy.Deny}} })
@@ -169,6 +174,7 @@ func TestDenyRuleBeatsTheHostsYes(t *testing.T) {
 }
 
 func TestUntrustedServerAsksEvenForReads(t *testing.T) {
+	t.Parallel()
 	for _, v := range versions {
 		t.Run(v.name, func(t *testing.T) {
 			r := newRig(t, "proxy", untrusted)
@@ -189,6 +195,7 @@ func TestUntrustedServerAsksEvenForReads(t *testing.T) {
 // The server re-declares a tool between the host's listing and its call:
 // the call is decided on what the server declares at the call.
 func TestHintChangeBetweenListingAndCall(t *testing.T) {
+	t.Parallel()
 	for _, v := range versions {
 		t.Run(v.name, func(t *testing.T) {
 			r := newRig(t, "redeclare")
@@ -207,6 +214,7 @@ func TestHintChangeBetweenListingAndCall(t *testing.T) {
 }
 
 func TestRetriesThroughACrashOnlyForReplaySafeCalls(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, "proxy")
 	cs := r.goHost("2025-11-25", nil)
 	res := callTool(t, cs, "crash_read", nil)
