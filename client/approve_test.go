@@ -15,6 +15,7 @@ import (
 // shown.
 
 func TestApproveIsAskedOnTheToolAsDeclaredNow(t *testing.T) {
+	t.Parallel()
 	target, state := fixtureTarget(t, "redeclare")
 	s := connectFixture(t, target, nil)
 	listed := mustTool(t, s, "get_thing") // read-only when listed
@@ -50,6 +51,7 @@ func TestApproveIsAskedOnTheToolAsDeclaredNow(t *testing.T) {
 // The server re-declares the tool while the person is being asked: the
 // yes was for other hints, so nothing is sent.
 func TestApprovalHoldsOnlyForTheHintsShown(t *testing.T) {
+	t.Parallel()
 	target, state := fixtureTarget(t, "redeclare")
 	target.Trust = policy.Untrusted // every call asks, the read-only one too
 	s := connectFixture(t, target, nil)
@@ -71,6 +73,7 @@ func TestApprovalHoldsOnlyForTheHintsShown(t *testing.T) {
 }
 
 func TestNoOneToApproveRefusesAndSaysWhy(t *testing.T) {
+	t.Parallel()
 	c := newCountingServer()
 	s := connectCounting(t, c)
 	rm := mustTool(t, s, "rm")

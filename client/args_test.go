@@ -32,6 +32,7 @@ const argSchema = `{"type":"object","properties":{
 },"required":["title"],"additionalProperties":false}`
 
 func TestParseArgs(t *testing.T) {
+	t.Parallel()
 	tool := schemaTool(t, argSchema)
 	tests := []struct {
 		argv []string
@@ -83,6 +84,7 @@ func TestParseArgs(t *testing.T) {
 }
 
 func TestValidateNamesTheArgumentAndTheRule(t *testing.T) {
+	t.Parallel()
 	tool := schemaTool(t, argSchema)
 	tests := []struct {
 		args               string
@@ -118,6 +120,7 @@ func TestValidateNamesTheArgumentAndTheRule(t *testing.T) {
 // made the end of the path: the rule came back with the whole chain of
 // "validating …" in front of it.
 func TestValidateNamesTheRuleUnderAnID(t *testing.T) {
+	t.Parallel()
 	tool := schemaTool(t, `{"$id":"https://example.com/s","type":"object","properties":{"n":{"type":"integer"}}}`)
 	args, _ := ParseJSONArgs("demo", []byte(`{"n":"x"}`))
 	var ae *ArgError
@@ -127,6 +130,7 @@ func TestValidateNamesTheRuleUnderAnID(t *testing.T) {
 }
 
 func TestSchemasThatDoNotCompile(t *testing.T) {
+	t.Parallel()
 	broken := schemaTool(t, `{"type":"object","properties":{"a":{"$ref":"https://example.com/remote.json"}}}`)
 	if in, _ := broken.SchemaErrors(); in == nil {
 		t.Error("a remote $ref compiled: validation must never reach the network")
@@ -151,6 +155,7 @@ func TestSchemasThatDoNotCompile(t *testing.T) {
 }
 
 func TestValidateOutput(t *testing.T) {
+	t.Parallel()
 	tool, _ := parseTool(json.RawMessage(`{"name":"s","inputSchema":{"type":"object"},"outputSchema":{"type":"object","properties":{"total":{"type":"integer"}},"required":["total"]}}`))
 	if err := tool.ValidateOutput(json.RawMessage(`{"total":3}`)); err != nil {
 		t.Error(err)
@@ -162,6 +167,7 @@ func TestValidateOutput(t *testing.T) {
 }
 
 func TestTidyNumbers(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"maximum: 500/1 is greater than 50.000000":                 "maximum: 500 is greater than 50",
 		"minimum: 1/2 is less than 0.750000":                       "minimum: 0.5 is less than 0.75",
@@ -178,6 +184,7 @@ func TestTidyNumbers(t *testing.T) {
 // A type listed twice was tried twice at every level of nested items: 2^40
 // attempts for a value that fits none, a hang.
 func TestParseArgsTriesEachTypeOnce(t *testing.T) {
+	t.Parallel()
 	const depth = 40
 	schema := `{"properties":{"a":` + strings.Repeat(`{"type":["array","array"],"items":`, depth) +
 		`{"type":"integer"}` + strings.Repeat(`}`, depth) + `}}`
@@ -194,6 +201,7 @@ func TestParseArgsTriesEachTypeOnce(t *testing.T) {
 // Behaviour that changed when key=value and the TUI form came to read the
 // schema through one reader (schema.go): each was a disagreement.
 func TestParseArgsAgreesWithTheForm(t *testing.T) {
+	t.Parallel()
 	// A keyword of the wrong shape spoils only itself (the schema does not
 	// compile, so no $ref would be followed: see below).
 	odd := schemaTool(t, `{"properties":{"odd":{"type":"array","items":7,"anyOf":3},"n":{"type":"integer"}}}`)

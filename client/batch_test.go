@@ -17,6 +17,7 @@ import (
 // stdio connection counted the notification as a request still to answer, so
 // the answer to the ping never left (lineconn.go).
 func TestBatchFromAStdioServer(t *testing.T) {
+	t.Parallel()
 	target, state := fixtureTarget(t, "batch")
 	s := connectFixture(t, target, nil)
 	o, _ := s.Do(context.Background(), &Call{Tool: mustTool(t, s, "read"), Mode: policy.Batch})

@@ -10,6 +10,7 @@ import (
 // An image, audio or blob is shown with the size of what it holds, not of
 // base64's upper bound (which counted padding: 93 B for 91).
 func TestBlockSizeIsTheDecodedSize(t *testing.T) {
+	t.Parallel()
 	for _, n := range []int{0, 1, 2, 3, 4, 91, 92, 93, 1000} {
 		data := base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{7}, n))
 		raw := fmt.Sprintf(`{"type":"image","mimeType":"image/png","data":%q}`, data)

@@ -13,6 +13,7 @@ import (
 )
 
 func TestRefusedCallNeverReachesServer(t *testing.T) {
+	t.Parallel()
 	c := newCountingServer()
 	var recorded []*Outcome
 	s, err := Connect(context.Background(), Target{Name: "counting", Kind: KindInProcess, InProcess: c.srv, Trust: policy.Trusted},
@@ -50,6 +51,7 @@ func TestRefusedCallNeverReachesServer(t *testing.T) {
 }
 
 func TestInvalidArgumentsAreNotSent(t *testing.T) {
+	t.Parallel()
 	c := newCountingServer()
 	s := connectCounting(t, c)
 	get := mustTool(t, s, "get")
@@ -64,6 +66,7 @@ func TestInvalidArgumentsAreNotSent(t *testing.T) {
 }
 
 func TestCallResultsAndToolErrors(t *testing.T) {
+	t.Parallel()
 	c := newCountingServer()
 	s := connectCounting(t, c)
 	o, _ := s.Do(context.Background(), &Call{Tool: mustTool(t, s, "get"), Args: map[string]any{"text": "hi"}, Mode: policy.Batch})
@@ -80,21 +83,24 @@ func TestCallResultsAndToolErrors(t *testing.T) {
 }
 
 func TestProgressAndTimeoutReset(t *testing.T) {
+	t.Parallel()
 	c := newCountingServer()
-	c.slowDelay.Store(int64(40 * time.Millisecond))
+	c.slowDelay.Store(int64(200 * time.Millisecond))
 	s := connectCounting(t, c)
 	slow := mustTool(t, s, "slow")
 	var got atomic.Int32
-	// 10 steps of 40ms take 400ms, longer than the 150ms timeout: only the
-	// restart on every progress notification lets it finish.
-	o, _ := s.Do(context.Background(), &Call{Tool: slow, Args: map[string]any{"steps": 10}, Mode: policy.Batch,
-		Timeout: 150 * time.Millisecond, OnProgress: func(Progress) { got.Add(1) }})
-	if o.Status != StatusOK || !eventually(func() bool { return got.Load() == 10 }) {
+	// 5 steps of 200ms take a second, longer than the 600ms timeout: only the
+	// restart on every progress notification lets it finish. The 400ms
+	// between a step and the timeout absorb a loaded machine's delays.
+	o, _ := s.Do(context.Background(), &Call{Tool: slow, Args: map[string]any{"steps": 5}, Mode: policy.Batch,
+		Timeout: 600 * time.Millisecond, OnProgress: func(Progress) { got.Add(1) }})
+	if o.Status != StatusOK || !eventually(func() bool { return got.Load() == 5 }) {
 		t.Fatalf("status %s (%s), progress %d", o.Status, o.Error, got.Load())
 	}
 }
 
 func TestTimeoutWithoutProgress(t *testing.T) {
+	t.Parallel()
 	c := newCountingServer()
 	c.slowDelay.Store(int64(time.Second))
 	s := connectCounting(t, c)
@@ -114,6 +120,7 @@ func TestTimeoutWithoutProgress(t *testing.T) {
 }
 
 func TestHardLimitIgnoresProgress(t *testing.T) {
+	t.Parallel()
 	c := newCountingServer()
 	c.slowDelay.Store(int64(20 * time.Millisecond))
 	s := connectCounting(t, c)
@@ -125,6 +132,7 @@ func TestHardLimitIgnoresProgress(t *testing.T) {
 }
 
 func TestCancelledCall(t *testing.T) {
+	t.Parallel()
 	c := newCountingServer()
 	c.slowDelay.Store(int64(time.Second))
 	s := connectCounting(t, c)
@@ -140,6 +148,7 @@ func TestCancelledCall(t *testing.T) {
 }
 
 func TestUnknownContentTypeDegrades(t *testing.T) {
+	t.Parallel()
 	s, err := Connect(context.Background(), fakeTarget(t, "content"), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -161,6 +170,7 @@ func TestUnknownContentTypeDegrades(t *testing.T) {
 }
 
 func TestServerCrashMidCallIsAFailureWithItsLastWords(t *testing.T) {
+	t.Parallel()
 	s, err := Connect(context.Background(), fakeTarget(t, "content"), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -181,6 +191,7 @@ func TestServerCrashMidCallIsAFailureWithItsLastWords(t *testing.T) {
 }
 
 func TestStructuredContentIsCheckedAgainstTheOutputSchema(t *testing.T) {
+	t.Parallel()
 	c := newCountingServer()
 	bad := map[string]any{"type": "object", "properties": map[string]any{"total": map[string]any{"type": "integer"}}, "required": []any{"total"}}
 	c.srv.AddTool(&mcp.Tool{Name: "wrong_shape", InputSchema: map[string]any{"type": "object"}, OutputSchema: bad},

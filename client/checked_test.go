@@ -13,6 +13,7 @@ import (
 // n fitted the first listing (a number) and not the second (a string), so
 // set is never sent.
 func TestCheckedArgumentsAreCheckedAgainOnANewListing(t *testing.T) {
+	t.Parallel()
 	target, state := fixtureTarget(t, "reschema")
 	s := connectFixture(t, target, nil)
 	set := mustTool(t, s, "set")

@@ -10,6 +10,7 @@ import (
 // the token without "Bearer " (or a Basic blob, or the password inside it)
 // gets it taken out of what mcpsh passes on and prints.
 func TestAHeadersCredentialIsKnownWithoutItsScheme(t *testing.T) {
+	t.Parallel()
 	tg := Target{Kind: KindHTTP, URL: "https://example.com/mcp", Headers: map[string]string{
 		"Authorization":       "Bearer tok-s3cret-value-123",
 		"Proxy-Authorization": "Basic YWxpY2U6cGE1NS13MHJkIQ==", // alice:pa55-w0rd!

@@ -15,6 +15,7 @@ import (
 // an event (a view shows the server ended rather than its tools); a session
 // mcpsh closes itself says nothing of the kind.
 func TestAServerThatDiesIsSaidToHaveEnded(t *testing.T) {
+	t.Parallel()
 	target, state := fixtureTarget(t, "proxy")
 	s, err := Connect(context.Background(), target, &Options{})
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcpsh/mcpsh/internal/testing/fixture"
+	"github.com/mcpsh/mcpsh/internal/testing/parallel"
 	"github.com/mcpsh/mcpsh/policy"
 )
 
@@ -31,6 +32,9 @@ func TestMain(m *testing.M) {
 		os.Exit(serveDemo())
 	}
 	retryInitial = 5 * time.Millisecond
+	// Most tests wait on a server (this test binary started as one, or an
+	// httptest server), often for a probe's or a retry's timeout to pass.
+	parallel.Raise(4)
 	os.Exit(m.Run())
 }
 

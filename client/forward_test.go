@@ -14,6 +14,7 @@ import (
 // go-sdk's typed decode would refuse (a prompt with a content block of a
 // type it does not know) or rewrite (members it does not know) included.
 func TestForwardReturnsTheServersAnswerAsSent(t *testing.T) {
+	t.Parallel()
 	target, state := fixtureTarget(t, "proxy")
 	s := connectFixture(t, target, nil)
 	ctx := context.Background()

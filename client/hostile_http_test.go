@@ -37,6 +37,7 @@ func httpTarget(url string) Target {
 }
 
 func TestListChangedOverHTTPIsSeenBeforeTheNextCall(t *testing.T) {
+	t.Parallel()
 	url, state := fixtureHTTP(t, "redeclare", fixture.HTTPOptions{SSE: true})
 	s := connectFixture(t, httpTarget(url), nil)
 	listed := mustTool(t, s, "get_thing")
@@ -48,6 +49,7 @@ func TestListChangedOverHTTPIsSeenBeforeTheNextCall(t *testing.T) {
 }
 
 func TestForgottenHTTPSessionStartsANewOne(t *testing.T) {
+	t.Parallel()
 	// The first session is forgotten at its third request: the tools/call.
 	url, state := fixtureHTTP(t, "plain", fixture.HTTPOptions{ForgetAfter: 2})
 	s := connectFixture(t, httpTarget(url), nil)
@@ -76,6 +78,7 @@ func TestForgottenHTTPSessionStartsANewOne(t *testing.T) {
 }
 
 func TestAnswerOnAResumedStreamIsRead(t *testing.T) {
+	t.Parallel()
 	url, _ := fixtureHTTP(t, "plain", fixture.HTTPOptions{Resume: true})
 	s := connectFixture(t, httpTarget(url), nil)
 	o, _ := s.Do(context.Background(), &Call{Tool: mustTool(t, s, "write"), Mode: policy.Batch, Timeout: 10 * time.Second})
@@ -118,6 +121,7 @@ func (e *endless) Read(p []byte) (int, error) {
 }
 
 func TestEventLineWithoutNewlineIsCutOffWhileReading(t *testing.T) {
+	t.Parallel()
 	src := &endless{limit: 100 << 20}
 	r := &sseRewriter{src: io.NopCloser(src), in: bufio.NewReaderSize(src, 64<<10), rewrite: func(b []byte) []byte { return b }, tap: newTap()}
 	_, err := io.Copy(io.Discard, r)
@@ -127,6 +131,7 @@ func TestEventLineWithoutNewlineIsCutOffWhileReading(t *testing.T) {
 }
 
 func TestHeadersStayWithTheOriginTheyWereGivenFor(t *testing.T) {
+	t.Parallel()
 	url, state := fixtureHTTP(t, "plain", fixture.HTTPOptions{})
 	redirect := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, url+r.URL.Path, http.StatusTemporaryRedirect)
@@ -154,6 +159,7 @@ func TestHeadersStayWithTheOriginTheyWereGivenFor(t *testing.T) {
 }
 
 func TestLegacySSEStreamOutlivesTheConnectContext(t *testing.T) {
+	t.Parallel()
 	c := newCountingServer()
 	ts := httptest.NewServer(mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return c.srv }, nil))
 	defer ts.Close()
@@ -176,6 +182,7 @@ func TestLegacySSEStreamOutlivesTheConnectContext(t *testing.T) {
 }
 
 func TestCancellationTheServerRefusesIsNotReportedAsTold(t *testing.T) {
+	t.Parallel()
 	url, _ := fixtureHTTP(t, "slow", fixture.HTTPOptions{RejectCancel: true})
 	s := connectFixture(t, httpTarget(url), nil)
 	o, _ := s.Do(context.Background(), &Call{Tool: mustTool(t, s, "wait"), Mode: policy.Batch, Timeout: 200 * time.Millisecond, Attempts: 1})
@@ -185,6 +192,7 @@ func TestCancellationTheServerRefusesIsNotReportedAsTold(t *testing.T) {
 }
 
 func TestReconnectWaitsForAServerThatIsComingBack(t *testing.T) {
+	t.Parallel()
 	sc, _ := fixture.Lookup("restartable")
 	state := t.TempDir()
 	l, err := net.Listen("tcp", "127.0.0.1:0")

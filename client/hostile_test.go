@@ -42,6 +42,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 }
 
 func TestCallAfterListChangedIsDecidedOnTheNewListing(t *testing.T) {
+	t.Parallel()
 	target, state := fixtureTarget(t, "redeclare")
 	s := connectFixture(t, target, nil)
 	listed := mustTool(t, s, "get_thing") // read-only, as first listed
@@ -63,6 +64,7 @@ func TestCallAfterListChangedIsDecidedOnTheNewListing(t *testing.T) {
 }
 
 func TestRestartedServerIsAskedAgainBeforeARetry(t *testing.T) {
+	t.Parallel()
 	target, state := fixtureTarget(t, "redeclare-restart")
 	s := connectFixture(t, target, nil)
 	o, _ := s.Do(context.Background(), &Call{Tool: mustTool(t, s, "get_thing"), Mode: policy.Batch, Timeout: 5 * time.Second})
@@ -76,6 +78,7 @@ func TestRestartedServerIsAskedAgainBeforeARetry(t *testing.T) {
 }
 
 func TestConflictingHintsTakeTheStricterReading(t *testing.T) {
+	t.Parallel()
 	target, state := fixtureTarget(t, "conflict")
 	s := connectFixture(t, target, nil)
 	scan := mustTool(t, s, "scan")
@@ -89,6 +92,7 @@ func TestConflictingHintsTakeTheStricterReading(t *testing.T) {
 }
 
 func TestStdoutNoiseIsSkippedWithAWarning(t *testing.T) {
+	t.Parallel()
 	target, state := fixtureTarget(t, "noisy")
 	var mu sync.Mutex
 	var warnings []string
@@ -116,6 +120,7 @@ func TestStdoutNoiseIsSkippedWithAWarning(t *testing.T) {
 }
 
 func TestCutOffMessageEndsTheSessionClearly(t *testing.T) {
+	t.Parallel()
 	target, _ := fixtureTarget(t, "truncated")
 	s := connectFixture(t, target, nil)
 	o, _ := s.Do(context.Background(), &Call{Tool: mustTool(t, s, "write"), Mode: policy.Batch, Timeout: 5 * time.Second})
@@ -142,6 +147,7 @@ func TestOversizedAnswerOnStdioFailsTheCallNotTheSession(t *testing.T) {
 }
 
 func TestTimeoutTellsTheServerAndSaysSoOnlyThen(t *testing.T) {
+	t.Parallel()
 	target, state := fixtureTarget(t, "slow")
 	s := connectFixture(t, target, nil)
 	o, _ := s.Do(context.Background(), &Call{Tool: mustTool(t, s, "wait"), Mode: policy.Batch, Timeout: 200 * time.Millisecond, Attempts: 1})
@@ -164,6 +170,7 @@ func TestTimeoutTellsTheServerAndSaysSoOnlyThen(t *testing.T) {
 }
 
 func TestRecursiveOutputSchemaCallIsStillRecorded(t *testing.T) {
+	t.Parallel()
 	target, _ := fixtureTarget(t, "recursive")
 	var recorded []*Outcome
 	s := connectFixture(t, target, &Options{Recorder: func(o *Outcome) error { recorded = append(recorded, o); return nil }})
@@ -174,6 +181,7 @@ func TestRecursiveOutputSchemaCallIsStillRecorded(t *testing.T) {
 }
 
 func TestAnswerNestedTooDeepFailsTheCallNotTheSession(t *testing.T) {
+	t.Parallel()
 	stdio, state := fixtureTarget(t, "too-deep")
 	url, httpState := fixtureHTTP(t, "too-deep", fixture.HTTPOptions{SSE: true})
 	for _, c := range []struct {
@@ -193,6 +201,7 @@ func TestAnswerNestedTooDeepFailsTheCallNotTheSession(t *testing.T) {
 }
 
 func TestCtrlCWhileReconnectingIsACancellation(t *testing.T) {
+	t.Parallel()
 	target, _ := fixtureTarget(t, "dies")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

@@ -37,6 +37,7 @@ func readMsg(t *testing.T, c *lineConn) jsonrpc.Message {
 // The answers to a batch's requests leave together, in the order of the
 // requests, once the last is answered: nothing leaves before.
 func TestBatchAnswersLeaveTogetherInOrder(t *testing.T) {
+	t.Parallel()
 	c, out := testLineConn(t, `[{"jsonrpc":"2.0","id":"a","method":"ping"},{"jsonrpc":"2.0","method":"notifications/progress"},{"jsonrpc":"2.0","id":7,"method":"roots/list"}]`)
 	a := readMsg(t, c).(*jsonrpc.Request)
 	readMsg(t, c) // the notification
@@ -67,6 +68,7 @@ func TestBatchAnswersLeaveTogetherInOrder(t *testing.T) {
 // A hostile batch (empty, or repeating a request ID) ends the session with
 // an error that says so, as go-sdk's connection did.
 func TestBadBatchesEndTheSession(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ line, want string }{
 		{`[]`, "empty batch"},
 		{`[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":1,"method":"ping"}]`, "repeats the request ID 1"},
@@ -84,6 +86,7 @@ func TestBadBatchesEndTheSession(t *testing.T) {
 
 // Close ends a Read that waits for a server that says nothing.
 func TestCloseEndsAWaitingRead(t *testing.T) {
+	t.Parallel()
 	c, _ := testLineConn(t)
 	done := make(chan error, 1)
 	go func() {

@@ -10,6 +10,7 @@ import (
 )
 
 func TestListKeepsDeclaredApartFromImplied(t *testing.T) {
+	t.Parallel()
 	s, err := Connect(context.Background(), fakeTarget(t, "hints"), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -90,6 +91,7 @@ func declaredString(t *Tool) string {
 }
 
 func TestListFollowsPagesAndStopsOnRepeatedCursor(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		scenario string
 		want     []string
@@ -123,6 +125,7 @@ func TestListFollowsPagesAndStopsOnRepeatedCursor(t *testing.T) {
 }
 
 func TestListFromGoSDKServer(t *testing.T) {
+	t.Parallel()
 	c := newCountingServer()
 	s := connectCounting(t, c)
 	get := mustTool(t, s, "get")
@@ -141,6 +144,7 @@ func TestListFromGoSDKServer(t *testing.T) {
 // A server that lists one name twice must not get the lenient definition
 // through by putting it first: the strictest reading decides, hint by hint.
 func TestDuplicateNamesTakeTheStrictestReading(t *testing.T) {
+	t.Parallel()
 	s, err := Connect(context.Background(), fakeTarget(t, "duplicates"), nil)
 	if err != nil {
 		t.Fatal(err)

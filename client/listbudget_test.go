@@ -49,20 +49,23 @@ func limitError(t *testing.T, err error, s *Session, list string, partial bool) 
 // A server that pages without end, a megabyte a page, is followed until the
 // budget is spent, and no further: the listing stops with an error naming
 // the server and the list. A tool listing that stops is not used; a
-// resource or prompt listing keeps what came before the stop. The tools are
-// listed with the default budget; the others, which share its mechanism,
-// with a smaller one.
+// resource or prompt listing keeps what came before the stop. The budget
+// here is 8 MiB, an eighth of the default, which e2e's
+// TestHostileEndlessListingsStopWithAClearError spends end to end: a
+// megabyte of JSON costs the same to read whatever the budget.
 func TestEndlessListingsStopAtTheBudget(t *testing.T) {
 	t.Parallel()
+	small := &listLimits{items: defaultListLimits.items, bytes: 8 << 20, pages: defaultListLimits.pages}
 	target, state := fixtureTarget(t, "endless-tools")
 	s := connectRaw(t, target)
+	s.limits = small
 	l, err := s.ListTools(context.Background())
 	le := limitError(t, err, s, "tools", false)
 	if l != nil || len(s.Tools()) != 0 {
 		t.Errorf("a tool listing cut short was used: %v, %d tools", l, len(s.Tools()))
 	}
-	if le.Limit != "64 MiB" || le.Bytes < defaultListLimits.bytes-2*pageSize {
-		t.Errorf("stopped at %s after %d bytes, want the 64 MiB budget spent", le.Limit, le.Bytes)
+	if le.Limit != "8 MiB" || le.Bytes < small.bytes-2*pageSize {
+		t.Errorf("stopped at %s after %d bytes, want the 8 MiB budget spent", le.Limit, le.Bytes)
 	}
 	// mcpsh asked for the page it refused, and not one more.
 	if served := len(fixture.Lines(state, "tool-pages")); served != le.Pages+1 {
@@ -74,7 +77,7 @@ func TestEndlessListingsStopAtTheBudget(t *testing.T) {
 
 	target, state = fixtureTarget(t, "endless-lists")
 	s = connectFixture(t, target, nil)
-	s.limits = &listLimits{items: defaultListLimits.items, bytes: 8 << 20, pages: defaultListLimits.pages}
+	s.limits = small
 	rl, err := s.ListResources(context.Background())
 	le = limitError(t, err, s, "resources", true)
 	if rl == nil || len(rl.Resources) != le.Items || len(rl.Templates) != 1 {
@@ -119,6 +122,7 @@ const pageSize = 1 << 20
 
 // Pages with few items, or none, stop at the items and pages budgets.
 func TestSmallEndlessPagesStopAtItemsAndPages(t *testing.T) {
+	t.Parallel()
 	target, _ := fixtureTarget(t, "endless-small")
 	s := connectFixture(t, target, nil)
 	s.limits = &listLimits{items: 50, bytes: 1 << 20, pages: 30}

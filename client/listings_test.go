@@ -14,6 +14,7 @@ import (
 // is skipped with a warning naming its page and place; the rest of the
 // listing stands. go-sdk failed the whole page on it.
 func TestListingsSkipWhatTheyCannotRead(t *testing.T) {
+	t.Parallel()
 	target, _ := fixtureTarget(t, "odd-shapes")
 	s := connectFixture(t, target, nil)
 	pl, err := s.ListPrompts(context.Background())
@@ -49,6 +50,7 @@ func TestListingsSkipWhatTheyCannotRead(t *testing.T) {
 // Resources, templates, prompts and completions from a go-sdk server come
 // through the raw path as go-sdk's typed one had them, across pages.
 func TestListingsFromAGoSDKServer(t *testing.T) {
+	t.Parallel()
 	for _, version := range []string{LatestProtocol, "2025-11-25"} {
 		srv := mcp.NewServer(&mcp.Implementation{Name: "lists", Version: "1"}, &mcp.ServerOptions{PageSize: 2,
 			CompletionHandler: func(context.Context, *mcp.CompleteRequest) (*mcp.CompleteResult, error) {

@@ -16,6 +16,7 @@ import (
 // 2025-11-25 the same server asks while the call is in flight, through
 // go-sdk's handler.
 func TestInputRequestsInsideACallReachTheHandler(t *testing.T) {
+	t.Parallel()
 	for _, version := range []string{LatestProtocol, "2025-11-25"} {
 		srv := mcp.NewServer(&mcp.Implementation{Name: "asking", Version: "1"}, nil)
 		runs := 0

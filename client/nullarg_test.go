@@ -18,6 +18,7 @@ import (
 // The server is go-sdk's, which refuses a call whose Mcp-Param headers do
 // not match its arguments.
 func TestNullOptionalArgumentIsSentWithoutItsParamHeader(t *testing.T) {
+	t.Parallel()
 	srv := mcp.NewServer(&mcp.Implementation{Name: "hdr", Version: "1"}, nil)
 	echoTool(srv, "deploy", map[string]any{"type": "object", "required": []any{"region"}, "properties": map[string]any{
 		"region":  map[string]any{"type": "string", "x-mcp-header": "Region"},

@@ -16,6 +16,7 @@ import (
 // asks there, says so, and finds the metadata where RFC 9728 puts it, at the
 // server's own well-known location, so the login still works.
 func TestResourceMetadataIsFetchedOnlyFromTheServersOrigin(t *testing.T) {
+	t.Parallel()
 	f := oauthfake.New(t)
 	other := newRecorder(t)
 	f.ResourceMetadata = other.URL + "/.well-known/oauth-protected-resource/mcp"
@@ -45,6 +46,7 @@ func TestResourceMetadataIsFetchedOnlyFromTheServersOrigin(t *testing.T) {
 // turns the guard off. This is the client mcpsh hands go-sdk; its redirect
 // rule is authServerRedirect's (oauth_redirect_test.go).
 func TestAuthorizationServerClientKeepsGoSDKsAddressGuard(t *testing.T) {
+	t.Parallel()
 	a := &Auth{Store: NewFileTokenStore(t.TempDir())}
 	h := a.authorizerFor(Target{Kind: KindHTTP, URL: "https://mcp.example.com/mcp"}, "test")
 	tr, ok := h.http.Transport.(*http.Transport)
@@ -64,6 +66,7 @@ func TestAuthorizationServerClientKeepsGoSDKsAddressGuard(t *testing.T) {
 // mcpsh keeps its scheme, error and scope, and a resource_metadata on the
 // server's origin, whatever the quoting; none that is elsewhere survives.
 func TestChallengesLoseOnlyMetadataElsewhere(t *testing.T) {
+	t.Parallel()
 	a := &Auth{Store: NewFileTokenStore(t.TempDir())}
 	h := a.authorizerFor(Target{Kind: KindHTTP, URL: "https://mcp.example.com/mcp"}, "test")
 	tests := []struct {

@@ -75,6 +75,7 @@ func noCredentials(t *testing.T, r *recorder) {
 // call with a 307 to another port on the same host. The call follows it, but
 // neither the token nor a Referer naming the server goes with it.
 func TestOAuthTokenStaysWithItsOrigin(t *testing.T) {
+	t.Parallel()
 	f := oauthfake.New(t)
 	other := newRecorder(t)
 	s, err := connectOAuth(t, f, browserAuth(NewFileTokenStore(t.TempDir())), nil)
@@ -99,6 +100,7 @@ func TestOAuthTokenStaysWithItsOrigin(t *testing.T) {
 // redirects to plain http on the same host gets the stored token; the plain
 // http origin does not.
 func TestOAuthTokenIsNotDowngradedToPlainHTTP(t *testing.T) {
+	t.Parallel()
 	plain := newRecorder(t)
 	var mu sync.Mutex
 	var bearer []string

@@ -23,6 +23,7 @@ import (
 // so every request renews them and they change under the session, as an
 // hour-long session's do.
 func TestCredentialsAServerEchoesAreRedacted(t *testing.T) {
+	t.Parallel()
 	f := oauthfake.New(t)
 	f.ExpiresIn = 5
 	f.RegisterSecret = "dyn-secret-Rk5Tq2"
@@ -101,6 +102,7 @@ func TestCredentialsAServerEchoesAreRedacted(t *testing.T) {
 // token with escapes, which a match on the message's bytes does not find;
 // the trace reads such a message and writes it again without the token.
 func TestTraceRedactsSecretsSpelledWithEscapes(t *testing.T) {
+	t.Parallel()
 	var got []TraceEntry
 	tgt := Target{Kind: KindHTTP, URL: "https://mcp.example.com/mcp", Secrets: []string{"at-7-Zq8xW2"}}
 	tr := newTracer(tgt, func(e TraceEntry) { got = append(got, e) })
@@ -131,6 +133,7 @@ func TestTraceRedactsSecretsSpelledWithEscapes(t *testing.T) {
 // completion quotes a secret the target was configured with; the person
 // asked to write the reply reads it redacted.
 func TestASamplingRequestIsRedactedForThePerson(t *testing.T) {
+	t.Parallel()
 	target, _ := fixtureTarget(t, "rounds")
 	target.Secrets = []string{"France"} // the fixture asks "Capital of France?"
 	var asked []string

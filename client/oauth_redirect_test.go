@@ -37,6 +37,7 @@ func noneDelivered(t *testing.T, other *recorder, secrets ...string) {
 // net/http would send the refresh token (in the body), or the client secret
 // (Authorization: Basic), along; mcpsh does not follow.
 func TestTokenRequestsAreNotRedirectedElsewhere(t *testing.T) {
+	t.Parallel()
 	t.Run("refresh", func(t *testing.T) {
 		f := oauthfake.New(t)
 		other := newRecorder(t)
@@ -83,6 +84,7 @@ func TestTokenRequestsAreNotRedirectedElsewhere(t *testing.T) {
 // which follows it (the server was reached on loopback to begin with), and
 // the login works.
 func TestDiscoveryFollowsARedirectOnItsOrigin(t *testing.T) {
+	t.Parallel()
 	f := oauthfake.New(t)
 	f.MetadataMoved = true
 	s, err := connectOAuth(t, f, browserAuth(NewFileTokenStore(t.TempDir())), nil)
@@ -98,6 +100,7 @@ func TestDiscoveryFollowsARedirectOnItsOrigin(t *testing.T) {
 // TestAuthServerRedirectRule: what the authorization server's client
 // follows, each case on its own.
 func TestAuthServerRedirectRule(t *testing.T) {
+	t.Parallel()
 	req := func(method, url string, header ...string) *http.Request {
 		var body *strings.Reader
 		if method == http.MethodPost {

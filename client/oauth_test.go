@@ -50,6 +50,7 @@ func browserAuth(store TokenStore) *Auth {
 // browser, PKCE exchange) and stores the token; the next one, with no one to
 // authorize, uses the stored token and never asks.
 func TestOAuthLoginThenStoredToken(t *testing.T) {
+	t.Parallel()
 	f := oauthfake.New(t)
 	store := NewFileTokenStore(t.TempDir())
 	var stored []string
@@ -97,6 +98,7 @@ func TestOAuthLoginThenStoredToken(t *testing.T) {
 // token endpoint it came from, and the new token (and rotated refresh token)
 // is stored before the next run needs it.
 func TestOAuthRefreshExpired(t *testing.T) {
+	t.Parallel()
 	f := oauthfake.New(t)
 	f.IssueRefresh("rt-seed-Lm3Qp9")
 	store := NewFileTokenStore(t.TempDir())
@@ -133,6 +135,7 @@ func TestOAuthRefreshExpired(t *testing.T) {
 // TestOAuthLoginRequired: with no one to authorize, a server that asks gets
 // a LoginRequiredError naming the command, and mcpsh registers nothing.
 func TestOAuthLoginRequired(t *testing.T) {
+	t.Parallel()
 	f := oauthfake.New(t)
 	_, err := connectOAuth(t, f, &Auth{Store: NewFileTokenStore(t.TempDir()), Hint: "mcpsh login -s prot"}, nil)
 	var lr *LoginRequiredError
@@ -155,6 +158,7 @@ func TestOAuthLoginRequired(t *testing.T) {
 // TestOAuthHeadersStayWithServer: the headers configured for the MCP server
 // (credentials, often) never reach the authorization server.
 func TestOAuthHeadersStayWithServer(t *testing.T) {
+	t.Parallel()
 	f := oauthfake.New(t)
 	s, err := connectOAuth(t, f, browserAuth(NewFileTokenStore(t.TempDir())), map[string]string{"X-Api-Key": "hdr-secret-Vb7Nc2"})
 	if err != nil {
@@ -175,6 +179,7 @@ func TestOAuthHeadersStayWithServer(t *testing.T) {
 // TestOAuthTokensNotInErrors: a failed refresh whose answer quotes the
 // tokens says what failed without them.
 func TestOAuthTokensNotInErrors(t *testing.T) {
+	t.Parallel()
 	f := oauthfake.New(t)
 	f.RefreshFails = `{"error":"server_error","echo":"refresh_token=rt-seed-Lm3Qp9 access at-expired-Hw5Rt1"}`
 	store := NewFileTokenStore(t.TempDir())
@@ -193,6 +198,7 @@ func TestOAuthTokensNotInErrors(t *testing.T) {
 // TestOAuthStepUp: a 403 asking for more scope runs a second authorization
 // for the union of what the token had and what the server wants.
 func TestOAuthStepUp(t *testing.T) {
+	t.Parallel()
 	f := oauthfake.New(t)
 	f.ScopesSupported = []string{"read"}
 	f.CallScope = "write"
@@ -216,6 +222,7 @@ func TestOAuthStepUp(t *testing.T) {
 // without touching the authorization server: no registration, no browser.
 // (How the call's error reads is client/failure.go's: see LoginRequiredError.)
 func TestOAuthStepUpWithoutBrowser(t *testing.T) {
+	t.Parallel()
 	f := oauthfake.New(t)
 	f.ScopesSupported = []string{"read"}
 	store := NewFileTokenStore(t.TempDir())
@@ -250,6 +257,7 @@ func TestOAuthStepUpWithoutBrowser(t *testing.T) {
 // TestOAuthPreregistered: a configured client ID and secret are used instead
 // of registering, and the secret goes to the token endpoint only.
 func TestOAuthPreregistered(t *testing.T) {
+	t.Parallel()
 	f := oauthfake.New(t)
 	f.ClientSecret = "pre-secret-Tg6Yh3"
 	a := browserAuth(NewFileTokenStore(t.TempDir()))
@@ -268,6 +276,7 @@ func TestOAuthPreregistered(t *testing.T) {
 // TestOAuthClientCredentials: the client_credentials grant needs no person,
 // so it works without a browser, and its token is stored like any other.
 func TestOAuthClientCredentials(t *testing.T) {
+	t.Parallel()
 	f := oauthfake.New(t)
 	f.ClientSecret = "svc-secret-Qw2Er5"
 	store := NewFileTokenStore(t.TempDir())
@@ -290,6 +299,7 @@ func TestOAuthClientCredentials(t *testing.T) {
 // TestOAuthBrowserCommand runs the flow through $BROWSER, as a person's
 // machine would: a script that fetches the URL and follows the redirects.
 func TestOAuthBrowserCommand(t *testing.T) {
+	t.Parallel()
 	browser := oauthfake.CurlBrowser(t)
 	f := oauthfake.New(t)
 	var notes []string
@@ -314,6 +324,7 @@ func TestOAuthBrowserCommand(t *testing.T) {
 // TestOAuthFreshIgnoresStored: a login asks again even with a token stored,
 // and replaces it.
 func TestOAuthFreshIgnoresStored(t *testing.T) {
+	t.Parallel()
 	f := oauthfake.New(t)
 	store := NewFileTokenStore(t.TempDir())
 	s, err := connectOAuth(t, f, browserAuth(store), nil)
@@ -340,6 +351,7 @@ func TestOAuthFreshIgnoresStored(t *testing.T) {
 // TestOAuthRefreshRefused: a refresh token the server no longer accepts
 // (invalid_grant) leads to a new login, not to a dead end.
 func TestOAuthRefreshRefused(t *testing.T) {
+	t.Parallel()
 	f := oauthfake.New(t)
 	store := NewFileTokenStore(t.TempDir())
 	key, _ := CanonicalURL(f.URL())
@@ -359,6 +371,7 @@ func TestOAuthRefreshRefused(t *testing.T) {
 // TestOAuthDamagedStore: a stored token that cannot be read is reported and
 // replaced by a new login.
 func TestOAuthDamagedStore(t *testing.T) {
+	t.Parallel()
 	f := oauthfake.New(t)
 	dir := t.TempDir()
 	store := NewFileTokenStore(dir).(*fileStore)

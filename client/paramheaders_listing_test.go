@@ -16,6 +16,7 @@ import (
 // usable. The go-sdk server refuses to serve such a tool itself, so the
 // listing on the wire is rewritten, as a hostile server would send it.
 func TestToolWithAnInvalidParamHeaderIsLeftOutItsNeighboursStay(t *testing.T) {
+	t.Parallel()
 	srv := mcp.NewServer(&mcp.Implementation{Name: "hdr", Version: "1"}, nil)
 	region := map[string]any{"type": "object", "properties": map[string]any{
 		"region": map[string]any{"type": "string", "x-mcp-header": "Region"}}}

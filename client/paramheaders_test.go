@@ -86,6 +86,7 @@ func echoTool(srv *mcp.Server, name string, schema map[string]any) {
 }
 
 func TestParamHeadersReachAServerThatChecksThem(t *testing.T) {
+	t.Parallel()
 	srv := mcp.NewServer(&mcp.Implementation{Name: "hdr", Version: "1"}, nil)
 	echoTool(srv, "deploy", map[string]any{"type": "object", "properties": map[string]any{
 		"region":  map[string]any{"type": "string", "x-mcp-header": "Region"},
@@ -121,6 +122,7 @@ func TestParamHeadersReachAServerThatChecksThem(t *testing.T) {
 }
 
 func TestHostileParamHeaderNamesAreNotSent(t *testing.T) {
+	t.Parallel()
 	srv := mcp.NewServer(&mcp.Implementation{Name: "hostile", Version: "1"}, nil)
 	// The server's own definitions carry placeholders; the listing mcpsh sees
 	// has them turned into annotations go-sdk would refuse.
@@ -153,6 +155,7 @@ func TestHostileParamHeaderNamesAreNotSent(t *testing.T) {
 }
 
 func TestParamHeaderValues(t *testing.T) {
+	t.Parallel()
 	schema := `{"type":"object","properties":{"s":{"type":"string","x-mcp-header":"S"},
 		"n":{"type":"integer","x-mcp-header":"N"},"b":{"type":"boolean","x-mcp-header":"B"}}}`
 	tool := &Tool{Name: "t", InputSchema: json.RawMessage(schema)}

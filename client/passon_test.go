@@ -40,6 +40,7 @@ func echoServer(t *testing.T, s *seen) *mcp.Server {
 }
 
 func TestRawArgsReachTheServerAsSent(t *testing.T) {
+	t.Parallel()
 	var got seen
 	s, err := Connect(context.Background(), Target{Name: "echo", Kind: KindInProcess, InProcess: echoServer(t, &got), Trust: policy.Trusted}, nil)
 	if err != nil {
@@ -86,6 +87,7 @@ func TestRawArgsReachTheServerAsSent(t *testing.T) {
 }
 
 func TestLogDataComesRawWithKnownSecretsTakenOut(t *testing.T) {
+	t.Parallel()
 	target, _ := fixtureTarget(t, "proxy")
 	target.Env["MCPSH_FIXTURE_SECRET"] = "s3cr3t-value-42"
 	target.Secrets = []string{"s3cr3t-value-42"}
@@ -117,6 +119,7 @@ func TestLogDataComesRawWithKnownSecretsTakenOut(t *testing.T) {
 }
 
 func TestRedactJSONFindsSecretsHowEverSpelled(t *testing.T) {
+	t.Parallel()
 	tg := Target{Secrets: []string{"tok-123456"}}
 	cases := map[string]string{
 		`{"a":"tok-123456"}`:                          `{"a":"[redacted]"}`,
@@ -143,6 +146,7 @@ func TestRedactJSONFindsSecretsHowEverSpelled(t *testing.T) {
 }
 
 func TestSetRootsTellsTheServer(t *testing.T) {
+	t.Parallel()
 	changed := make(chan struct{}, 4)
 	srv := mcp.NewServer(&mcp.Implementation{Name: "roots", Version: "1"}, &mcp.ServerOptions{
 		RootsListChangedHandler: func(context.Context, *mcp.RootsListChangedRequest) { changed <- struct{}{} },

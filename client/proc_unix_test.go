@@ -10,6 +10,7 @@ import (
 // The server leads a process group of its own, so the terminal's Ctrl-C,
 // which goes to mcpsh's group, does not reach it.
 func TestServerLeadsItsOwnProcessGroup(t *testing.T) {
+	t.Parallel()
 	p, child := startTestTree(t, "leaves-on-eof")
 	leader := p.cmd.Process.Pid
 	for _, pid := range []int{leader, child} {

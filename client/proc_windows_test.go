@@ -9,6 +9,7 @@ import (
 // closes its handle to the server's job, and the job's limit ends the tree.
 // Releasing the handle alone, with stdin left open and no signal, is that end.
 func TestJobEndsTheTreeWhenItsHandleCloses(t *testing.T) {
+	t.Parallel()
 	p, child := startTestTree(t, "stubborn")
 	leader := p.cmd.Process.Pid
 	if p.tree.job == 0 {

@@ -11,6 +11,7 @@ import (
 // a placeholder for that block, as a tool's result is: go-sdk's typed decode
 // failed the whole prompts/get on it.
 func TestPromptWithAnUnknownContentTypeDegrades(t *testing.T) {
+	t.Parallel()
 	target, _ := fixtureTarget(t, "odd-shapes")
 	s := connectFixture(t, target, nil)
 	l, err := s.ListPrompts(context.Background())

@@ -35,6 +35,7 @@ func roundsFixture(t *testing.T, transport, scenario string, opts *Options) (*Se
 // a 404 for a method it does not know, which says nothing of a session) are
 // permanent: a read-only call is not sent again, nor the server restarted.
 func TestDeterministicRefusalsAreNotRetried(t *testing.T) {
+	t.Parallel()
 	for _, transport := range []string{"stdio", "http"} {
 		t.Run(transport, func(t *testing.T) {
 			s, state := roundsFixture(t, transport, "rounds", nil)

@@ -60,6 +60,7 @@ func normalResult(r *Result) Result {
 }
 
 func TestParseResultFastTakesThePlainCaseOnly(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		raw  string
 		fast bool

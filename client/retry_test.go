@@ -15,6 +15,7 @@ import (
 )
 
 func TestServerErrorsAreRetriedOnlyWhenReplaySafe(t *testing.T) {
+	t.Parallel()
 	c := newCountingServer()
 	c.failFirst.Store(2)
 	s := connectCounting(t, c)
@@ -47,6 +48,7 @@ func TestServerErrorsAreRetriedOnlyWhenReplaySafe(t *testing.T) {
 }
 
 func TestRetryBudgetAndUntrustedServers(t *testing.T) {
+	t.Parallel()
 	c := newCountingServer()
 	c.failFirst.Store(10)
 	s := connectCounting(t, c)
@@ -111,6 +113,7 @@ func TestHTTP503IsRetriedHonouringRetryAfter(t *testing.T) {
 }
 
 func TestRequestsThatNeverLeftAreRetriedForAnyTool(t *testing.T) {
+	t.Parallel()
 	c := newCountingServer()
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return c.srv }, &mcp.StreamableHTTPOptions{Stateless: true})
 	ts := httptest.NewServer(h)
@@ -135,6 +138,7 @@ func TestRequestsThatNeverLeftAreRetriedForAnyTool(t *testing.T) {
 }
 
 func TestCrashedServerIsRestarted(t *testing.T) {
+	t.Parallel()
 	count := filepath.Join(t.TempDir(), "executions")
 	target := fakeTarget(t, "crashy")
 	target.Env["MCPSH_FAKE_COUNT"] = count
@@ -181,6 +185,7 @@ func TestCrashedServerIsRestarted(t *testing.T) {
 }
 
 func TestServerThatDiedBetweenCallsIsBroughtBack(t *testing.T) {
+	t.Parallel()
 	count := filepath.Join(t.TempDir(), "executions")
 	target := fakeTarget(t, "crashy")
 	target.Env["MCPSH_FAKE_COUNT"] = count
@@ -209,6 +214,7 @@ func (s *swapHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func TestLostHTTPSessionReconnects(t *testing.T) {
+	t.Parallel()
 	c := newCountingServer()
 	newHandler := func() *http.Handler {
 		var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return c.srv }, nil)
@@ -233,6 +239,7 @@ func TestLostHTTPSessionReconnects(t *testing.T) {
 // TestRetryAfterCannotOutlastTheRetryLimit: a server asking to wait longer than
 // --retry-max allows gets no further attempt.
 func TestRetryAfterCannotOutlastTheRetryLimit(t *testing.T) {
+	t.Parallel()
 	c := newCountingServer()
 	var seen atomic.Int32
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return c.srv }, nil)

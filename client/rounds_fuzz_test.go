@@ -132,6 +132,7 @@ func checkRoundError(t *testing.T, err error) {
 // The order a server lists its requests in is the order they are read in,
 // keys exactly as sent (escapes decoded, case kept).
 func TestInputRequestsKeepTheServersOrder(t *testing.T) {
+	t.Parallel()
 	raw := `{"resultType":"input_required","inputRequests":{"zulu":{"method":"roots/list"},"Alpha":{"method":"roots/list"},"alpha":{"method":"roots/list"},"m\u0069ke":{"method":"roots/list","params":null}}}`
 	ir, err := parseInputRequired(json.RawMessage(raw))
 	if err != nil {

@@ -48,6 +48,7 @@ func (a *answering) elicit(_ context.Context, r *ElicitRequest) (*ElicitResponse
 // must not be sent, and the outcome says which round, why, and how the
 // hints changed.
 func TestRoundIsDecidedAgainBeforeItIsSent(t *testing.T) {
+	t.Parallel()
 	for _, transport := range []string{"stdio", "http"} {
 		t.Run(transport+"/quiet", func(t *testing.T) {
 			// The same, with no notice at all: the tools are listed again
@@ -98,6 +99,7 @@ func TestRoundIsDecidedAgainBeforeItIsSent(t *testing.T) {
 // round goes through BeforeSend (the log is synced before a send that may
 // change the world), and the rounds are counted, not taken for attempts.
 func TestEachRoundIsASend(t *testing.T) {
+	t.Parallel()
 	sends := 0
 	s, state := roundsFixture(t, "stdio", "rounds-flip", &Options{BeforeSend: func(*Outcome) { sends++ }})
 	o, _ := s.Do(context.Background(), &Call{Tool: mustTool(t, s, "flip"), Mode: policy.Batch, Preapproved: true})
@@ -117,6 +119,7 @@ func TestEachRoundIsASend(t *testing.T) {
 // time, in the order the server listed them, and each answer goes back
 // under its own request's key.
 func TestAnswersGoOnePerRequestInTheOrderAsked(t *testing.T) {
+	t.Parallel()
 	a := &answering{answers: []string{"a1", "a2", "a3", "a4", "a5", "a6"}}
 	s, state := roundsFixture(t, "stdio", "rounds", &Options{Elicit: a.elicit})
 	o, _ := s.Do(context.Background(), &Call{Tool: mustTool(t, s, "ask_two"), Mode: policy.Batch})
@@ -138,6 +141,7 @@ func TestAnswersGoOnePerRequestInTheOrderAsked(t *testing.T) {
 // Item 17: a round that carries only requestState is sent again at once
 // with the state echoed, for tools/call, prompts/get and resources/read.
 func TestStateOnlyRoundIsSentAgainWithTheState(t *testing.T) {
+	t.Parallel()
 	for _, transport := range []string{"stdio", "http"} {
 		t.Run(transport, func(t *testing.T) {
 			a := &answering{answers: []string{"Ada"}}
@@ -164,6 +168,7 @@ func TestStateOnlyRoundIsSentAgainWithTheState(t *testing.T) {
 // Item 18: a request no client knows is declined and the rest answered; it
 // never ends the session. A server that asks only for it, again, is stopped.
 func TestUnknownRequestIsDeclinedAndTheRestAnswered(t *testing.T) {
+	t.Parallel()
 	a := &answering{answers: []string{"Ada"}}
 	var mu sync.Mutex
 	var warnings []string
@@ -201,6 +206,7 @@ func TestUnknownRequestIsDeclinedAndTheRestAnswered(t *testing.T) {
 // a call is in flight does; where nobody can answer it, it is declined by
 // leaving it out (a sampling answer has no way to say no).
 func TestSamplingInsideAResult(t *testing.T) {
+	t.Parallel()
 	var asked []string
 	s, _ := roundsFixture(t, "stdio", "rounds", &Options{Sample: func(_ context.Context, r *SampleRequest) (*SampleResponse, error) {
 		for _, m := range r.Messages {
@@ -224,6 +230,7 @@ func TestSamplingInsideAResult(t *testing.T) {
 // call fails once, saying what is wrong, with no restart and no retry (every
 // tool here is read-only, so a lost connection would be retried).
 func TestMalformedRoundsFailOnceWithoutRestart(t *testing.T) {
+	t.Parallel()
 	a := &answering{answers: []string{"yes"}}
 	s, state := roundsFixture(t, "stdio", "rounds", &Options{Elicit: a.elicit})
 	for tool, want := range map[string]string{
@@ -258,6 +265,7 @@ func TestMalformedRoundsFailOnceWithoutRestart(t *testing.T) {
 // answers and state; it does not start the call over, and the round is not
 // an attempt.
 func TestRetryInALaterRoundSendsThatRoundAgain(t *testing.T) {
+	t.Parallel()
 	a := &answering{answers: []string{"yes"}}
 	s, state := roundsFixture(t, "stdio", "rounds", &Options{Elicit: a.elicit})
 	o, _ := s.Do(context.Background(), &Call{Tool: mustTool(t, s, "flaky_round"), Mode: policy.Batch})
@@ -280,6 +288,7 @@ func TestRetryInALaterRoundSendsThatRoundAgain(t *testing.T) {
 // why: more requests than one round may ask (a flood of questions), a page
 // to visit where nobody can, an elicitation mode no version defines.
 func TestRoundRequestsMcpshWillNotPutToAnyone(t *testing.T) {
+	t.Parallel()
 	reqs := []string{`"page":{"method":"elicitation/create","params":{"mode":"url","message":"Log in","url":"https://example.com/login","elicitationId":"e1"}}`,
 		`"mind":{"method":"elicitation/create","params":{"mode":"telepathy","message":"Think of a number"}}`}
 	for i := range 20 {

@@ -17,6 +17,7 @@ import (
 // "deny is:destructive" matches the worst case, so claiming read-only does
 // not get a call past it, even one approved in advance.
 func TestUntrustedReadOnlyClaimDoesNotEscapeAClassDeny(t *testing.T) {
+	t.Parallel()
 	target, state := fixtureTarget(t, "slashes")
 	target.Trust, target.Rules = policy.Untrusted, []policy.Rule{{Pattern: "is:destructive", Action: policy.Deny}}
 	s := connectFixture(t, target, nil)
@@ -45,6 +46,7 @@ func TestUntrustedReadOnlyClaimDoesNotEscapeAClassDeny(t *testing.T) {
 // believe the server's hints to let a call run; on an untrusted server it
 // is ignored, and the refusal says so. An allow by name still works.
 func TestUntrustedServerIgnoresAllowOnHints(t *testing.T) {
+	t.Parallel()
 	target, state := fixtureTarget(t, "slashes")
 	target.Trust, target.Rules = policy.Untrusted, []policy.Rule{{Pattern: "is:read-only", Action: policy.Allow}}
 	s := connectFixture(t, target, nil)
@@ -68,6 +70,7 @@ func TestUntrustedServerIgnoresAllowOnHints(t *testing.T) {
 // get_thing is read-only until it first runs, which crashes the server, and
 // the restarted server declares it destructive before the retry.
 func TestOutcomeBasisFollowsTheNewDeclaration(t *testing.T) {
+	t.Parallel()
 	target, _ := fixtureTarget(t, "redeclare-restart")
 	s := connectFixture(t, target, nil)
 	o, _ := s.Do(context.Background(), &Call{Tool: mustTool(t, s, "get_thing"), Mode: policy.Batch, Timeout: 5 * time.Second})

@@ -109,6 +109,7 @@ const elicitSchema = `{"type":"object","properties":{
  "required":["name","email"]}`
 
 func TestReadSchemaRealWorld(t *testing.T) {
+	t.Parallel()
 	s, arr := []string{"string"}, "array"
 	tests := []struct {
 		name   string
@@ -190,6 +191,7 @@ func TestReadSchemaRealWorld(t *testing.T) {
 }
 
 func TestReadSchemaRules(t *testing.T) {
+	t.Parallel()
 	sc := ReadSchema("demo", "input", json.RawMessage(elicitSchema))
 	name, age, email := sc.Field("name"), sc.Field("age"), sc.Field("email")
 	if name.Title != "Your name" || *name.MinLength != 1 || *name.MaxLength != 50 {
@@ -222,6 +224,7 @@ func TestReadSchemaRules(t *testing.T) {
 }
 
 func TestSchemaDefaultsMissingValidate(t *testing.T) {
+	t.Parallel()
 	sc := ReadSchema("demo", "requested", json.RawMessage(elicitSchema))
 	want := map[string]any{"age": 30.0, "subscribe": true, "size": "m", "colour": "#0f0", "toppings": []any{"cheese"}}
 	d := sc.Defaults()
@@ -254,6 +257,7 @@ func TestSchemaDefaultsMissingValidate(t *testing.T) {
 }
 
 func TestReadSchemaUnreadable(t *testing.T) {
+	t.Parallel()
 	for raw, want := range map[string]string{
 		`[]`:                 "schema is an array, not a JSON object",
 		`"object"`:           "schema is a string, not a JSON object",
@@ -280,6 +284,7 @@ func TestReadSchemaUnreadable(t *testing.T) {
 
 // Each key=value the schemas above are written for, and what it becomes.
 func TestSchemaParseArgsRealWorld(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		schema string
 		argv   []string
@@ -318,6 +323,7 @@ func TestSchemaParseArgsRealWorld(t *testing.T) {
 // Tool.Input follows $refs through the tool's own compiled schema, and
 // Tool.ParseArgs types by it.
 func TestToolInputFollowsRefs(t *testing.T) {
+	t.Parallel()
 	tool := schemaTool(t, pydanticSchema)
 	if f := tool.Input().Field("maybe_color"); f.Input != InputChoice {
 		t.Errorf("maybe_color = %+v", f)

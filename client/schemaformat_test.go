@@ -14,6 +14,7 @@ import (
 // The four formats a form may ask for are held to, in the one check every
 // answer goes through; tool arguments are not (a format there annotates).
 func TestFormAnswersAreHeldToTheirFormats(t *testing.T) {
+	t.Parallel()
 	schema := json.RawMessage(`{"type":"object","properties":{
 		"email":{"type":"string","format":"email"},"day":{"type":"string","format":"date"},
 		"at":{"type":"string","format":"date-time"},"site":{"type":"string","format":"uri"},
@@ -80,6 +81,7 @@ func TestFormAnswersAreHeldToTheirFormats(t *testing.T) {
 // batch both answer through Options.Elicit, and the session checks the
 // answer before it goes back).
 func TestFormAnswerOutsideItsFormatIsDeclined(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		content map[string]any
 		want    string

@@ -58,6 +58,7 @@ func init() {
 }
 
 func TestRecursiveSchemasAreRefusedNotFollowed(t *testing.T) {
+	t.Parallel()
 	for _, rs := range recursiveSchemas {
 		t.Run(rs.name, func(t *testing.T) {
 			tool, err := parseTool(json.RawMessage(`{"name":"get_x","inputSchema":` + rs.schema + `,"outputSchema":` + rs.schema + `}`))
@@ -90,6 +91,7 @@ func TestRecursiveSchemasAreRefusedNotFollowed(t *testing.T) {
 }
 
 func TestRecursiveSchemasThroughASession(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, err := Connect(ctx, fakeTarget(t, "recursive-schemas"), nil)
 	if err != nil {
@@ -123,6 +125,7 @@ func TestRecursiveSchemasThroughASession(t *testing.T) {
 
 // Schemas that recurse by descending into the value end where the value does.
 func TestRecursiveSchemasThatDescendStillCheck(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, schema, good, bad, arg string
 	}{
@@ -343,6 +346,7 @@ func TestLargeValuesAreStillChecked(t *testing.T) {
 // $schema spellings jsonschema-go does not know exactly made every check fail
 // with "cannot validate version", blocking every call.
 func TestDraftSpellings(t *testing.T) {
+	t.Parallel()
 	for _, uri := range []string{"http://json-schema.org/draft-07/schema", "https://json-schema.org/draft-07/schema#",
 		"https://json-schema.org/draft/2020-12/schema#", "http://json-schema.org/draft-07/schema#"} {
 		tool := schemaTool(t, `{"$schema":"`+uri+`","type":"object","properties":{"n":{"type":"integer"}}}`)
@@ -361,6 +365,7 @@ func TestDraftSpellings(t *testing.T) {
 // The guard must see every subschema jsonschema-go validates with; a new
 // schema-valued field in a jsonschema-go upgrade must be added to its lists.
 func TestEverySubschemaFieldIsKnown(t *testing.T) {
+	t.Parallel()
 	var s jsonschema.Schema
 	v := reflect.ValueOf(&s).Elem()
 	fields := 0
@@ -388,6 +393,7 @@ func TestEverySubschemaFieldIsKnown(t *testing.T) {
 // A tool's schemas are compiled once and then shared: the TUI may check
 // arguments while the audit pane checks examples.
 func TestValidateConcurrently(t *testing.T) {
+	t.Parallel()
 	tool := schemaTool(t, anyJSONSchema)
 	type result struct {
 		i   int

@@ -10,6 +10,7 @@ import (
 // Schemas the guard refuses are read without following a single $ref, and
 // their values go unchecked, saying so.
 func TestReadSchemaRecursive(t *testing.T) {
+	t.Parallel()
 	for _, rs := range recursiveSchemas {
 		var top map[string]any
 		if err := json.Unmarshal([]byte(rs.schema), &top); err != nil {
@@ -37,6 +38,7 @@ func TestReadSchemaRecursive(t *testing.T) {
 // the reader follows their $refs: a target met again inside itself reads
 // as any value, so reading ends.
 func TestReadSchemaRecursionThatDescends(t *testing.T) {
+	t.Parallel()
 	sc := ReadSchema("demo", "input", json.RawMessage(`{"$defs":{"t":{"type":"array","items":{"$ref":"#/$defs/t"}}},
 		"properties":{"a":{"$ref":"#/$defs/t"},"tree":{"type":"object","properties":{"kids":{"type":"array","items":{"$ref":"#/properties/tree"}}}}}}`))
 	if sc.CheckErr() != nil {
@@ -56,6 +58,7 @@ func TestReadSchemaRecursionThatDescends(t *testing.T) {
 
 // Targets shared along many paths are read once: without that, 2^30 reads.
 func TestReadSchemaSharedRefsReadOnce(t *testing.T) {
+	t.Parallel()
 	const n = 30
 	var defs []string
 	for i := range n {

@@ -109,6 +109,7 @@ type failingServer interface {
 // Over legacy SSE go-sdk saw "failed to write: 502" and mcpsh took the call
 // for never sent, so the server ran delete_all twice.
 func TestACallThatRanIsNotReplayedAfterA502(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name  string
 		serve func(t *testing.T) (Target, failingServer)
@@ -151,6 +152,7 @@ func TestACallThatRanIsNotReplayedAfterA502(t *testing.T) {
 // another port of the same host. mcpsh sends nothing there, configured
 // headers or not, and says which server named which endpoint.
 func TestLegacySSEEndpointOnAnotherOriginIsRefused(t *testing.T) {
+	t.Parallel()
 	other := newRecorder(t)
 	srv := newRawSSE(t)
 	srv.endpoint = func(int) string { return other.URL + "/message?session=1&note=" + "%E2%80%AE" }
@@ -176,6 +178,7 @@ func TestLegacySSEEndpointOnAnotherOriginIsRefused(t *testing.T) {
 // the same host. A 307 keeps the POST and its body, the message itself:
 // mcpsh does not follow it, and says where it was sent.
 func TestLegacySSERedirectToAnotherOriginIsRefused(t *testing.T) {
+	t.Parallel()
 	other := newRecorder(t)
 	srv := newRawSSE(t)
 	srv.redirect = other.URL

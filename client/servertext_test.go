@@ -35,6 +35,7 @@ func assertSafe(t *testing.T, what, s, want string) {
 }
 
 func TestToolProblemsAreSafe(t *testing.T) {
+	t.Parallel()
 	tool, err := parseTool(json.RawMessage(`{"name":"t","title":{"x":"` + evil + `"},"description":["` + rawEvil + `"],` +
 		`"annotations":{"readOnlyHint":"` + evil + `","destructiveHint":["` + rawEvil + `"]}}`))
 	if err != nil {
@@ -53,6 +54,7 @@ func TestToolProblemsAreSafe(t *testing.T) {
 }
 
 func TestArgErrorsAreSafe(t *testing.T) {
+	t.Parallel()
 	schema := `{"type":"object","properties":{
 		"k` + evil + `":{"type":"string","enum":["a` + evil + `"]},
 		"p":{"type":"string","pattern":"^x\u001b]0;t\u0007` + rawEvil + `$"},
@@ -110,6 +112,7 @@ func TestArgErrorsAreSafe(t *testing.T) {
 }
 
 func TestSchemaMessagesAreSafe(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ schema, want string }{
 		{`{"$schema":"http://example.com/` + evil + `","type":"object"}`, "which mcpsh does not know"},
 		{`{"properties":{"p` + rawEvil + `":{"allOf":[{"$ref":"#/properties/p` + rawEvil + `"}]}}}`, "leads back to"},
@@ -134,6 +137,7 @@ func TestSchemaMessagesAreSafe(t *testing.T) {
 }
 
 func TestUsageErrorsAreSafe(t *testing.T) {
+	t.Parallel()
 	tool := &Tool{Name: "get" + fixture.Evil + rawEvil, InputSchema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}}}`)}
 	for _, argv := range [][]string{{"oops"}, {"n=1", "n=2"}, {"n=x"}, {`{"a":`}, {`[1]`}, {`{} {}`}} {
 		if argv[0] == `[1]` {
@@ -151,6 +155,7 @@ func TestUsageErrorsAreSafe(t *testing.T) {
 }
 
 func TestResultMessagesAreSafe(t *testing.T) {
+	t.Parallel()
 	r, err := parseResult(json.RawMessage(`{"isError":"` + rawEvil + `","content":[
 		{"type":"holo` + evil + `","shape":"` + rawEvil + `"},
 		"` + rawEvil + `",

@@ -9,6 +9,7 @@ import (
 )
 
 func TestConnectFailureSaysWhatTheServerSaid(t *testing.T) {
+	t.Parallel()
 	_, err := Connect(context.Background(), fakeTarget(t, "exit-early"), nil)
 	var ce *ConnectError
 	if !errors.As(err, &ce) {
@@ -23,6 +24,7 @@ func TestConnectFailureSaysWhatTheServerSaid(t *testing.T) {
 }
 
 func TestConnectTimesOutOnASilentServer(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	_, err := Connect(ctx, fakeTarget(t, "hang-init"), nil)
@@ -32,6 +34,7 @@ func TestConnectTimesOutOnASilentServer(t *testing.T) {
 }
 
 func TestMissingCommand(t *testing.T) {
+	t.Parallel()
 	_, err := Connect(context.Background(), Target{Kind: KindStdio, Command: "/nonexistent/mcp-server"}, nil)
 	if err == nil || !strings.Contains(err.Error(), "/nonexistent/mcp-server") {
 		t.Fatalf("err = %v", err)

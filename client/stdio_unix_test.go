@@ -16,6 +16,7 @@ import (
 // The fake server's "spawn" scenario starts sleep(1), which Windows lacks;
 // proc_test.go covers the tree on every platform with the test binary itself.
 func TestCloseEndsTheWholeProcessGroup(t *testing.T) {
+	t.Parallel()
 	s, err := Connect(context.Background(), fakeTarget(t, "spawn"), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -47,6 +48,7 @@ func TestCloseEndsTheWholeProcessGroup(t *testing.T) {
 // last answer, a goodbye) is not killed by SIGPIPE. mcpsh closed its end of
 // stdout first, and about one bench run in ten lost the server's exit.
 func TestCloseLetsTheServerExitOnItsOwn(t *testing.T) {
+	t.Parallel()
 	target, state := fixtureTarget(t, "goodbye")
 	s := connectFixture(t, target, nil)
 	s.Close()

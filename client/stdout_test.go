@@ -11,6 +11,7 @@ import (
 // each line as sent, whatever the sizes and however little it reads at once,
 // and a line too large to keep must not leave its buffer behind.
 func TestStdoutReaderKeepsEachLineWhole(t *testing.T) {
+	t.Parallel()
 	big := `{"jsonrpc":"2.0","id":9,"result":{"text":"` + strings.Repeat("x", keepLineBuf) + `"}}`
 	lines := []string{
 		`{"jsonrpc":"2.0","id":1,"result":{"text":"` + strings.Repeat("a", 300) + `"}}`,

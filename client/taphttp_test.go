@@ -20,6 +20,7 @@ func (f failingTransport) RoundTrip(*http.Request) (*http.Response, error) { ret
 // unexported errServerClosedIdle, which it returns for a POST instead of
 // retrying it), cannot have run; any other transport error may have.
 func TestTapKnowsWhichTransportErrorsNeverLeft(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		err  error
 		sent bool

@@ -14,6 +14,7 @@ import (
 )
 
 func TestCanonicalURL(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"https://MCP.Example.com/mcp", "https://mcp.example.com/mcp"},
 		{"HTTPS://mcp.example.com:443/mcp/", "https://mcp.example.com/mcp"},
@@ -38,6 +39,7 @@ func TestCanonicalURL(t *testing.T) {
 // TestFileStorePermissions: tokens are in 0600 files in a 0700 folder, even
 // when the folder already existed with looser permissions.
 func TestFileStorePermissions(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "tokens")
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)
@@ -66,6 +68,7 @@ func TestFileStorePermissions(t *testing.T) {
 }
 
 func TestFileStoreRoundTrip(t *testing.T) {
+	t.Parallel()
 	s := NewFileTokenStore(t.TempDir())
 	if got, _, err := s.load("https://h/mcp"); got != nil || err != nil {
 		t.Fatalf("empty store: %v %v", got, err)
@@ -91,6 +94,7 @@ func TestFileStoreRoundTrip(t *testing.T) {
 // TestFileStoreDamaged: a file that is not a token says so without quoting
 // itself, and logout removes it.
 func TestFileStoreDamaged(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	s := NewFileTokenStore(dir).(*fileStore)
 	os.WriteFile(s.path("https://h/mcp"), []byte(`{"access_token": "at-Fp2Lk8", oops`), 0o600)
@@ -106,6 +110,7 @@ func TestFileStoreDamaged(t *testing.T) {
 // TestAutoStore: with a keyring the token goes there (and a file copy goes
 // away); without one it goes to a file, and is found again either way.
 func TestAutoStore(t *testing.T) {
+	t.Parallel()
 	t.Cleanup(func() { keyring.MockInitWithError(errors.New("no keyring in tests")) })
 	dir := t.TempDir()
 	key := "https://h/mcp"
@@ -141,6 +146,7 @@ func TestAutoStore(t *testing.T) {
 // TestLoopback: only the flow's own state ends the wait; anything else that
 // reaches the port is turned away, and cancelling the context ends the wait.
 func TestLoopback(t *testing.T) {
+	t.Parallel()
 	lb, err := listenLoopback()
 	if err != nil {
 		t.Fatal(err)
@@ -199,6 +205,7 @@ func TestLoopback(t *testing.T) {
 }
 
 func TestBrowserCommand(t *testing.T) {
+	t.Parallel()
 	env := func(b string) func(string) (string, bool) {
 		return func(k string) (string, bool) {
 			if k == "BROWSER" && b != "" {
@@ -222,6 +229,7 @@ func TestBrowserCommand(t *testing.T) {
 }
 
 func TestLoginRequiredMessage(t *testing.T) {
+	t.Parallel()
 	e := &LoginRequiredError{Server: "tracker\x1b[2J", Hint: "mcpsh login -s tracker", Scopes: []string{"write\x1b]0;x\x07", "admin"}}
 	msg := e.Error()
 	if strings.ContainsAny(msg, "\x1b\x07") || !strings.HasSuffix(msg, "run mcpsh login -s tracker") || !strings.Contains(msg, "more access") {
@@ -232,6 +240,7 @@ func TestLoginRequiredMessage(t *testing.T) {
 // TestKeyringAccount: keyring attributes are not secret, so a credential in
 // the URL does not go into one.
 func TestKeyringAccount(t *testing.T) {
+	t.Parallel()
 	if got := keyringAccount("https://h.example/mcp"); got != "https://h.example/mcp" {
 		t.Errorf("plain URL: %q", got)
 	}

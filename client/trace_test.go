@@ -11,6 +11,7 @@ import (
 )
 
 func TestTraceSeesEveryMessageWithLatency(t *testing.T) {
+	t.Parallel()
 	url, _ := fixtureHTTP(t, "redeclare", fixture.HTTPOptions{SSE: true})
 	stdio, _ := fixtureTarget(t, "redeclare")
 	for _, target := range []Target{stdio, httpTarget(url)} {
@@ -47,6 +48,7 @@ func TestTraceSeesEveryMessageWithLatency(t *testing.T) {
 // A server's method names and IDs may be a megabyte each: a trace entry
 // keeps them cut (the message itself keeps them whole, for --trace).
 func TestTraceCutsLongMethodsAndIDs(t *testing.T) {
+	t.Parallel()
 	target, _ := fixtureTarget(t, "long-fields")
 	var mu sync.Mutex
 	var got []TraceEntry

@@ -37,6 +37,7 @@ func headerCheck(h http.Handler, seen *atomic.Int32) http.Handler {
 }
 
 func TestStreamableHTTP(t *testing.T) {
+	t.Parallel()
 	for _, jsonResponse := range []bool{false, true} {
 		name := "sse-responses"
 		if jsonResponse {
@@ -76,6 +77,7 @@ func TestStreamableHTTP(t *testing.T) {
 }
 
 func TestLegacySSE(t *testing.T) {
+	t.Parallel()
 	c := newCountingServer()
 	var seen atomic.Int32
 	url := serveLoopback(t, headerCheck(mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return c.srv }, nil), &seen))
@@ -97,6 +99,7 @@ func TestLegacySSE(t *testing.T) {
 }
 
 func TestNotificationsArriveAsEvents(t *testing.T) {
+	t.Parallel()
 	c := newCountingServer()
 	s := connectCounting(t, c)
 	mcp.AddTool(c.srv, &mcp.Tool{Name: "late"}, func(context.Context, *mcp.CallToolRequest, textIn) (*mcp.CallToolResult, out, error) {

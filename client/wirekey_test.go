@@ -15,6 +15,7 @@ import (
 // it was held: the int64 the SDK numbers requests with, the float64 JSON
 // decodes to, or the text on the wire.
 func TestIDKeysAgree(t *testing.T) {
+	t.Parallel()
 	for _, raw := range []string{`0`, `7`, `-3`, `4096`, `9007199254740991`, `"7"`, `"a\"b"`, `"é"`} {
 		var v any
 		if err := json.Unmarshal([]byte(raw), &v); err != nil {
@@ -35,6 +36,7 @@ func TestIDKeysAgree(t *testing.T) {
 }
 
 func TestCallTokenTakesTheHintOnlyWhenTheParamsCarryIt(t *testing.T) {
+	t.Parallel()
 	params := func(token any) json.RawMessage {
 		p := &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": `"progressToken":"mcpsh-3"`}}
 		if token != nil {

@@ -13,6 +13,7 @@ import (
 // (0, listed as information), weakened three ways and more (5, each named).
 // The server is a raw fixture serving each version's tools as written.
 func TestAuditBaselineCatchesWhatWeakened(t *testing.T) {
+	t.Parallel()
 	env, _, _ := stateEnv(t)
 	dir := t.TempDir()
 	version := func(name string) []string {
@@ -67,6 +68,7 @@ func TestAuditBaselineCatchesWhatWeakened(t *testing.T) {
 // A baseline that cannot be read is a usage error naming the file, and
 // nothing is started.
 func TestAuditBaselineRefusesABadFileBeforeStarting(t *testing.T) {
+	t.Parallel()
 	env, _, _ := stateEnv(t)
 	dir := t.TempDir()
 	started := filepath.Join(dir, "started")

@@ -24,6 +24,7 @@ func auditJSON(t *testing.T, o opts, code int, target ...string) []finding {
 }
 
 func TestAuditFindsWhatIsPlanted(t *testing.T) {
+	t.Parallel()
 	planted := filepath.Join(repoRoot, "internal", "audit", "testdata", "planted.json")
 	target := []string{"--", fixtureBin, planted}
 	fs := auditJSON(t, opts{}, 5, target...)
@@ -60,6 +61,7 @@ func TestAuditFindsWhatIsPlanted(t *testing.T) {
 }
 
 func TestAuditOfTheDemo(t *testing.T) {
+	t.Parallel()
 	fs := auditJSON(t, opts{}, 5, "--demo")
 	var got []string
 	for _, f := range fs {
@@ -79,6 +81,7 @@ func TestAuditOfTheDemo(t *testing.T) {
 var explained = map[string]string{}
 
 func TestAuditOfTheReferenceServers(t *testing.T) {
+	t.Parallel()
 	fsRoot := t.TempDir()
 	servers := map[string][]string{
 		"filesystem": {"--", npmBin(t, "mcp-server-filesystem"), fsRoot},

@@ -26,6 +26,7 @@ func threeServers(t *testing.T) string {
 }
 
 func TestToolsAndAuditCoverEveryConfiguredServer(t *testing.T) {
+	t.Parallel()
 	cfg := threeServers(t)
 	r := mcpsh(t, opts{}, "tools", "--all", "--json", "--config", cfg)
 	wantCode(t, r, 1) // broken cannot be reached
@@ -61,6 +62,7 @@ func TestToolsAndAuditCoverEveryConfiguredServer(t *testing.T) {
 }
 
 func TestTraceWritesEveryMessage(t *testing.T) {
+	t.Parallel()
 	trace := filepath.Join(t.TempDir(), "trace.ndjson")
 	r := mcpsh(t, opts{}, "call", noLog, "--trace", trace, "--demo", "get_note", "id=1")
 	wantCode(t, r, 0)
@@ -101,6 +103,7 @@ func TestTraceWritesEveryMessage(t *testing.T) {
 // In a real terminal a batch call that needs confirmation asks, and the
 // answer decides.
 func TestBatchAsksYesOrNoInATerminal(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ answer, want string }{{"y", "Deleted note #1"}, {"n", "declined by the user"}} {
 		x := newTmux(t)
 		shell := fmt.Sprintf("HOME=%s %s call --no-log --demo delete_note id=1; echo EXIT=$?; sleep 30", t.TempDir(), mcpshBin)

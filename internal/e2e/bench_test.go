@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"os"
 	"os/exec"
 	"testing"
 	"time"
@@ -29,7 +28,7 @@ func benchToolsJSON(b *testing.B, protocol string) {
 	run := func(name string) *exec.Cmd {
 		c := commands[name]
 		cmd := exec.Command(c[0], c[1:]...)
-		cmd.Env = append(os.Environ(), "BASELINE_PROTOCOL="+protocol)
+		cmd.Env = testEnv(b, "BASELINE_PROTOCOL="+protocol)
 		return cmd
 	}
 	total := map[string]time.Duration{}

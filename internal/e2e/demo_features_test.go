@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -18,6 +17,7 @@ import (
 // user (elicitation) and one that asks the client's model (sampling).
 
 func TestDemoNotesAreResources(t *testing.T) {
+	t.Parallel()
 	r := mcpsh(t, opts{}, "resources", "--demo", "--json", noLog)
 	wantCode(t, r, 0)
 	var l struct {
@@ -46,6 +46,7 @@ func TestDemoNotesAreResources(t *testing.T) {
 }
 
 func TestDemoPromptsAndCompletions(t *testing.T) {
+	t.Parallel()
 	r := mcpsh(t, opts{}, "prompts", "--demo", noLog)
 	wantCode(t, r, 0)
 	contains(t, "prompts", r.out, "summarize_note\tSummarize a note\tid*,style", "triage_notes\tTriage notes\ttag")
@@ -78,6 +79,7 @@ func TestDemoPromptsAndCompletions(t *testing.T) {
 }
 
 func TestDemoRenameNoteAsksByElicitation(t *testing.T) {
+	t.Parallel()
 	answers := filepath.Join(t.TempDir(), "answers.json")
 	os.WriteFile(answers, []byte(`{"title":"Groceries"}`), 0o600)
 
@@ -107,6 +109,7 @@ func TestDemoRenameNoteAsksByElicitation(t *testing.T) {
 }
 
 func TestDemoSuggestTitleWithoutSamplingSaysSo(t *testing.T) {
+	t.Parallel()
 	r := mcpsh(t, opts{}, "call", "--demo", noLog, "suggest_title", "id=2")
 	wantCode(t, r, 3)
 	contains(t, "no sampling in batch", r.out+r.errOut, "suggest_title asks the client's model, and this client does not offer sampling; nothing was asked")
@@ -114,10 +117,11 @@ func TestDemoSuggestTitleWithoutSamplingSaysSo(t *testing.T) {
 
 // A subscriber hears the note it reads change under another client's call.
 func TestDemoReadFollowHearsTheNoteChange(t *testing.T) {
+	t.Parallel()
 	for _, protocol := range []string{"auto", "2025-11-25"} {
 		t.Run(protocol, func(t *testing.T) {
 			url := serveHTTP(t)
-			cmd := exec.Command(mcpshBin, "read", noLog, "--url", url, "--protocol", protocol, "note://2", "--follow")
+			cmd := command(t, mcpshBin, "read", noLog, "--url", url, "--protocol", protocol, "note://2", "--follow")
 			out, err := cmd.StdoutPipe()
 			if err != nil {
 				t.Fatal(err)
@@ -139,7 +143,7 @@ func TestDemoReadFollowHearsTheNoteChange(t *testing.T) {
 			// upTo reads the printed lines until one is want.
 			upTo := func(want string) {
 				t.Helper()
-				deadline := time.After(20 * time.Second)
+				deadline := time.After(patience)
 				for {
 					select {
 					case l, ok := <-lines:
@@ -186,6 +190,7 @@ func TestDemoReadFollowHearsTheNoteChange(t *testing.T) {
 // prompt whose argument the server completes, a tool that asks the user and
 // one that asks for a completion a person writes.
 func TestTUIDemoShowsEverythingAt80x24(t *testing.T) {
+	t.Parallel()
 	x := newTmux(t)
 	shell := fmt.Sprintf("HOME=%s TERM=xterm-256color %s --demo --no-log; sleep 30", t.TempDir(), mcpshBin)
 	x.run("new-session", "-d", "-s", "t", "-x", "80", "-y", "24", shell)

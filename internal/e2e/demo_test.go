@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"regexp"
 	"strings"
 	"syscall"
@@ -26,6 +25,7 @@ func toolsByName(t *testing.T, out string) map[string]map[string]any {
 }
 
 func TestServeDemoOverStdio(t *testing.T) {
+	t.Parallel()
 	r := mcpsh(t, opts{}, "tools", "--json", "--", mcpshBin, "serve-demo")
 	wantCode(t, r, 0)
 	by := toolsByName(t, r.out)
@@ -48,7 +48,7 @@ func TestServeDemoOverStdio(t *testing.T) {
 // serveHTTP starts `mcpsh serve-demo --http 127.0.0.1:0` and returns its URL.
 func serveHTTP(t *testing.T) string {
 	t.Helper()
-	cmd := exec.Command(mcpshBin, "serve-demo", "--http", "127.0.0.1:0")
+	cmd := command(t, mcpshBin, "serve-demo", "--http", "127.0.0.1:0")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -69,13 +69,14 @@ func serveHTTP(t *testing.T) string {
 	select {
 	case u := <-found:
 		return u
-	case <-time.After(10 * time.Second):
+	case <-time.After(patience):
 		t.Fatal("serve-demo --http did not say where it listens")
 	}
 	return ""
 }
 
 func TestServeDemoOverHTTP(t *testing.T) {
+	t.Parallel()
 	url := serveHTTP(t)
 	r := mcpsh(t, opts{}, "tools", "--url", url)
 	wantCode(t, r, 0)
@@ -90,7 +91,8 @@ func TestServeDemoOverHTTP(t *testing.T) {
 }
 
 func TestInterruptCancelsTheCallAndExits130(t *testing.T) {
-	cmd := exec.Command(mcpshBin, "call", "--demo", "slow_count", "n=50", "delay_ms=100")
+	t.Parallel()
+	cmd := command(t, mcpshBin, "call", "--demo", "slow_count", "n=50", "delay_ms=100")
 	mark := withSlowMark(t, cmd)
 	p := start(t, cmd)
 	waitForSlowCount(t, p, mark)
@@ -108,6 +110,7 @@ func TestInterruptCancelsTheCallAndExits130(t *testing.T) {
 }
 
 func TestServerStderrStaysOffTheTerminal(t *testing.T) {
+	t.Parallel()
 	script := "echo 'noisy banner' >&2; exec " + mcpshBin + " serve-demo"
 	r := mcpsh(t, opts{}, "tools", "--", "sh", "-c", script)
 	wantCode(t, r, 0)

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -34,6 +33,7 @@ func at(target []string, args ...string) []string {
 }
 
 func TestResourcesListAndRead(t *testing.T) {
+	t.Parallel()
 	for name, target := range tsTargets(t) {
 		t.Run(name, func(t *testing.T) {
 			r := mcpsh(t, opts{}, at(target, "resources", "--json", noLog)...)
@@ -76,8 +76,9 @@ func TestResourcesListAndRead(t *testing.T) {
 }
 
 func TestReadFollowPrintsEachUpdate(t *testing.T) {
+	t.Parallel()
 	url := tsServerHTTP(t)
-	cmd := exec.Command(mcpshBin, "read", noLog, "--url", url, "mem://counter", "--follow")
+	cmd := command(t, mcpshBin, "read", noLog, "--url", url, "mem://counter", "--follow")
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -127,6 +128,7 @@ func TestReadFollowPrintsEachUpdate(t *testing.T) {
 }
 
 func TestPromptsAndCompletions(t *testing.T) {
+	t.Parallel()
 	for name, target := range tsTargets(t) {
 		t.Run(name, func(t *testing.T) {
 			r := mcpsh(t, opts{}, at(target, "prompts", noLog)...)
@@ -161,6 +163,7 @@ func TestPromptsAndCompletions(t *testing.T) {
 }
 
 func TestInfoPingAndServerLog(t *testing.T) {
+	t.Parallel()
 	target := append([]string{"--"}, tsServer(t)...)
 	r := mcpsh(t, opts{}, at(target, "info", noLog, "--json")...)
 	wantCode(t, r, 0)
@@ -195,6 +198,7 @@ func TestInfoPingAndServerLog(t *testing.T) {
 }
 
 func TestElicitationAndRootsInBatch(t *testing.T) {
+	t.Parallel()
 	target := append([]string{"--"}, tsServer(t)...)
 	// Without --elicit mcpsh offers no elicitation: the server is told so by
 	// the capabilities, and its tool says it.
@@ -230,6 +234,7 @@ func TestElicitationAndRootsInBatch(t *testing.T) {
 }
 
 func TestEverythingServerBeyondTools(t *testing.T) {
+	t.Parallel()
 	srv := []string{"--", npmBin(t, "mcp-server-everything")}
 	r := mcpsh(t, opts{}, at(srv, "resources", "--json", noLog)...)
 	wantCode(t, r, 0)
@@ -267,6 +272,7 @@ func TestEverythingServerBeyondTools(t *testing.T) {
 // A server that needs the user to visit a page first (-32042) says where,
 // with the host plain, and the call is not retried.
 func TestURLElicitationRequiredNamesThePage(t *testing.T) {
+	t.Parallel()
 	target := append([]string{"--"}, tsServer(t)...)
 	r := mcpsh(t, opts{}, at(target, "call", noLog, "needs_visit")...)
 	wantCode(t, r, 1)

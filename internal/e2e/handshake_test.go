@@ -26,6 +26,7 @@ func infoProtocol(t *testing.T, r result) string {
 // then answers server/discover, is waited for: started once, no warning,
 // and it speaks 2026-07-28.
 func TestHostileSlowServerIsStartedOnce(t *testing.T) {
+	t.Parallel()
 	env, _, _ := stateEnv(t)
 	state := t.TempDir()
 	r := mcpsh(t, opts{env: env}, append([]string{"info", "--json"}, fixtureCmd("slower-discover", state)...)...)
@@ -42,6 +43,7 @@ func TestHostileSlowServerIsStartedOnce(t *testing.T) {
 // folder remembers, so its next start asks with initialize at once: no
 // probe, no wait, no warning.
 func TestHostileServerThatIgnoresTheProbeIsRemembered(t *testing.T) {
+	t.Parallel()
 	env, _, stateDir := stateEnv(t)
 	state := t.TempDir()
 	r := mcpsh(t, opts{env: env}, append([]string{"info", "--json"}, fixtureCmd("ignores-discover", state)...)...)

@@ -43,7 +43,7 @@ type fixtureProc struct {
 
 func startFixtureHTTP(t *testing.T, scenario, state, addr string, flags ...string) *fixtureProc {
 	t.Helper()
-	cmd := exec.Command(fixtureBin, append([]string{"-scenario", scenario, "-state", state, "-http", addr}, flags...)...)
+	cmd := command(t, fixtureBin, append([]string{"-scenario", scenario, "-state", state, "-http", addr}, flags...)...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -64,6 +64,7 @@ func startFixtureHTTP(t *testing.T, scenario, state, addr string, flags ...strin
 var noLog = "--no-log"
 
 func TestHostileScriptIsDecidedOnTheListingAfterListChanged(t *testing.T) {
+	t.Parallel()
 	state := t.TempDir()
 	r := mcpsh(t, opts{stdin: "trigger\nget_thing\n"}, append([]string{"run", noLog}, fixtureCmd("redeclare", state)...)...)
 	wantCode(t, r, 4)
@@ -75,6 +76,7 @@ func TestHostileScriptIsDecidedOnTheListingAfterListChanged(t *testing.T) {
 }
 
 func TestHostileRestartIsAskedAgainBeforeARetry(t *testing.T) {
+	t.Parallel()
 	state := t.TempDir()
 	r := mcpsh(t, opts{}, append([]string{"call", noLog, "get_thing"}, fixtureCmd("redeclare-restart", state)...)...)
 	wantCode(t, r, 1)
@@ -85,6 +87,7 @@ func TestHostileRestartIsAskedAgainBeforeARetry(t *testing.T) {
 }
 
 func TestHostileContradictoryHintsTakeTheStricterReading(t *testing.T) {
+	t.Parallel()
 	state := t.TempDir()
 	r := mcpsh(t, opts{}, append([]string{"call", noLog, "scan"}, fixtureCmd("conflict", state)...)...)
 	wantCode(t, r, 4)
@@ -107,6 +110,7 @@ func TestHostileContradictoryHintsTakeTheStricterReading(t *testing.T) {
 }
 
 func TestHostileDuplicateNamesTakeTheStrictestDefinition(t *testing.T) {
+	t.Parallel()
 	state := t.TempDir()
 	r := mcpsh(t, opts{}, append([]string{"call", noLog, "purge"}, fixtureCmd("duplicates", state)...)...)
 	wantCode(t, r, 4)
@@ -117,6 +121,7 @@ func TestHostileDuplicateNamesTakeTheStrictestDefinition(t *testing.T) {
 }
 
 func TestHostileDenyStarCoversNamesWithASlash(t *testing.T) {
+	t.Parallel()
 	state := t.TempDir()
 	cfg := filepath.Join(t.TempDir(), "config.json")
 	body, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"fs": map[string]any{
@@ -133,6 +138,7 @@ func TestHostileDenyStarCoversNamesWithASlash(t *testing.T) {
 }
 
 func TestHostileRecursiveSchemasNeitherCrashNorLoseTheLog(t *testing.T) {
+	t.Parallel()
 	state := t.TempDir()
 	log := filepath.Join(t.TempDir(), "log.jsonl")
 	r := mcpsh(t, opts{}, append([]string{"tools"}, fixtureCmd("recursive", state)...)...)
@@ -166,6 +172,7 @@ func hostileBytes(s string) string {
 }
 
 func TestHostileTextNeverReachesStderr(t *testing.T) {
+	t.Parallel()
 	state := t.TempDir()
 	log := filepath.Join(t.TempDir(), "log.jsonl")
 	target := fixtureCmd("hostile", state)
@@ -229,6 +236,7 @@ func TestHostileTextNeverReachesStderr(t *testing.T) {
 }
 
 func TestHostileStdoutNoiseIsSkippedWithAWarning(t *testing.T) {
+	t.Parallel()
 	state := t.TempDir()
 	r := mcpsh(t, opts{}, append([]string{"call", noLog, "read"}, fixtureCmd("noisy", state)...)...)
 	wantCode(t, r, 0)
@@ -241,6 +249,7 @@ func TestHostileStdoutNoiseIsSkippedWithAWarning(t *testing.T) {
 }
 
 func TestHostileOversizedAnswers(t *testing.T) {
+	t.Parallel()
 	state := t.TempDir()
 	for _, flags := range [][]string{nil, {"-sse"}} {
 		url := fixtureHTTP(t, "oversized", state, flags...)
@@ -260,6 +269,7 @@ func TestHostileOversizedAnswers(t *testing.T) {
 }
 
 func TestHostileForgottenSessionStartsANewOne(t *testing.T) {
+	t.Parallel()
 	state := t.TempDir()
 	url := fixtureHTTP(t, "plain", state, "-forget-after", "2")
 	r := mcpsh(t, opts{}, "call", noLog, "--url", url, "read")
@@ -270,6 +280,7 @@ func TestHostileForgottenSessionStartsANewOne(t *testing.T) {
 }
 
 func TestHostileAnswerOnAResumedStream(t *testing.T) {
+	t.Parallel()
 	state := t.TempDir()
 	url := fixtureHTTP(t, "plain", state, "-resume")
 	r := mcpsh(t, opts{}, "call", noLog, "--url", url, "write")
@@ -278,6 +289,7 @@ func TestHostileAnswerOnAResumedStream(t *testing.T) {
 }
 
 func TestHostileRedirectGetsNoCredentials(t *testing.T) {
+	t.Parallel()
 	state := t.TempDir()
 	url := fixtureHTTP(t, "plain", state)
 	redirect := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -293,6 +305,7 @@ func TestHostileRedirectGetsNoCredentials(t *testing.T) {
 }
 
 func TestHostileLegacySSEKeepsItsStream(t *testing.T) {
+	t.Parallel()
 	ts := httptest.NewServer(mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return demo.New().MCP() }, nil))
 	defer ts.Close()
 	for i := 0; i < 8; i++ {
@@ -307,6 +320,7 @@ func TestHostileLegacySSEKeepsItsStream(t *testing.T) {
 }
 
 func TestHostileCancellationReachesTheServer(t *testing.T) {
+	t.Parallel()
 	state := t.TempDir()
 	// A timeout: the server hears of it before mcpsh exits.
 	r := mcpsh(t, opts{}, append([]string{"call", noLog, "wait", "--timeout", "300ms", "--retries", "1"}, fixtureCmd("slow", state)...)...)
@@ -317,7 +331,7 @@ func TestHostileCancellationReachesTheServer(t *testing.T) {
 	}
 
 	// Ctrl-C, once the call is known to be on the server.
-	cmd := exec.Command(mcpshBin, append([]string{"call", noLog, "wait_write"}, fixtureCmd("slow", state)...)...)
+	cmd := command(t, mcpshBin, append([]string{"call", noLog, "wait_write"}, fixtureCmd("slow", state)...)...)
 	p := start(t, cmd)
 	deadline := time.Now().Add(30 * time.Second)
 	for fixture.CountIn(state, "executions", "wait_write") == 0 {
@@ -343,10 +357,11 @@ func TestHostileCancellationReachesTheServer(t *testing.T) {
 }
 
 func TestHostileServerThatRestartsIsWaitedFor(t *testing.T) {
+	t.Parallel()
 	state := t.TempDir()
 	first := startFixtureHTTP(t, "restartable", state, "127.0.0.1:0")
 	addr := strings.TrimSuffix(strings.TrimPrefix(first.url, "http://"), "/mcp")
-	call := start(t, exec.Command(mcpshBin, "call", noLog, "--url", first.url, "slow_read", "--retry-max", "20s"))
+	call := start(t, command(t, mcpshBin, "call", noLog, "--url", first.url, "slow_read", "--retry-max", "20s"))
 	deadline := time.Now().Add(30 * time.Second)
 	for fixture.CountIn(state, "executions", "slow_read") == 0 {
 		if time.Now().After(deadline) {
@@ -368,6 +383,7 @@ func TestHostileServerThatRestartsIsWaitedFor(t *testing.T) {
 }
 
 func TestHostileSecretsStayOutOfTheLogAndTheMessages(t *testing.T) {
+	t.Parallel()
 	state := t.TempDir()
 	log := filepath.Join(t.TempDir(), "log.jsonl")
 	const token = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"

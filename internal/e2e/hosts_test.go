@@ -39,6 +39,7 @@ func (h *hostTree) mcpsh(t *testing.T, args ...string) result {
 }
 
 func TestServersFromOtherHosts(t *testing.T) {
+	t.Parallel()
 	h := installHosts(t)
 	r := h.mcpsh(t, "servers", "--json")
 	wantCode(t, r, 0)
@@ -122,6 +123,7 @@ func TestServersFromOtherHosts(t *testing.T) {
 // whose servers come from three hosts: the picker (W) says where each came
 // from, and the project's server nobody approved is listed as held.
 func TestWorkspaceShowsOrigins(t *testing.T) {
+	t.Parallel()
 	x := newTmux(t)
 	root := t.TempDir()
 	if r, err := filepath.EvalSymlinks(root); err == nil {
@@ -159,6 +161,7 @@ func TestWorkspaceShowsOrigins(t *testing.T) {
 // path, into a host's entry; reads the entry back as the server it proxies
 // (so -s talks to that server, not to a proxy); and puts the file back.
 func TestProxyConfigWritesItselfIntoAHostsEntry(t *testing.T) {
+	t.Parallel()
 	h := installHosts(t)
 	path := filepath.Join(h.Home, ".claude.json")
 	before, _ := os.ReadFile(path)

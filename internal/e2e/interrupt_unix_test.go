@@ -3,8 +3,6 @@
 package e2e
 
 import (
-	"os"
-	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
@@ -23,6 +21,7 @@ import (
 // to interruptRuns calls, one after another: a regression passes them all
 // about once in 6^8 runs.
 func TestTwoInterruptsStillLogTheCallThatWasSent(t *testing.T) {
+	t.Parallel()
 	for run := 1; run <= interruptRuns; run++ {
 		if !interruptTwice(t, run) {
 			return
@@ -37,8 +36,8 @@ func interruptTwice(t *testing.T, run int) bool {
 	t.Helper()
 	env, sessions, _ := stateEnv(t)
 	state := t.TempDir()
-	cmd := exec.Command(mcpshBin, append([]string{"call", "wait_write"}, fixtureCmd("slow", state)...)...)
-	cmd.Env = append(os.Environ(), env...)
+	cmd := command(t, mcpshBin, append([]string{"call", "wait_write"}, fixtureCmd("slow", state)...)...)
+	cmd.Env = testEnv(t, env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	p := start(t, cmd)
 	deadline := time.Now().Add(30 * time.Second)

@@ -15,34 +15,44 @@ import (
 // a tool listing cut short is shown (calls are decided on it); the
 // resources listed before the stop are, and the exit status says it failed.
 func TestHostileEndlessListingsStopWithAClearError(t *testing.T) {
-	state := t.TempDir()
-	r := mcpsh(t, opts{}, append([]string{"tools", noLog, "--json"}, fixtureCmd("endless-tools", state)...)...)
-	wantCode(t, r, 1)
-	contains(t, "stderr", r.errOut, "listing tools of "+fixtureBin+" stopped at mcpsh's limit of 64 MiB for one listing", "none of this listing is used")
-	if r.out != "" {
-		t.Errorf("a tool listing cut short was shown:\n%.300s", r.out)
-	}
-	if n := len(fixture.Lines(state, "tool-pages")); n < 60 || n > 70 {
-		t.Errorf("the server served %d pages of a megabyte for a 64 MiB budget", n)
-	}
-
-	r = mcpsh(t, opts{}, append([]string{"resources", "--json"}, fixtureCmd("endless-lists", state)...)...)
-	wantCode(t, r, 1)
-	contains(t, "stderr", r.errOut, "listing resources of "+fixtureBin+" stopped at mcpsh's limit of 64 MiB for one listing")
-	var j struct {
-		Resources []struct {
-			URI string `json:"uri"`
-		} `json:"resources"`
-		Templates []json.RawMessage `json:"templates"`
-	}
-	if err := json.Unmarshal([]byte(r.out), &j); err != nil || len(j.Resources) < 1000 || len(j.Templates) != 1 {
-		t.Errorf("the resources listed before the stop: %d, templates %d (%v)", len(j.Resources), len(j.Templates), err)
-	}
+	t.Parallel()
+	// Each listing spends the whole 64 MiB: they run side by side. Reading
+	// 64 MiB can outlast the default --connect-timeout (which bounds the
+	// tool listing) on a busy machine, so the listings get minutes.
+	t.Run("tools", func(t *testing.T) {
+		t.Parallel()
+		state := t.TempDir()
+		r := mcpsh(t, opts{}, append([]string{"tools", noLog, "--json", "--connect-timeout", "5m"}, fixtureCmd("endless-tools", state)...)...)
+		wantCode(t, r, 1)
+		contains(t, "stderr", r.errOut, "listing tools of "+fixtureBin+" stopped at mcpsh's limit of 64 MiB for one listing", "none of this listing is used")
+		if r.out != "" {
+			t.Errorf("a tool listing cut short was shown:\n%.300s", r.out)
+		}
+		if n := len(fixture.Lines(state, "tool-pages")); n < 60 || n > 70 {
+			t.Errorf("the server served %d pages of a megabyte for a 64 MiB budget", n)
+		}
+	})
+	t.Run("resources", func(t *testing.T) {
+		t.Parallel()
+		r := mcpsh(t, opts{}, append([]string{"resources", "--json", "--connect-timeout", "5m"}, fixtureCmd("endless-lists", t.TempDir())...)...)
+		wantCode(t, r, 1)
+		contains(t, "stderr", r.errOut, "listing resources of "+fixtureBin+" stopped at mcpsh's limit of 64 MiB for one listing")
+		var j struct {
+			Resources []struct {
+				URI string `json:"uri"`
+			} `json:"resources"`
+			Templates []json.RawMessage `json:"templates"`
+		}
+		if err := json.Unmarshal([]byte(r.out), &j); err != nil || len(j.Resources) < 1000 || len(j.Templates) != 1 {
+			t.Errorf("the resources listed before the stop: %d, templates %d (%v)", len(j.Resources), len(j.Templates), err)
+		}
+	})
 }
 
 // A prompt with a content block of a type no spec has is printed, with a
 // placeholder for that block.
 func TestHostilePromptWithAnUnknownBlockIsPrinted(t *testing.T) {
+	t.Parallel()
 	r := mcpsh(t, opts{}, append([]string{"prompt", noLog, "greet", "who=Ada"}, fixtureCmd("odd-shapes", t.TempDir())...)...)
 	wantCode(t, r, 0)
 	contains(t, "stdout", r.out, "hello", `[content of type "hologram" that mcpsh does not know`, "[image image/png, 3 B]")
@@ -52,6 +62,7 @@ func TestHostilePromptWithAnUnknownBlockIsPrinted(t *testing.T) {
 // field's format is declined, saying which field and format; valid ones
 // are sent.
 func TestElicitAnswersFromAFileAreHeldToTheirFormats(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	state := t.TempDir()
 	answers := filepath.Join(dir, "answers.json")

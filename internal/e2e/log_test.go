@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -71,6 +70,7 @@ func entryJSON(t *testing.T, at time.Time, server, tool string, openWorld bool) 
 // its own session, and reads them back together: the issue was that `mcpsh
 // log --open-world` after five calls showed only the last session's.
 func TestLogAcrossSessions(t *testing.T) {
+	t.Parallel()
 	env, sessions, state := stateEnv(t)
 	calls := [][]string{
 		{"weather_forecast", "city=Oslo"},
@@ -146,10 +146,11 @@ func TestLogAcrossSessions(t *testing.T) {
 // new session's entry appears, and so does a line a writer finished in two
 // writes, without being called broken.
 func TestLogFollow(t *testing.T) {
+	t.Parallel()
 	env, sessions, _ := stateEnv(t)
 	wantCode(t, mcpsh(t, opts{env: env}, "call", "--demo", "list_notes"), 0)
-	cmd := exec.Command(mcpshBin, "log", "--follow", "--json")
-	cmd.Env = append(os.Environ(), env...)
+	cmd := command(t, mcpshBin, "log", "--follow", "--json")
+	cmd.Env = testEnv(t, env...)
 	stdout, _ := cmd.StdoutPipe()
 	stderr, _ := cmd.StderrPipe()
 	if err := cmd.Start(); err != nil {
@@ -165,7 +166,7 @@ func TestLogFollow(t *testing.T) {
 			close(ch)
 		}()
 	}
-	deadline := time.After(60 * time.Second)
+	deadline := time.After(patience)
 	await := func(ch chan string, what string) string {
 		t.Helper()
 		for {
@@ -214,6 +215,7 @@ func TestLogFollow(t *testing.T) {
 // TestLogRetention fabricates old sessions and a small log.maxSize, makes a
 // call, and checks what the new session pruned.
 func TestLogRetention(t *testing.T) {
+	t.Parallel()
 	env, sessions, state := stateEnv(t)
 	now := time.Now()
 	small := entryJSON(t, now, "fs", "x", false)

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/mcpsh/mcpsh/internal/demo"
+	"github.com/mcpsh/mcpsh/internal/testing/parallel"
 	"github.com/mcpsh/mcpsh/internal/testing/testenv"
 )
 
@@ -60,7 +61,29 @@ func buildAndRun(m *testing.M) int {
 	if b := os.Getenv("MCPSH_E2E_BIN"); b != "" {
 		mcpshBin = b
 	}
-	return testenv.RunInTempHome(m)
+	homesRoot = filepath.Join(dir, "homes")
+	if err := os.Mkdir(homesRoot, 0o700); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	// The tests wait on the processes they start (servers, mcpsh, tmux) and
+	// for screens to settle far more than they compute; each has its own
+	// HOME (testEnv) and tmux socket, so many can run at once.
+	parallel.Raise(4)
+	return testenv.RunInTempHome(runChecked{m})
+}
+
+// runChecked runs the tests, then fails the run if one of them ran mcpsh
+// in the shared temporary HOME instead of its own (noteStrays).
+type runChecked struct{ m *testing.M }
+
+func (r runChecked) Run() int {
+	code := r.m.Run()
+	if err := noteStrays(); err != nil {
+		fmt.Fprintln(os.Stderr, "FAIL:", err)
+		code = 1
+	}
+	return code
 }
 
 // keepGoEnv pins go's caches, GOPATH and env file to the user's, found while
@@ -81,6 +104,12 @@ func keepGoEnv() error {
 	return nil
 }
 
+// patience is how long a test waits for what it expects (a screen, a line,
+// a file, a process's end) before it fails. A passing test never waits it
+// out, so it can be long: the tests run in parallel, under -race in CI, on
+// machines that may be busy with other work.
+const patience = 3 * time.Minute
+
 type result struct {
 	code        int
 	out, errOut string
@@ -95,8 +124,8 @@ type opts struct {
 // mcpsh runs the built binary and waits for it, with a generous deadline.
 func mcpsh(t *testing.T, o opts, args ...string) result {
 	t.Helper()
-	cmd := exec.Command(mcpshBin, args...)
-	cmd.Env = append(os.Environ(), o.env...)
+	cmd := command(t, mcpshBin, args...)
+	cmd.Env = testEnv(t, o.env...)
 	cmd.Dir = o.dir
 	cmd.Stdin = strings.NewReader(o.stdin)
 	var out, errOut bytes.Buffer
@@ -108,7 +137,7 @@ func mcpsh(t *testing.T, o opts, args ...string) result {
 	go func() { done <- cmd.Wait() }()
 	select {
 	case <-done:
-	case <-time.After(60 * time.Second):
+	case <-time.After(patience):
 		cmd.Process.Kill()
 		t.Fatalf("mcpsh %q hung\nstderr:\n%s", args, errOut.String())
 	}
@@ -155,6 +184,9 @@ type started struct {
 func start(t *testing.T, cmd *exec.Cmd) *started {
 	t.Helper()
 	p := &started{cmd: cmd, done: make(chan struct{})}
+	if cmd.Env == nil {
+		cmd.Env = testEnv(t)
+	}
 	cmd.Stdout, cmd.Stderr = &p.out, &p.errOut
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -182,7 +214,7 @@ func (p *started) wait(t *testing.T) int {
 	t.Helper()
 	select {
 	case <-p.done:
-	case <-time.After(60 * time.Second):
+	case <-time.After(patience):
 		p.kill()
 		t.Fatalf("%q hung\nstderr:\n%s", p.cmd.Args, p.errOut.String())
 	}
@@ -194,7 +226,7 @@ func (p *started) wait(t *testing.T) int {
 func withSlowMark(t *testing.T, cmd *exec.Cmd) string {
 	t.Helper()
 	mark := filepath.Join(t.TempDir(), "slow_count.mark")
-	cmd.Env = append(os.Environ(), demo.MarkEnv+"="+mark)
+	cmd.Env = testEnv(t, demo.MarkEnv+"="+mark)
 	return mark
 }
 

@@ -22,6 +22,7 @@ import (
 // default --log-results, replays clean as a script; changed to id=2 it
 // fails with exit 1 and a message naming the file and line.
 func TestReplayFailsWhenTheResultChanges(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	logPath := filepath.Join(dir, "session.jsonl")
 	r := mcpsh(t, opts{}, "call", "--demo", "get_note", "id=1", "--log", logPath)
@@ -68,6 +69,7 @@ func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 // and CRLF endings included, byte for byte) and exits 0, and so does the
 // suite after it. --protocol runs it at another version.
 func TestTestSuiteJUnitAndUpdate(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	suite := filepath.Join(dir, "mcpsh-tests")
 	os.MkdirAll(filepath.Join(suite, "notes"), 0o700)
@@ -156,7 +158,7 @@ func (rm *room) meet(ctx context.Context, who string) string {
 	rm.mu.Unlock()
 	defer func() { rm.mu.Lock(); delete(rm.here, who); rm.mu.Unlock() }()
 	// Bounded only so a failing run ends; a passing one never waits for it.
-	giveUp := time.After(15 * time.Second)
+	giveUp := time.After(patience)
 	for {
 		rm.mu.Lock()
 		if rm.met[who] {
@@ -196,6 +198,7 @@ func meetingServer(t *testing.T) string {
 // the demo although the command line names the meeting server, which has
 // no get_note.
 func TestTestRunsScriptsInParallelWithPinnedTargets(t *testing.T) {
+	t.Parallel()
 	url := meetingServer(t)
 	dir := t.TempDir()
 	writeScript(t, dir, "a-demo.mcpsh", "# target: --demo\nget_note id=1\n  expect text \"Welcome to mcpsh\"\n")

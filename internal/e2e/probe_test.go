@@ -76,6 +76,7 @@ func checkNeverRan(t *testing.T, state string) {
 }
 
 func TestAuditProbeFindsAReadOnlyToolThatChangesState(t *testing.T) {
+	t.Parallel()
 	state := t.TempDir()
 	log := filepath.Join(t.TempDir(), "log.jsonl")
 	r := mcpsh(t, opts{}, append([]string{"audit", "--probe", "--json", "--log", log}, fixtureCmd("probe", state)...)...)
@@ -112,6 +113,7 @@ func TestAuditProbeFindsAReadOnlyToolThatChangesState(t *testing.T) {
 }
 
 func TestAuditProbeOverHTTP(t *testing.T) {
+	t.Parallel()
 	state := t.TempDir()
 	for _, flags := range [][]string{nil, {"-sse"}} {
 		u := fixtureHTTP(t, "probe", state, flags...)
@@ -125,6 +127,7 @@ func TestAuditProbeOverHTTP(t *testing.T) {
 }
 
 func TestAuditProbeRefusesAnUntrustedServerAndSendsNothing(t *testing.T) {
+	t.Parallel()
 	state := t.TempDir()
 	r := mcpsh(t, opts{}, append([]string{"audit", "--probe", "--untrusted", noLog}, fixtureCmd("probe", state)...)...)
 	wantCode(t, r, 2)
@@ -148,6 +151,7 @@ func TestAuditProbeRefusesAnUntrustedServerAndSendsNothing(t *testing.T) {
 // The exit status tells a CI gate "findings" (5) from "could not run" (1),
 // and "could not run" wins.
 func TestAuditExitCodesForAGate(t *testing.T) {
+	t.Parallel()
 	// Could not connect: 1.
 	r := mcpsh(t, opts{}, "audit", "--json", "--", "sh", "-c", "echo no >&2; exit 3")
 	wantCode(t, r, 1)
@@ -181,6 +185,7 @@ func TestAuditExitCodesForAGate(t *testing.T) {
 }
 
 func TestAuditProbeAllServers(t *testing.T) {
+	t.Parallel()
 	good, untrusted := t.TempDir(), t.TempDir()
 	cfg := filepath.Join(t.TempDir(), "config.json")
 	writeConfig(t, cfg, map[string]any{
@@ -295,6 +300,7 @@ func sarifLog(t *testing.T, out string) sarifLogOut {
 }
 
 func TestAuditProbeSARIF(t *testing.T) {
+	t.Parallel()
 	state := t.TempDir()
 	cfg := filepath.Join(t.TempDir(), "config.json")
 	writeConfig(t, cfg, map[string]any{"probe": map[string]any{"command": fixtureBin, "args": []string{"-scenario", "probe", "-state", state}}})

@@ -16,10 +16,11 @@ import (
 // (never retrying it), records it, ends the server's process group, and
 // exits 0.
 func TestProxyEndsTheServerWhenTheHostGoes(t *testing.T) {
+	t.Parallel()
 	env, _, _ := stateEnv(t)
 	fx := t.TempDir()
 	logFile := t.TempDir() + "/proxy.jsonl"
-	cmd := proxyCmd(env, fx, "proxy", "--log", logFile)
+	cmd := proxyCmd(t, env, fx, "proxy", "--log", logFile)
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
 	stderr := &lockedBuffer{}

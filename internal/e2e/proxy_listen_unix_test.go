@@ -42,7 +42,7 @@ type listening struct {
 
 func startListening(t *testing.T, env []string, state, fx string, args ...string) listening {
 	t.Helper()
-	cmd := proxyCmd(env, fx, "proxy", append([]string{"--listen", "127.0.0.1:0"}, args...)...)
+	cmd := proxyCmd(t, env, fx, "proxy", append([]string{"--listen", "127.0.0.1:0"}, args...)...)
 	stderr := &lockedBuffer{}
 	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
@@ -77,6 +77,7 @@ func startListening(t *testing.T, env []string, state, fx string, args ...string
 // token is (never the token); a go-sdk host connects with the URL and the
 // token, lists and calls as on stdio; at an interrupt the token file goes.
 func TestProxyListenServesAHostOverHTTP(t *testing.T) {
+	t.Parallel()
 	env, _, state := stateEnv(t)
 	fx := t.TempDir()
 	logFile := filepath.Join(t.TempDir(), "proxy.jsonl")
@@ -117,6 +118,7 @@ func TestProxyListenServesAHostOverHTTP(t *testing.T) {
 // call is put to the host's user (accept runs it once, decline refuses
 // it and nothing is sent); the log names the host.
 func TestProxyTSHostOverListen(t *testing.T) {
+	t.Parallel()
 	env, _, state := stateEnv(t)
 	fx := t.TempDir()
 	logFile := filepath.Join(t.TempDir(), "proxy.jsonl")
@@ -157,7 +159,7 @@ func TestProxyTSHostOverListen(t *testing.T) {
 // exits 1 after saying why).
 func tsConnectErr(t *testing.T, args ...string) tsEvent {
 	t.Helper()
-	out, _ := exec.Command("node", append([]string{tsHostJS(t)}, args...)...).Output()
+	out, _ := command(t, "node", append([]string{tsHostJS(t)}, args...)...).Output()
 	var e tsEvent
 	line, _, _ := strings.Cut(string(out), "\n")
 	if json.Unmarshal([]byte(line), &e) != nil || e.Op != "connect" {

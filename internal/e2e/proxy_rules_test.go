@@ -114,6 +114,7 @@ func rulesLog(t *testing.T, env []string, file string) []ruleLogLine {
 }
 
 func TestProxyClassRules(t *testing.T) {
+	t.Parallel()
 	env, _, _ := stateEnv(t)
 	for _, v := range []struct{ name, version string }{{"2025-11-25", "2025-11-25"}, {"2026-07-28", ""}} {
 		t.Run(v.name, func(t *testing.T) {
@@ -121,8 +122,8 @@ func TestProxyClassRules(t *testing.T) {
 			cfg := rulesConfig(t, strict, loose)
 			logFile := filepath.Join(t.TempDir(), "proxy.jsonl")
 			proxy := func(server string) *exec.Cmd {
-				cmd := exec.Command(mcpshBin, "proxy", "--config", cfg, "-s", server, "--log", logFile)
-				cmd.Env = append(os.Environ(), env...)
+				cmd := command(t, mcpshBin, "proxy", "--config", cfg, "-s", server, "--log", logFile)
+				cmd.Env = testEnv(t, env...)
 				return cmd
 			}
 
@@ -209,6 +210,7 @@ func TestProxyClassRules(t *testing.T) {
 // server (server:cursor:notes, or server:notes for every host's) reach it,
 // and the host's user, who would say yes, is never asked.
 func TestProxyAsTargetGetsTheHostServersGlobalRules(t *testing.T) {
+	t.Parallel()
 	env, _, _ := stateEnv(t)
 	for _, rule := range []string{"server:cursor:notes is:destructive", "server:notes is:destructive"} {
 		t.Run(rule, func(t *testing.T) {
@@ -219,7 +221,7 @@ func TestProxyAsTargetGetsTheHostServersGlobalRules(t *testing.T) {
 				t.Fatal(err)
 			}
 			user := &answeringHost{}
-			cs, _ := goHost(t, proxyCmd(env, state, "proxy", "--config", cfg, "--no-log", "--as", "cursor:notes"), "2025-11-25",
+			cs, _ := goHost(t, proxyCmd(t, env, state, "proxy", "--config", cfg, "--no-log", "--as", "cursor:notes"), "2025-11-25",
 				&mcp.ClientOptions{ElicitationHandler: user.elicit})
 			defer cs.Close()
 			res, text := hostCall(t, cs, "wipe")
@@ -240,6 +242,7 @@ func TestProxyAsTargetGetsTheHostServersGlobalRules(t *testing.T) {
 // entry in mcpsh's config), pasted into mcpsh's config as it says, lets
 // that call run.
 func TestProxySuggestedAllowRuleServesTheHostsServer(t *testing.T) {
+	t.Parallel()
 	env, _, _ := stateEnv(t)
 	state := t.TempDir()
 	cfg := filepath.Join(t.TempDir(), "config.json")
@@ -247,7 +250,7 @@ func TestProxySuggestedAllowRuleServesTheHostsServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	proxy := func() *mcp.ClientSession {
-		cs, _ := goHost(t, proxyCmd(env, state, "proxy", "--config", cfg, "--no-log", "--as", "cursor:notes"), "2025-11-25", nil)
+		cs, _ := goHost(t, proxyCmd(t, env, state, "proxy", "--config", cfg, "--no-log", "--as", "cursor:notes"), "2025-11-25", nil)
 		t.Cleanup(func() { cs.Close() })
 		return cs
 	}

@@ -28,7 +28,7 @@ func proxyTasksHost(t *testing.T, progress chan<- string) (cs *mcp.ClientSession
 	env, _, _ := stateEnv(t)
 	cancels = filepath.Join(t.TempDir(), "cancels")
 	cmd := exec.Command(mcpshBin, "proxy", "--", "node", filepath.Join(tsServer2Dir(t), "server.mjs"))
-	cmd.Env = append(os.Environ(), append(env, "MCPSH_TS2_CANCELS="+cancels)...)
+	cmd.Env = testEnv(t, append(env, "MCPSH_TS2_CANCELS="+cancels)...)
 	cs, stderr = goHost(t, cmd, "", &mcp.ClientOptions{
 		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
 			select {
@@ -42,11 +42,12 @@ func proxyTasksHost(t *testing.T, progress chan<- string) (cs *mcp.ClientSession
 }
 
 func TestProxyFollowsATaskForAHostThatKnowsNone(t *testing.T) {
+	t.Parallel()
 	progress := make(chan string, 64)
 	cs, stderr, _ := proxyTasksHost(t, progress)
 	params := &mcp.CallToolParams{Name: "research", Arguments: map[string]any{"topic": "tides"}}
 	params.SetProgressToken("host-token")
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	defer cancel()
 	res, err := cs.CallTool(ctx, params)
 	if err != nil {
@@ -64,7 +65,7 @@ func TestProxyFollowsATaskForAHostThatKnowsNone(t *testing.T) {
 		t.Fatalf("the host got %q (isError %v), want the task's result\n%s", text.String(), res.IsError, stderr.String())
 	}
 	// Progress is sent apart from the answer, so it may come just after.
-	deadline := time.After(10 * time.Second)
+	deadline := time.After(patience)
 	for want := []string{"working: Gathering sources on tides", "completed"}; len(want) > 0; {
 		select {
 		case m := <-progress:
@@ -78,6 +79,7 @@ func TestProxyFollowsATaskForAHostThatKnowsNone(t *testing.T) {
 }
 
 func TestProxyCancelsTheTaskWhenTheHostGivesUp(t *testing.T) {
+	t.Parallel()
 	progress := make(chan string, 64)
 	cs, stderr, cancels := proxyTasksHost(t, progress)
 	params := &mcp.CallToolParams{Name: "wait_for_cancel", Arguments: map[string]any{}}
@@ -93,14 +95,14 @@ func TestProxyCancelsTheTaskWhenTheHostGivesUp(t *testing.T) {
 		if !strings.Contains(m, "working") {
 			t.Fatalf("first progress %q, want the task working", m)
 		}
-	case <-time.After(30 * time.Second):
+	case <-time.After(patience):
 		t.Fatalf("no task status reached the host\n%s", stderr.String())
 	}
 	cancel()
 	if err := <-done; err == nil {
 		t.Fatal("the host's cancelled call returned no error")
 	}
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(patience)
 	for {
 		b, _ := os.ReadFile(cancels)
 		if strings.TrimSpace(string(b)) != "" {

@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -23,11 +22,11 @@ import (
 // 2026-07-28) or raw JSON-RPC over the pipes.
 
 // proxyCmd is mcpsh proxy serving in front of the fixture playing scenario.
-func proxyCmd(env []string, state, scenario string, flags ...string) *exec.Cmd {
+func proxyCmd(t *testing.T, env []string, state, scenario string, flags ...string) *exec.Cmd {
 	args := append([]string{"proxy"}, flags...)
 	args = append(args, fixtureCmd(scenario, state)...)
-	cmd := exec.Command(mcpshBin, args...)
-	cmd.Env = append(os.Environ(), env...)
+	cmd := command(t, mcpshBin, args...)
+	cmd.Env = testEnv(t, env...)
 	return cmd
 }
 
@@ -112,12 +111,13 @@ func proxyLog(t *testing.T, out string) []proxyLogLine {
 // is in the session log naming the host, open-world ones in
 // openworld.jsonl too, and mcpsh log --host finds them.
 func TestProxyCallsAreDecidedAndLoggedNamingTheHost(t *testing.T) {
+	t.Parallel()
 	env, _, state := stateEnv(t)
 	for _, v := range []struct{ name, version string }{{"2025-11-25", "2025-11-25"}, {"2026-07-28", ""}} {
 		t.Run(v.name, func(t *testing.T) {
 			fx := t.TempDir()
 			logFile := filepath.Join(t.TempDir(), "proxy.jsonl")
-			cs, stderr := goHost(t, proxyCmd(env, fx, "proxy", "--log", logFile), v.version, nil)
+			cs, stderr := goHost(t, proxyCmd(t, env, fx, "proxy", "--log", logFile), v.version, nil)
 			if res, text := hostCall(t, cs, "read"); res.IsError || text != "ran read" {
 				t.Fatalf("read: %q", text)
 			}
@@ -172,13 +172,14 @@ func contains2(s string, subs ...string) bool {
 // The host's user approves through a form: at 2025-11-25 mcpsh asks with
 // elicitation/create, at 2026-07-28 inside the call's result.
 func TestProxyAsksTheHostsUser(t *testing.T) {
+	t.Parallel()
 	env, _, _ := stateEnv(t)
 	for _, v := range []struct{ name, version string }{{"2025-11-25", "2025-11-25"}, {"2026-07-28", ""}} {
 		t.Run(v.name, func(t *testing.T) {
 			fx := t.TempDir()
 			var asked []string
 			var mu sync.Mutex
-			cs, _ := goHost(t, proxyCmd(env, fx, "proxy", "--no-log"), v.version, &mcp.ClientOptions{
+			cs, _ := goHost(t, proxyCmd(t, env, fx, "proxy", "--no-log"), v.version, &mcp.ClientOptions{
 				ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 					mu.Lock()
 					asked = append(asked, req.Params.Message)
@@ -202,8 +203,9 @@ func TestProxyAsksTheHostsUser(t *testing.T) {
 // banner and chatter on its own stdout and mcpsh warns about each line on
 // stderr.
 func TestProxyStdoutIsOnlyJSONRPC(t *testing.T) {
+	t.Parallel()
 	env, _, _ := stateEnv(t)
-	cmd := proxyCmd(env, t.TempDir(), "noisy", "--no-log", "--server-stderr")
+	cmd := proxyCmd(t, env, t.TempDir(), "noisy", "--no-log", "--server-stderr")
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
 	stderr := &lockedBuffer{}
@@ -246,9 +248,10 @@ func TestProxyStdoutIsOnlyJSONRPC(t *testing.T) {
 // The flags that mean what they mean for call reach the proxy's calls;
 // the ones that are not for it are usage errors.
 func TestProxyFlags(t *testing.T) {
+	t.Parallel()
 	env, _, _ := stateEnv(t)
 	fx := t.TempDir()
-	cs, _ := goHost(t, proxyCmd(env, fx, "proxy", "--no-log", "--untrusted"), "2025-11-25", nil)
+	cs, _ := goHost(t, proxyCmd(t, env, fx, "proxy", "--no-log", "--untrusted"), "2025-11-25", nil)
 	res, text := hostCall(t, cs, "read")
 	cs.Close()
 	// The server the proxy starts knows it is behind one, so a proxy it
@@ -259,7 +262,7 @@ func TestProxyFlags(t *testing.T) {
 	if !res.IsError || !strings.Contains(text, "untrusted") || fixture.CountIn(fx, "executions", "read") != 0 {
 		t.Errorf("--untrusted: read %q, executions %d", text, fixture.CountIn(fx, "executions", "read"))
 	}
-	cs, _ = goHost(t, proxyCmd(env, fx, "proxy", "--no-log", "--read-only"), "2025-11-25", &mcp.ClientOptions{
+	cs, _ = goHost(t, proxyCmd(t, env, fx, "proxy", "--no-log", "--read-only"), "2025-11-25", &mcp.ClientOptions{
 		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"decision": "run"}}, nil
 		}})

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -76,8 +75,8 @@ func (e tsEvent) text() string {
 // order. It fails the test unless host.js connected and ran every step.
 func tsHost(t *testing.T, env []string, args ...string) []tsEvent {
 	t.Helper()
-	cmd := exec.Command("node", append([]string{tsHostJS(t)}, args...)...)
-	cmd.Env = append(os.Environ(), env...)
+	cmd := command(t, "node", append([]string{tsHostJS(t)}, args...)...)
+	cmd.Env = testEnv(t, env...)
 	var stdout bytes.Buffer
 	stderr := &lockedBuffer{}
 	cmd.Stdout, cmd.Stderr = &stdout, stderr
@@ -123,7 +122,7 @@ func tsOnly(evs []tsEvent, op string) []tsEvent {
 // tsConnect is host.js's first line: what the server said at initialize.
 func tsConnect(t *testing.T, args ...string) tsEvent {
 	t.Helper()
-	cmd := exec.Command("node", append([]string{tsHostJS(t)}, args...)...)
+	cmd := command(t, "node", append([]string{tsHostJS(t)}, args...)...)
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("host.js %q: %v", args, err)
@@ -141,9 +140,10 @@ func tsConnect(t *testing.T, args ...string) tsEvent {
 // titles, annotations, schemas, icons and _meta, as the SDK parsed them;
 // serverInfo, capabilities and instructions too.
 func TestProxyTSHostListingIsTheUpstreams(t *testing.T) {
+	t.Parallel()
 	env, _, _ := stateEnv(t)
 	direct := tsHost(t, env, append([]string{"list", "--stdio"}, fixtureCmd("proxy", t.TempDir())[1:]...)...)
-	proxied := tsHost(t, env, append([]string{"list", "--stdio", mcpshBin}, proxyCmd(env, t.TempDir(), "proxy", "--no-log").Args[1:]...)...)
+	proxied := tsHost(t, env, append([]string{"list", "--stdio", mcpshBin}, proxyCmd(t, env, t.TempDir(), "proxy", "--no-log").Args[1:]...)...)
 	d, p := tsOnly(direct, "list"), tsOnly(proxied, "list")
 	if len(d) != 1 || len(p) != 1 || d[0].Error != nil || p[0].Error != nil {
 		t.Fatalf("listing: direct %+v, proxied %+v", d, p)
@@ -161,7 +161,7 @@ func TestProxyTSHostListingIsTheUpstreams(t *testing.T) {
 	}
 
 	dc := tsConnect(t, append([]string{"--stdio"}, fixtureCmd("proxy", t.TempDir())[1:]...)...)
-	pc := tsConnect(t, append([]string{"--stdio", mcpshBin}, proxyCmd(env, t.TempDir(), "proxy", "--no-log").Args[1:]...)...)
+	pc := tsConnect(t, append([]string{"--stdio", mcpshBin}, proxyCmd(t, env, t.TempDir(), "proxy", "--no-log").Args[1:]...)...)
 	for _, f := range []struct {
 		what   string
 		d, p   json.RawMessage
@@ -184,11 +184,12 @@ func TestProxyTSHostListingIsTheUpstreams(t *testing.T) {
 // a read-only call passes; a destructive one is refused, with nobody to
 // ask, and never reaches the server; each is logged naming the TS host.
 func TestProxyTSHostCallsAreDecidedAndLogged(t *testing.T) {
+	t.Parallel()
 	env, _, _ := stateEnv(t)
 	fx := t.TempDir()
 	logFile := filepath.Join(t.TempDir(), "proxy.jsonl")
 	evs := tsHost(t, env, append([]string{"--name", "ts-e2e-host", "--version", "3.1.4", "call:read", "call:wipe", "--stdio", mcpshBin},
-		proxyCmd(env, fx, "proxy", "--log", logFile).Args[1:]...)...)
+		proxyCmd(t, env, fx, "proxy", "--log", logFile).Args[1:]...)...)
 	calls := tsOnly(evs, "call")
 	if len(calls) != 2 || len(tsOnly(evs, "elicitation")) != 0 {
 		t.Fatalf("events: %+v", evs)
@@ -220,11 +221,12 @@ func TestProxyTSHostCallsAreDecidedAndLogged(t *testing.T) {
 // with a form before a destructive call. accept runs the call, decline
 // refuses it, and the declined call never reaches the server.
 func TestProxyTSHostElicitationAcceptAndDecline(t *testing.T) {
+	t.Parallel()
 	env, _, _ := stateEnv(t)
 	fx := t.TempDir()
 	logFile := filepath.Join(t.TempDir(), "proxy.jsonl")
 	evs := tsHost(t, env, append([]string{"--name", "ts-e2e-host", "--version", "3.1.4", "--elicit", "accept,decline", "call:wipe", "call:wipe", "--stdio", mcpshBin},
-		proxyCmd(env, fx, "proxy", "--log", logFile).Args[1:]...)...)
+		proxyCmd(t, env, fx, "proxy", "--log", logFile).Args[1:]...)...)
 	// In order: asked, ran; asked, refused.
 	var ops []string
 	for _, e := range evs {
@@ -261,11 +263,12 @@ func TestProxyTSHostElicitationAcceptAndDecline(t *testing.T) {
 // has it): mcpsh cancels it upstream, never retries it, and logs it
 // cancelled.
 func TestProxyTSHostCancels(t *testing.T) {
+	t.Parallel()
 	env, _, _ := stateEnv(t)
 	fx := t.TempDir()
 	logFile := filepath.Join(t.TempDir(), "proxy.jsonl")
 	evs := tsHost(t, env, append([]string{"cancel:slow:" + filepath.Join(fx, "executions") + ":slow", "call:read", "--stdio", mcpshBin},
-		proxyCmd(env, fx, "proxy", "--log", logFile).Args[1:]...)...)
+		proxyCmd(t, env, fx, "proxy", "--log", logFile).Args[1:]...)...)
 	calls := tsOnly(evs, "call")
 	if len(calls) != 2 || !calls[0].Cancelled || calls[0].Error == nil {
 		t.Fatalf("slow: %+v", calls)
@@ -295,6 +298,7 @@ func TestProxyTSHostCancels(t *testing.T) {
 // driven in) sees what it sees over stdio, and sends the headers it is
 // given.
 func TestTSHostOverStreamableHTTP(t *testing.T) {
+	t.Parallel()
 	env, _, _ := stateEnv(t)
 	fx := t.TempDir()
 	url := fixtureHTTP(t, "proxy", fx)

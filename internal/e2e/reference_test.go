@@ -10,6 +10,7 @@ import (
 
 // The classes the reference servers' hints imply (see mcp-client-facts.md §4).
 func TestFilesystemServer(t *testing.T) {
+	t.Parallel()
 	bin := npmBin(t, "mcp-server-filesystem")
 	root := t.TempDir()
 	os.WriteFile(filepath.Join(root, "hello.txt"), []byte("hello from disk\n"), 0o600)
@@ -82,6 +83,7 @@ func recordStatuses(t *testing.T, out string) []string {
 }
 
 func TestMemoryServer(t *testing.T) {
+	t.Parallel()
 	bin := npmBin(t, "mcp-server-memory")
 	env := []string{"MEMORY_FILE_PATH=" + filepath.Join(t.TempDir(), "memory.jsonl")}
 	srv := []string{"--", bin}
@@ -108,6 +110,7 @@ read_graph
 }
 
 func TestEverythingServer(t *testing.T) {
+	t.Parallel()
 	bin := npmBin(t, "mcp-server-everything")
 	srv := []string{"--", bin}
 	r := mcpsh(t, opts{}, append([]string{"tools", "--json"}, srv...)...)

@@ -40,6 +40,7 @@ func logEntries(t *testing.T, path string) map[string]map[string]any {
 // --probe, round 2 must not reach the server, and the log says which round
 // was not sent and why.
 func TestRoundNotSentUnderReadOnlyOrInTheProbe(t *testing.T) {
+	t.Parallel()
 	state := t.TempDir()
 	log := filepath.Join(t.TempDir(), "log.jsonl")
 	r := mcpsh(t, opts{}, append([]string{"call", "--read-only", "--log", log, "flip"}, fixtureCmd("rounds-flip", state)...)...)
@@ -69,6 +70,7 @@ func TestRoundNotSentUnderReadOnlyOrInTheProbe(t *testing.T) {
 // Item 8: --elicit @FILE answers a round's requests one per request, in the
 // order the server listed them.
 func TestElicitFileAnswersInTheOrderAsked(t *testing.T) {
+	t.Parallel()
 	answers := filepath.Join(t.TempDir(), "answers.json")
 	if err := os.WriteFile(answers, []byte(`[{"answer":"a1"},{"answer":"a2"},{"answer":"a3"},{"answer":"a4"},{"answer":"a5"},{"answer":"a6"}]`), 0o600); err != nil {
 		t.Fatal(err)
@@ -89,6 +91,7 @@ func TestElicitFileAnswersInTheOrderAsked(t *testing.T) {
 // no client knows, or refuses a capability mcpsh did not declare is answered
 // once, with no restart and no retry, though every tool is read-only.
 func TestRoundsThatCannotFinishFailOnce(t *testing.T) {
+	t.Parallel()
 	state := t.TempDir()
 	r := mcpsh(t, opts{}, append([]string{"call", noLog, "forever", "--elicit", "defaults"}, fixtureCmd("rounds", state)...)...)
 	wantCode(t, r, 1)

@@ -19,6 +19,7 @@ func writeScript(t *testing.T, dir, name, body string) string {
 }
 
 func TestScriptExpectations(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	p := writeScript(t, dir, "check.mcpsh", `# notes behave
 get_note id=2
@@ -82,6 +83,7 @@ add_note title=after
 }
 
 func TestScriptMistakesSendNothing(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	logPath := filepath.Join(dir, "log.jsonl")
 	p := writeScript(t, dir, "bad.mcpsh", "add_note title=x\n  expect json .a == nope\n  expect status done\nexpect_thing\n")
@@ -106,6 +108,7 @@ func mustRead(t *testing.T, p string) string {
 // The round trip: a session in the default state folder, turned into a script
 // by mcpsh log --as-script --session latest, passes against the same server.
 func TestScriptFromSessionLog(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	env := []string{"XDG_STATE_HOME=" + filepath.Join(dir, "state")}
 	session := writeScript(t, dir, "session.mcpsh", "list_notes\nadd_note title=\"Buy milk\" tags=home,errands\n"+
@@ -138,6 +141,7 @@ func TestScriptFromSessionLog(t *testing.T) {
 // A call approved with --yes replays only with --yes; a redacted argument, or
 // arguments the log did not keep, make the script refuse to run until filled.
 func TestScriptFromLogFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	logPath := filepath.Join(dir, "calls.jsonl")
 	secret := "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123"

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -44,12 +43,13 @@ func readLog(t *testing.T, path string) []logEntry {
 }
 
 func TestKill9MidScriptLosesNoFinishedCall(t *testing.T) {
+	t.Parallel()
 	logPath := filepath.Join(t.TempDir(), "session.jsonl")
 	var script strings.Builder
 	for i := 0; i < 40; i++ {
 		fmt.Fprintf(&script, "add_note title=note-%d\nslow_count n=1 delay_ms=40\n", i)
 	}
-	cmd := exec.Command(mcpshBin, "run", "--demo", "--json", "--log", logPath)
+	cmd := command(t, mcpshBin, "run", "--demo", "--json", "--log", logPath)
 	cmd.Stdin = strings.NewReader(script.String())
 	stdout, _ := cmd.StdoutPipe()
 	if err := cmd.Start(); err != nil {
@@ -82,8 +82,9 @@ func TestKill9MidScriptLosesNoFinishedCall(t *testing.T) {
 }
 
 func TestInterruptIsRecordedAsCancelled(t *testing.T) {
+	t.Parallel()
 	logPath := filepath.Join(t.TempDir(), "session.jsonl")
-	cmd := exec.Command(mcpshBin, "call", "--demo", "slow_count", "n=50", "delay_ms=100", "--log", logPath)
+	cmd := command(t, mcpshBin, "call", "--demo", "slow_count", "n=50", "delay_ms=100", "--log", logPath)
 	mark := withSlowMark(t, cmd)
 	p := start(t, cmd)
 	waitForSlowCount(t, p, mark)
@@ -120,8 +121,9 @@ func childOf(pid int) []int {
 }
 
 func TestKilledServerIsRestartedAndTheScriptGoesOn(t *testing.T) {
+	t.Parallel()
 	logPath := filepath.Join(t.TempDir(), "session.jsonl")
-	cmd := exec.Command(mcpshBin, "run", "--log", logPath, "--", mcpshBin, "serve-demo")
+	cmd := command(t, mcpshBin, "run", "--log", logPath, "--", mcpshBin, "serve-demo")
 	mark := withSlowMark(t, cmd)
 	// The count must outlast the moment between its first mark and the kill.
 	cmd.Stdin = strings.NewReader("slow_count n=20 delay_ms=100\nadd_note title=after-the-crash\nlist_notes\n")
@@ -144,6 +146,7 @@ func TestKilledServerIsRestartedAndTheScriptGoesOn(t *testing.T) {
 }
 
 func TestFlakyDemoToolRetriesAcrossAProcessBoundary(t *testing.T) {
+	t.Parallel()
 	r := mcpsh(t, opts{}, "call", "--no-log", "flaky_sync", "--", mcpshBin, "serve-demo")
 	wantCode(t, r, 0)
 	contains(t, "stderr", r.errOut, "flaky_sync: attempt 1 of 4 failed (server error", "flaky_sync: attempt 2 of 4 failed")
@@ -152,6 +155,7 @@ func TestFlakyDemoToolRetriesAcrossAProcessBoundary(t *testing.T) {
 }
 
 func TestDefaultLogLocationAndPermissions(t *testing.T) {
+	t.Parallel()
 	state := t.TempDir()
 	r := mcpsh(t, opts{env: []string{"XDG_STATE_HOME=" + state}}, "call", "--demo", "list_notes")
 	wantCode(t, r, 0)
@@ -172,13 +176,15 @@ func TestDefaultLogLocationAndPermissions(t *testing.T) {
 }
 
 // TestDefaultLogStaysInTheTestHome: a test that names no log gets the default
-// one, which must land in TestMain's temporary state folder, never the user's.
+// one, which must land in the test's own temporary state folder (testEnv),
+// never the user's.
 func TestDefaultLogStaysInTheTestHome(t *testing.T) {
-	state := os.Getenv("XDG_STATE_HOME")
-	if !strings.HasPrefix(state, os.TempDir()+string(filepath.Separator)) {
-		t.Fatalf("XDG_STATE_HOME is %q, not under %s: TestMain did not isolate the tests", state, os.TempDir())
+	t.Parallel()
+	state := testHome(t, "XDG_STATE_HOME")
+	if !strings.HasPrefix(state, homesRoot+string(filepath.Separator)) {
+		t.Fatalf("XDG_STATE_HOME is %q, not under %s: the test's processes do not run in its own folders", state, homesRoot)
 	}
-	cmd := exec.Command(mcpshBin, "call", "--demo", "list_notes")
+	cmd := command(t, mcpshBin, "call", "--demo", "list_notes")
 	p := start(t, cmd)
 	if code := p.wait(t); code != 0 {
 		t.Fatalf("exit %d\nstderr:\n%s", code, p.errOut.String())

@@ -40,6 +40,7 @@ func loggedTasks(t *testing.T, sessions string) []sessionlog.Entry {
 }
 
 func TestCallFollowsATaskToItsResult(t *testing.T) {
+	t.Parallel()
 	answers := filepath.Join(t.TempDir(), "answers.json")
 	if err := os.WriteFile(answers, []byte(`{"angle":"history"}`), 0o600); err != nil {
 		t.Fatal(err)
@@ -63,6 +64,7 @@ func TestCallFollowsATaskToItsResult(t *testing.T) {
 }
 
 func TestRunWaitsForTasks(t *testing.T) {
+	t.Parallel()
 	for name, target := range tsServer2Targets(t) {
 		t.Run(name, func(t *testing.T) {
 			r := mcpsh(t, opts{stdin: "research topic=a\nresearch topic=b\n"}, at(target, "run", noLog)...)
@@ -77,6 +79,7 @@ func TestRunWaitsForTasks(t *testing.T) {
 }
 
 func TestDetachThenTaskGetAndCancel(t *testing.T) {
+	t.Parallel()
 	target := tsServer2Targets(t)["http"]
 	r := mcpsh(t, opts{}, at(target, "call", noLog, "--detach", "wait_for_cancel")...)
 	wantCode(t, r, 0)
@@ -113,11 +116,12 @@ func TestDetachThenTaskGetAndCancel(t *testing.T) {
 }
 
 func TestInterruptCancelsTheTask(t *testing.T) {
+	t.Parallel()
 	script := filepath.Join(tsServer2Dir(t), "server.mjs")
 	env, sessions, _ := stateEnv(t)
 	cancels := filepath.Join(t.TempDir(), "cancels")
 	cmd := exec.Command(mcpshBin, "call", "wait_for_cancel", "--", "node", script)
-	cmd.Env = append(os.Environ(), append(env, "MCPSH_TS2_CANCELS="+cancels)...)
+	cmd.Env = testEnv(t, append(env, "MCPSH_TS2_CANCELS="+cancels)...)
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
@@ -154,7 +158,7 @@ func TestInterruptCancelsTheTask(t *testing.T) {
 	var tail string
 	select {
 	case tail = <-rest:
-	case <-time.After(60 * time.Second):
+	case <-time.After(patience):
 		t.Fatal("mcpsh did not end after SIGINT")
 	}
 	cmd.Wait()
@@ -174,6 +178,7 @@ func TestInterruptCancelsTheTask(t *testing.T) {
 }
 
 func TestRequiredTaskOfServerEverything(t *testing.T) {
+	t.Parallel()
 	everything := npmBin(t, "mcp-server-everything")
 	env, sessions, _ := stateEnv(t)
 	r := mcpsh(t, opts{env: env}, "call", "simulate-research-query", "topic=tides", "--", everything)

@@ -22,6 +22,7 @@ import (
 // cancels the task and the server records the cancel; quitting while a
 // task runs cancels it too. The session log has each call with its task.
 func TestTUIFollowsAndCancelsTasks(t *testing.T) {
+	t.Parallel()
 	script := filepath.Join(tsServer2Dir(t), "server.mjs")
 	x := newTmux(t)
 	dir := t.TempDir()
@@ -64,7 +65,7 @@ func TestTUIFollowsAndCancelsTasks(t *testing.T) {
 	s = x.waitFor("running as a task", "still waiting (")
 	quit := taskIDOnScreen(t, s)
 	x.keys("C-c")
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(patience)
 	for {
 		if _, err := os.Stat(status); err == nil {
 			break
@@ -123,6 +124,7 @@ func cancelsIn(t *testing.T, file string) []string {
 // clarification it asks for (through tasks/result) in the view's dialog,
 // and shows the report with its task.
 func TestTUIRunsServerEverythingsTaskTool(t *testing.T) {
+	t.Parallel()
 	everything := npmBin(t, "mcp-server-everything")
 	x := newTmux(t)
 	dir := t.TempDir()

@@ -54,11 +54,12 @@ func tsServer2Targets(t *testing.T) map[string][]string {
 	script := filepath.Join(tsServer2Dir(t), "server.mjs")
 	return map[string][]string{
 		"stdio": {"--", "node", script},
-		"http":  {"--url", listeningServer(t, "the TypeScript SDK 2.x test server", exec.Command("node", script, "--http", "--port", "0"))},
+		"http":  {"--url", listeningServer(t, "the TypeScript SDK 2.x test server", command(t, "node", script, "--http", "--port", "0"))},
 	}
 }
 
 func TestPingWhereTheProtocolHasNone(t *testing.T) {
+	t.Parallel()
 	for name, target := range tsServer2Targets(t) {
 		t.Run(name, func(t *testing.T) {
 			r := mcpsh(t, opts{}, at(target, "ping", noLog, "--count", "2")...)
@@ -89,6 +90,7 @@ func TestPingWhereTheProtocolHasNone(t *testing.T) {
 }
 
 func TestServerLogAtEveryProtocol(t *testing.T) {
+	t.Parallel()
 	for name, target := range tsServer2Targets(t) {
 		t.Run(name, func(t *testing.T) {
 			for _, protocol := range []string{"auto", "2025-11-25"} {

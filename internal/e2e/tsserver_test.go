@@ -60,7 +60,7 @@ func tsServer(t *testing.T) []string {
 // list toggles) is shared by every session of this one server.
 func tsServerHTTP(t *testing.T) string {
 	t.Helper()
-	return listeningServer(t, "the TypeScript SDK test server", exec.Command("node", filepath.Join(tsServerDir(t), "server.js"), "--http", "--port", "0"))
+	return listeningServer(t, "the TypeScript SDK test server", command(t, "node", filepath.Join(tsServerDir(t), "server.js"), "--http", "--port", "0"))
 }
 
 // listeningServer starts cmd, a server that prints "listening URL" on stdout
@@ -99,7 +99,7 @@ func listeningServer(t *testing.T, what string, cmd *exec.Cmd) string {
 		return u
 	case <-exited:
 		t.Fatalf("%s ended before it listened (%v)\nstderr:\n%s", what, cmd.ProcessState, stderr.String())
-	case <-time.After(20 * time.Second):
+	case <-time.After(patience):
 		stop()
 		t.Fatalf("%s did not say where it listens within 20s\nstderr:\n%s", what, stderr.String())
 	}
@@ -109,6 +109,7 @@ func listeningServer(t *testing.T, what string, cmd *exec.Cmd) string {
 // TestTSServerStarts checks that the TypeScript SDK test server runs over
 // stdio and streamable HTTP, and that mcpsh reads its tools' annotations.
 func TestTSServerStarts(t *testing.T) {
+	t.Parallel()
 	targets := map[string][]string{
 		"stdio": append([]string{"--"}, tsServer(t)...),
 		"http":  {"--url", tsServerHTTP(t)},

@@ -9,6 +9,7 @@ import (
 // reference server-everything: its sampling tool appears only because the TUI
 // declares sampling, and what the person types is what the server gets back.
 func TestTUISamplingAgainstServerEverything(t *testing.T) {
+	t.Parallel()
 	x := newTmux(t)
 	srv := npmBin(t, "mcp-server-everything")
 	shell := fmt.Sprintf("HOME=%s TERM=xterm-256color %s --no-log -- %s; sleep 30", t.TempDir(), mcpshBin, srv)

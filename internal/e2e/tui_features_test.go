@@ -11,6 +11,7 @@ import (
 // view draws a Markdown resource, and a tool's form elicitation is answered
 // in a dialog over the running call, which then finishes with that answer.
 func TestTUIResourcesAndElicitation(t *testing.T) {
+	t.Parallel()
 	x := newTmux(t)
 	dir := t.TempDir()
 	shell := fmt.Sprintf("HOME=%s TERM=xterm-256color %s -- %s; sleep 30", dir, mcpshBin, strings.Join(tsServer(t), " "))
@@ -58,7 +59,7 @@ func TestTUIResourcesAndElicitation(t *testing.T) {
 // waitForOne waits until the screen shows one of texts, and returns the screen.
 func (x *tmux) waitForOne(texts ...string) string {
 	x.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(patience)
 	for {
 		s := x.screen()
 		for _, want := range texts {

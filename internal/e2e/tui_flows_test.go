@@ -12,7 +12,7 @@ import (
 // waitWithout waits until the screen shows none of texts.
 func (x *tmux) waitWithout(texts ...string) string {
 	x.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(patience)
 	for {
 		s := x.screen()
 		found := ""
@@ -50,6 +50,7 @@ func lineWith(s, sub string) string {
 // the log pane moves, filters and opens a call, ? lists the keys, and
 // quitting says where the log went.
 func TestTUIEverydayFlowsAt80x24(t *testing.T) {
+	t.Parallel()
 	x := newTmux(t)
 	dir := t.TempDir()
 	status, stderr := filepath.Join(dir, "status"), filepath.Join(dir, "stderr")
@@ -165,7 +166,7 @@ func TestTUIEverydayFlowsAt80x24(t *testing.T) {
 	x.waitFor("Read-only (7)")
 
 	x.keys("q")
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(patience)
 	for {
 		if b, err := os.ReadFile(status); err == nil && len(b) > 0 {
 			if code := strings.TrimSpace(string(b)); code != "0" {

@@ -23,6 +23,7 @@ func processGone(pid string) bool {
 // Quitting while mcpsh connects ends the server's whole process group, the
 // grandchild it started included.
 func TestTUIQuitWhileConnectingStopsTheServer(t *testing.T) {
+	t.Parallel()
 	x := newTmux(t)
 	state := t.TempDir()
 	status := filepath.Join(state, "status")
@@ -30,7 +31,7 @@ func TestTUIQuitWhileConnectingStopsTheServer(t *testing.T) {
 		state, mcpshBin, fixtureBin, state, status)
 	x.run("new-session", "-d", "-s", "t", "-x", "80", "-y", "24", shell)
 	x.waitFor("connecting to")
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(patience)
 	var pid string
 	for pid == "" {
 		if b, _ := os.ReadFile(filepath.Join(state, "pids")); len(b) > 0 {

@@ -32,7 +32,9 @@ func newTmux(t *testing.T) *tmux {
 
 func (x *tmux) run(args ...string) string {
 	x.t.Helper()
-	out, err := exec.Command("tmux", append([]string{"-L", x.socket}, args...)...).CombinedOutput()
+	// The tmux server, started by the first command, passes its environment
+	// on to what runs in it: the test's own HOME (testEnv).
+	out, err := command(x.t, "tmux", append([]string{"-L", x.socket}, args...)...).CombinedOutput()
 	if err != nil {
 		x.t.Fatalf("tmux %v: %v\n%s", args, err, out)
 	}
@@ -44,7 +46,7 @@ func (x *tmux) screen() string { return x.run("capture-pane", "-p", "-t", "t") }
 // waitFor waits until the screen shows every one of texts.
 func (x *tmux) waitFor(texts ...string) string {
 	x.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(patience)
 	for {
 		s := x.screen()
 		missing := ""
@@ -64,15 +66,31 @@ func (x *tmux) waitFor(texts ...string) string {
 	}
 }
 
-// keys sends keys one by one with a pause, so Esc is not read as Alt.
+// keys sends keys one by one, with a pause after each. After Escape it
+// waits for the screen to change (escapeGrace at most): a program that has
+// not read the Escape by the time the next key arrives reads the two as
+// Alt+key, and on a busy machine no fixed pause rules that out.
 func (x *tmux) keys(keys ...string) {
 	for _, k := range keys {
+		if k != "Escape" {
+			x.run("send-keys", "-t", "t", k)
+			time.Sleep(120 * time.Millisecond)
+			continue
+		}
+		before := x.screen()
 		x.run("send-keys", "-t", "t", k)
-		time.Sleep(120 * time.Millisecond)
+		for deadline := time.Now().Add(escapeGrace); time.Now().Before(deadline) && x.screen() == before; {
+			time.Sleep(20 * time.Millisecond)
+		}
 	}
 }
 
+// escapeGrace is how long keys waits for an Escape to show. An Escape that
+// changes nothing (one too many, on purpose) costs the whole of it.
+const escapeGrace = 2 * time.Second
+
 func TestTUIInATerminal(t *testing.T) {
+	t.Parallel()
 	x := newTmux(t)
 	dir := t.TempDir()
 	status := filepath.Join(dir, "status")
@@ -101,7 +119,7 @@ func TestTUIInATerminal(t *testing.T) {
 	x.keys("S")
 	x.waitFor("banner the server writes to stderr")
 	x.keys("Escape", "Escape", "q")
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(patience)
 	for {
 		if b, err := os.ReadFile(status); err == nil {
 			if code := strings.TrimSpace(string(b)); code != "0" {
@@ -123,6 +141,7 @@ func TestTUIInATerminal(t *testing.T) {
 // A server that never finishes the handshake: the view says so once the
 // connect timeout has passed, instead of spinning for ever.
 func TestTUIConnectsWithATimeout(t *testing.T) {
+	t.Parallel()
 	x := newTmux(t)
 	state := t.TempDir()
 	shell := fmt.Sprintf("HOME=%s TERM=xterm-256color %s --connect-timeout 1s -- %s -scenario hang-init -state %s; sleep 30",

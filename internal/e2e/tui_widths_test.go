@@ -16,6 +16,7 @@ import (
 // termtext settled widths, tmux drew the rule anywhere from column 13 to
 // 107 and the server's text wrapped past the header.
 func TestTUIDrawsSuspectWidthsInTheirPanes(t *testing.T) {
+	t.Parallel()
 	x := newTmux(t)
 	state := t.TempDir()
 	shell := fmt.Sprintf("HOME=%s TERM=xterm-256color %s -- %s -scenario widths -state %s; sleep 30",

@@ -16,6 +16,7 @@ import (
 // on the second server shows in its traffic pane, and quitting prints where
 // the session log went.
 func TestTUIWorkspaceInATerminal(t *testing.T) {
+	t.Parallel()
 	ts := tsServer(t)
 	x := newTmux(t)
 	dir := t.TempDir()
@@ -75,7 +76,7 @@ func TestTUIWorkspaceInATerminal(t *testing.T) {
 	x.waitFor("›broken ✗ failed: the server exited")
 
 	x.keys("q")
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(patience)
 	for {
 		if b, err := os.ReadFile(status); err == nil && len(b) > 0 {
 			if code := strings.TrimSpace(string(b)); code != "0" {

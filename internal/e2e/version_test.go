@@ -10,6 +10,7 @@ import (
 
 // The binary built from this checkout names its commit, as Go stamped it.
 func TestVersionNamesTheCheckoutsCommit(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("MCPSH_E2E_BIN") != "" {
 		t.Skip("MCPSH_E2E_BIN names a binary built elsewhere")
 	}
@@ -38,6 +39,7 @@ func TestVersionNamesTheCheckoutsCommit(t *testing.T) {
 
 // What goreleaser sets at link time wins over what Go recorded.
 func TestVersionFromLinkerFlags(t *testing.T) {
+	t.Parallel()
 	bin := filepath.Join(t.TempDir(), "mcpsh")
 	const pkg = "github.com/mcpsh/mcpsh/internal/cli."
 	cmd := exec.Command("go", "build", "-o", bin, "-ldflags",

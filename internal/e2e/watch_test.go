@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,8 +23,8 @@ type watchJSON struct {
 
 func startWatchJSON(t *testing.T, env []string) *watchJSON {
 	t.Helper()
-	cmd := exec.Command(mcpshBin, "watch", "--json")
-	cmd.Env = append(os.Environ(), env...)
+	cmd := command(t, mcpshBin, "watch", "--json")
+	cmd.Env = testEnv(t, env...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -67,7 +66,7 @@ func startWatchJSON(t *testing.T, env []string) *watchJSON {
 // next waits for the first line that matches.
 func (w *watchJSON) next(what string, match func(console.Event) bool) console.Event {
 	w.t.Helper()
-	timeout := time.After(20 * time.Second)
+	timeout := time.After(patience)
 	for {
 		select {
 		case e, ok := <-w.lines:
@@ -86,7 +85,7 @@ func (w *watchJSON) next(what string, match func(console.Event) bool) console.Ev
 // nextEvent waits for w's first event that matches.
 func nextEvent(t *testing.T, w *console.Watcher, what string, match func(console.Event) bool) console.Event {
 	t.Helper()
-	timeout := time.After(20 * time.Second)
+	timeout := time.After(patience)
 	for {
 		select {
 		case e := <-w.Events():
@@ -104,6 +103,7 @@ func nextEvent(t *testing.T, w *console.Watcher, what string, match func(console
 // waits for a console, runs once when it answers run, and is a tool error
 // for the agent, with nothing sent, when it answers refuse.
 func TestWatchShowsTheProxyAndAConsoleAnswers(t *testing.T) {
+	t.Parallel()
 	run, err := os.MkdirTemp("", "mw") // short: a socket's path is bounded
 	if err != nil {
 		t.Fatal(err)
@@ -121,7 +121,7 @@ func TestWatchShowsTheProxyAndAConsoleAnswers(t *testing.T) {
 			defer con.Close()
 
 			fx := t.TempDir()
-			cs, stderr := goHost(t, proxyCmd(env, fx, "proxy", "--no-log"), v.version, nil)
+			cs, stderr := goHost(t, proxyCmd(t, env, fx, "proxy", "--no-log"), v.version, nil)
 			defer cs.Close()
 			nextEvent(t, con, "the proxy", func(e console.Event) bool { return e.Kind == console.ProxyAppeared })
 			appeared := watch.next("the proxy", func(e console.Event) bool { return e.Kind == console.ProxyAppeared })
@@ -170,7 +170,7 @@ func TestWatchShowsTheProxyAndAConsoleAnswers(t *testing.T) {
 				var r result
 				select {
 				case r = <-done:
-				case <-time.After(20 * time.Second):
+				case <-time.After(patience):
 					t.Fatal("the host's call did not end")
 				}
 				if n := fixture.CountIn(fx, "executions", "wipe"); r.isError != (c.choice == console.Refuse) || n != c.runs {
@@ -196,6 +196,7 @@ func TestWatchShowsTheProxyAndAConsoleAnswers(t *testing.T) {
 // stale (its socket refuses, even before the host reaps the process) and
 // drops it, and the folder is empty again.
 func TestAKilledProxysEntryIsDroppedByAConsole(t *testing.T) {
+	t.Parallel()
 	run, err := os.MkdirTemp("", "mk")
 	if err != nil {
 		t.Fatal(err)
@@ -204,7 +205,7 @@ func TestAKilledProxysEntryIsDroppedByAConsole(t *testing.T) {
 	env, _, _ := stateEnv(t)
 	env = append(env, "XDG_RUNTIME_DIR="+run)
 	dir := filepath.Join(run, "mcpsh", "proxies")
-	cmd := proxyCmd(env, t.TempDir(), "proxy", "--no-log")
+	cmd := proxyCmd(t, env, t.TempDir(), "proxy", "--no-log")
 	cs, _ := goHost(t, cmd, "2025-11-25", nil)
 	defer cs.Close()
 	list, err := console.List(dir)
@@ -219,7 +220,7 @@ func TestAKilledProxysEntryIsDroppedByAConsole(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer con.Close()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(patience)
 	for {
 		names, _ := os.ReadDir(dir)
 		if len(names) == 0 {

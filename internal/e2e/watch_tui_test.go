@@ -18,6 +18,7 @@ import (
 // the destructive call waits at the console, runs once on y (pressed
 // once), and on n is a tool error for the agent with nothing sent.
 func TestWatchInATerminal(t *testing.T) {
+	t.Parallel()
 	x := newTmux(t)
 	run, err := os.MkdirTemp("", "mt") // short: a socket's path is bounded
 	if err != nil {
@@ -34,7 +35,7 @@ func TestWatchInATerminal(t *testing.T) {
 	x.waitFor("mcpsh watch · 0 proxies", "waiting for a proxy")
 
 	fx := t.TempDir()
-	cs, stderr := goHost(t, proxyCmd(env, fx, "proxy", "--no-log"), "2025-11-25", nil)
+	cs, stderr := goHost(t, proxyCmd(t, env, fx, "proxy", "--no-log"), "2025-11-25", nil)
 	defer cs.Close()
 	x.waitFor("mcpsh watch · 1 proxy", "e2e-host 4.2 → ", "stdio", " ok")
 
@@ -74,7 +75,7 @@ func TestWatchInATerminal(t *testing.T) {
 				t.Fatalf("wipe: %v", r.err)
 			}
 			return r
-		case <-time.After(20 * time.Second):
+		case <-time.After(patience):
 			t.Fatalf("the host's call did not end:\n%s", x.screen())
 		}
 		return result{}
@@ -112,7 +113,7 @@ func TestWatchInATerminal(t *testing.T) {
 	cs.Close()
 	x.waitFor("mcpsh watch · 0 proxies")
 	x.keys("q")
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(patience)
 	for {
 		if b, err := os.ReadFile(status); err == nil {
 			if code := strings.TrimSpace(string(b)); code != "0" {

@@ -30,6 +30,7 @@ func suggestedRule(t *testing.T, text string) string {
 // server with no entry in mcpsh's config is named in a server: term of a
 // top-level rule.
 func TestTheSuggestedAllowRuleMatchesOnlyThatTool(t *testing.T) {
+	t.Parallel()
 	names := []string{"*", "del?te", "a b", "[x]", `back\slash`, "!neg", "is:destructive", "server:x", "fs/delete_file",
 		"tab\there", "bidi\u202ename", "emoji\U0001F600", "wipe"}
 	for _, at := range []allowAt{{entry: true}, {}, {ref: "cursor:my notes"}, {ref: "git*hub"}} {

@@ -16,6 +16,7 @@ func shortApproval(o *Options) { o.ApprovalTimeout = 300 * time.Millisecond }
 
 // A question nobody answers is a refusal once the approval timeout passes.
 func TestAnUnansweredQuestionIsARefusal(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, "proxy", shortApproval)
 	silent := &mcp.ClientOptions{ElicitationHandler: func(ctx context.Context, _ *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 		<-ctx.Done() // the host's user never answers; mcpsh gives up and cancels the request
@@ -33,6 +34,7 @@ func TestAnUnansweredQuestionIsARefusal(t *testing.T) {
 // At 2026-07-28 the question's state expires: an answer sent after the
 // approval timeout approves nothing.
 func TestAnAnswerAfterTheTimeoutIsARefusal(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, "proxy", shortApproval)
 	h := r.rawHost()
 	if _, e := h.call("server/discover", `{`+newMeta+`}`); e != nil {
@@ -48,6 +50,7 @@ func TestAnAnswerAfterTheTimeoutIsARefusal(t *testing.T) {
 
 // What the host says it is reaches its user's screen made safe.
 func TestTheHostsNameIsMadeSafeInTheQuestion(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, "proxy")
 	h := r.rawHost()
 	var name string

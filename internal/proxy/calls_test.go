@@ -43,6 +43,7 @@ func (r *rig) lastLogged(tool string) *client.Outcome {
 }
 
 func TestReadOnlyCallPasses(t *testing.T) {
+	t.Parallel()
 	for _, v := range versions {
 		t.Run(v.name, func(t *testing.T) {
 			r := newRig(t, "proxy")
@@ -64,6 +65,7 @@ func TestReadOnlyCallPasses(t *testing.T) {
 }
 
 func TestDestructiveCallWithNoOneToAskIsRefusedAndNeverSent(t *testing.T) {
+	t.Parallel()
 	for _, v := range versions {
 		t.Run(v.name, func(t *testing.T) {
 			r := newRig(t, "proxy")
@@ -105,6 +107,7 @@ func (a *answering) options() *mcp.ClientOptions {
 }
 
 func TestHostElicitationApprovesOrDeclines(t *testing.T) {
+	t.Parallel()
 	for _, v := range versions {
 		t.Run(v.name, func(t *testing.T) {
 			r := newRig(t, "proxy")
@@ -138,6 +141,7 @@ func TestHostElicitationApprovesOrDeclines(t *testing.T) {
 // A host that accepts every form unseen approves nothing: the form has a
 // required choice and no default.
 func TestAHostThatAcceptsEveryFormApprovesNothing(t *testing.T) {
+	t.Parallel()
 	for _, v := range versions {
 		t.Run(v.name, func(t *testing.T) {
 			for _, content := range []map[string]any{nil, {}, {"decision": "refuse"}} {
@@ -157,6 +161,7 @@ func TestAHostThatAcceptsEveryFormApprovesNothing(t *testing.T) {
 }
 
 func TestDenyRuleBeatsTheHostsYes(t *testing.T) {
+	t.Parallel()
 	for _, v := range versions {
 		t.Run(v.name, func(t *testing.T) {
 			r := newRig(t, "proxy", func(o *Options) { o.Target.Rules = []policy.Rule{{Pattern: "wipe", Action: policy.Deny}} })
@@ -170,6 +175,7 @@ func TestDenyRuleBeatsTheHostsYes(t *testing.T) {
 }
 
 func TestUntrustedServerAsksEvenForReads(t *testing.T) {
+	t.Parallel()
 	for _, v := range versions {
 		t.Run(v.name, func(t *testing.T) {
 			r := newRig(t, "proxy", untrusted)
@@ -190,6 +196,7 @@ func TestUntrustedServerAsksEvenForReads(t *testing.T) {
 // The server re-declares a tool between the host's listing and its call:
 // the call is decided on what the server declares at the call.
 func TestHintChangeBetweenListingAndCall(t *testing.T) {
+	t.Parallel()
 	for _, v := range versions {
 		t.Run(v.name, func(t *testing.T) {
 			r := newRig(t, "redeclare")
@@ -208,6 +215,7 @@ func TestHintChangeBetweenListingAndCall(t *testing.T) {
 }
 
 func TestRetriesThroughACrashOnlyForReplaySafeCalls(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, "proxy")
 	cs := r.goHost("2025-11-25", nil)
 	res := callTool(t, cs, "crash_read", nil)

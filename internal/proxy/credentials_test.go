@@ -67,6 +67,7 @@ func TestTheServersEchoOfAnAuthorizationCredentialIsRedacted(t *testing.T) {
 // and schema, the page a request for input sends the user to, a sampling
 // request's every part) hands the host none of it.
 func TestTheServersHandshakeAndRequestsReachTheHostWithoutCredentials(t *testing.T) {
+	t.Parallel()
 	const secret = "tok-5e1f0a77c3"
 	for _, v := range versions {
 		t.Run(v.name, func(t *testing.T) {

@@ -23,6 +23,7 @@ import (
 // A form the server sends reaches the host marked as the server's; the
 // host's yes to it goes to the server only, and approves no call.
 func TestAServersQuestionIsMarkedAndApprovesNothing(t *testing.T) {
+	t.Parallel()
 	for _, v := range versions {
 		t.Run(v.name, func(t *testing.T) {
 			r := newRig(t, "proxy")
@@ -57,6 +58,7 @@ func TestAServersQuestionIsMarkedAndApprovesNothing(t *testing.T) {
 }
 
 func TestProgressAndLogsReachTheHost(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, "proxy")
 	progress := make(chan *mcp.ProgressNotificationParams, 8)
 	logs := make(chan *mcp.LoggingMessageParams, 8)
@@ -87,6 +89,7 @@ func TestProgressAndLogsReachTheHost(t *testing.T) {
 }
 
 func TestListChangedReachesTheHost(t *testing.T) {
+	t.Parallel()
 	for _, v := range versions {
 		t.Run(v.name, func(t *testing.T) {
 			r := newRig(t, "redeclare")
@@ -113,6 +116,7 @@ func TestListChangedReachesTheHost(t *testing.T) {
 // A credential mcpsh holds for the server never reaches the host, however
 // the server spells it.
 func TestTheServersEchoOfACredentialIsRedacted(t *testing.T) {
+	t.Parallel()
 	const secret = "tok-7f3a9b2c41"
 	r := newRig(t, "proxy", func(o *Options) {
 		o.Target.Env["MCPSH_FIXTURE_SECRET"] = secret
@@ -132,6 +136,7 @@ func TestTheServersEchoOfACredentialIsRedacted(t *testing.T) {
 }
 
 func TestHostCancellationCancelsUpstreamAndIsNotRetried(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, "proxy")
 	cs := r.goHost("2025-11-25", nil)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -156,6 +161,7 @@ func TestHostCancellationCancelsUpstreamAndIsNotRetried(t *testing.T) {
 // saying so, still has the host told its list changed: mcpsh lists again
 // after every restart, and compares.
 func TestARestartedServerWithOtherToolsIsAListChange(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, "redeclare-restart")
 	changed := make(chan struct{}, 4)
 	cs := r.goHost("2025-11-25", &mcp.ClientOptions{ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} }})

@@ -16,6 +16,7 @@ import (
 // The host goes away in the middle of a call: the call is cancelled, not
 // retried, logged, and the server's whole process group ends.
 func TestHostGoneMidCallEndsTheServer(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, "proxy")
 	h := r.rawHost()
 	h.initialize("2025-11-25", `{}`)

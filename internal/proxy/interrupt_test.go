@@ -16,6 +16,7 @@ import (
 // cancelled, and Serve returns, rather than every one waiting for the
 // call's timeout.
 func TestAnInterruptCancelsTheCallsInFlightAndEndsServe(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, "proxy")
 	cs := r.goHost("2025-11-25", nil)
 	errc := make(chan error, 1)

@@ -24,6 +24,7 @@ import (
 // serving, with no session for an upstream to live in), so the host
 // settles on 2025-11-25, and the log says so.
 func TestListenGoHostListsCallsAndIsRefusedAsOnStdio(t *testing.T) {
+	t.Parallel()
 	r := newHTTPRig(t, "proxy", ListenOptions{})
 	cs, b := r.goHost("http-host", "", nil)
 	if v := cs.InitializeResult().ProtocolVersion; v != "2025-11-25" {
@@ -73,6 +74,7 @@ func callToolHTTP(t *testing.T, cs *mcp.ClientSession, name string) *mcp.CallToo
 // A host's user approves a destructive call through a form, over HTTP as
 // over stdio (the approval is asked on the call's own stream).
 func TestListenHostElicitationApproves(t *testing.T) {
+	t.Parallel()
 	r := newHTTPRig(t, "proxy", ListenOptions{})
 	yes := &answering{action: "accept", content: map[string]any{"decision": "run"}}
 	cs, _ := r.goHost("http-host", "", yes.options())
@@ -121,6 +123,7 @@ func subscribe(t *testing.T, cs *mcp.ClientSession, uri string) {
 // said. The fixture says a resource was updated as it takes a
 // subscription.
 func TestListenHostSessionsDoNotHearEachOther(t *testing.T) {
+	t.Parallel()
 	r := newHTTPRig(t, "proxy", ListenOptions{})
 	var a, b notes
 	csA, _ := r.goHost("host-a", "", a.options())
@@ -159,6 +162,7 @@ func TestListenHostSessionsDoNotHearEachOther(t *testing.T) {
 // is cancelled upstream (the server is told), recorded as cancelled, and
 // not sent again.
 func TestListenDroppedPostCancelsTheCallUpstream(t *testing.T) {
+	t.Parallel()
 	r := newHTTPRig(t, "proxy", ListenOptions{})
 	id := r.rawSession()
 	hdr := map[string]string{sessionHeader: id, "Mcp-Protocol-Version": "2025-11-25"}
@@ -200,6 +204,7 @@ func TestListenDroppedPostCancelsTheCallUpstream(t *testing.T) {
 // At most DefaultMaxSessions host sessions, each with its upstream; the
 // next is told why, and is served once one ends.
 func TestListenServesAtMostSixteenSessions(t *testing.T) {
+	t.Parallel()
 	r := newHTTPRig(t, "proxy", ListenOptions{})
 	var ids []string
 	for range DefaultMaxSessions {

@@ -29,6 +29,7 @@ func (r *httpRig) upstreamPID() int {
 // A host that ends its session (DELETE) in the middle of a call: the call
 // is cancelled upstream and recorded, and the server ends.
 func TestListenDeleteMidCallEndsTheCallAndTheServer(t *testing.T) {
+	t.Parallel()
 	r := newHTTPRig(t, "proxy", ListenOptions{})
 	id := r.rawSession()
 	hdr := map[string]string{sessionHeader: id, "Mcp-Protocol-Version": "2025-11-25"}
@@ -56,6 +57,7 @@ func TestListenDeleteMidCallEndsTheCallAndTheServer(t *testing.T) {
 
 // A session left idle times out, and its server ends with it.
 func TestListenIdleSessionTimesOutWithItsServer(t *testing.T) {
+	t.Parallel()
 	r := newHTTPRig(t, "proxy", ListenOptions{SessionTimeout: 300 * time.Millisecond})
 	id := r.rawSession()
 	pid := r.upstreamPID()
@@ -68,6 +70,7 @@ func TestListenIdleSessionTimesOutWithItsServer(t *testing.T) {
 
 // The proxy ending (an interrupt) ends every session's calls and servers.
 func TestListenEndingEndsEverySession(t *testing.T) {
+	t.Parallel()
 	r := newHTTPRig(t, "proxy", ListenOptions{})
 	id := r.rawSession()
 	r.postInFlight(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"slow","arguments":{}}}`,

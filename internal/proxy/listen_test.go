@@ -27,6 +27,7 @@ func (r *httpRig) noUpstream() {
 // Each request is a good initialize but for one thing; the last is good
 // in every way and starts a session, so the refusals are not the setup's.
 func TestListenRefusesWhatIsNotThisProxysHost(t *testing.T) {
+	t.Parallel()
 	r := newHTTPRig(t, "proxy", ListenOptions{})
 	cases := []struct {
 		name string
@@ -80,6 +81,7 @@ func portOther(port string) string {
 // --allow-host and --allow-origin add to the accepted names, not replace
 // them; a name without a port means the proxy's port.
 func TestListenAllowsTheHostsAndOriginsItIsTold(t *testing.T) {
+	t.Parallel()
 	r := newHTTPRig(t, "proxy", ListenOptions{AllowHosts: []string{"devbox.internal"}, AllowOrigins: []string{"https://app.example"}})
 	for _, c := range []struct {
 		hdr  map[string]string
@@ -100,6 +102,7 @@ func TestListenAllowsTheHostsAndOriginsItIsTold(t *testing.T) {
 // The token is 32 random bytes in a file only this user can read, in a
 // folder only this user can enter; it is gone once the proxy ends.
 func TestListenTokenFileIsThisUsersOnlyAndGoneAtTheEnd(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "state", "mcpsh", "proxy")
 	// A file left on this port by a proxy that did not end, and readable
 	// by all: replaced, not reused.
@@ -141,6 +144,7 @@ func TestListenTokenFileIsThisUsersOnlyAndGoneAtTheEnd(t *testing.T) {
 // A token file left on the port (even a link to somewhere else) is
 // replaced, never written through.
 func TestListenReplacesAStaleTokenFileWithoutFollowingIt(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "proxy")
 	victim := filepath.Join(t.TempDir(), "victim")
 	if err := os.WriteFile(victim, []byte("keep"), 0o644); err != nil {
@@ -171,6 +175,7 @@ func TestListenReplacesAStaleTokenFileWithoutFollowingIt(t *testing.T) {
 
 // Without a token, a host needs none; the other checks stay.
 func TestListenWithoutTokenStillChecksHostAndOrigin(t *testing.T) {
+	t.Parallel()
 	r := newHTTPRig(t, "proxy", ListenOptions{NoToken: true})
 	if r.l.TokenFile() != "" {
 		t.Errorf("token file %q", r.l.TokenFile())
@@ -186,6 +191,7 @@ func TestListenWithoutTokenStillChecksHostAndOrigin(t *testing.T) {
 // A request may be as large as mcpsh takes an answer (32 MiB, not
 // go-sdk's 4 MiB); a larger one is refused before it is read whole.
 func TestListenBodyCap(t *testing.T) {
+	t.Parallel()
 	r := newHTTPRig(t, "proxy", ListenOptions{})
 	id := r.rawSession()
 	hdr := map[string]string{sessionHeader: id, "Mcp-Protocol-Version": "2025-11-25"}
@@ -201,6 +207,7 @@ func TestListenBodyCap(t *testing.T) {
 }
 
 func TestBindAddrTakesLoopbackOnly(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		addr   string
 		remote bool

@@ -22,6 +22,7 @@ func compact(t *testing.T, s string) string {
 // and the members that belong to one connection (a listing's ttlMs and
 // cacheScope: mcpsh may take a listing back, so no host caches it).
 func TestListingsReachTheHostAsTheServerWroteThem(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, "proxy")
 	h := r.rawHost()
 	init := h.initialize("2025-11-25", `{}`)
@@ -68,6 +69,7 @@ func TestListingsReachTheHostAsTheServerWroteThem(t *testing.T) {
 // A cursor that is not the current listing's is refused; a host's own
 // cursor is never sent upstream.
 func TestCursorsNotHandedOutAreRefused(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, "proxy")
 	h := r.rawHost()
 	h.initialize("2025-11-25", `{}`)
@@ -89,6 +91,7 @@ func TestCursorsNotHandedOutAreRefused(t *testing.T) {
 // Nothing but JSON-RPC reaches the host, however noisy the server's
 // stdout: a banner, log lines, blank lines.
 func TestStdoutCarriesOnlyJSONRPCWhileTheServerIsNoisy(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, "noisy")
 	h := r.rawHost()
 	h.initialize("2025-11-25", `{}`)

@@ -52,6 +52,7 @@ const yes = `"inputResponses":{"mcpsh-approval":{"action":"accept","content":{"d
 // The answer to mcpsh's question counts only with the state mcpsh made,
 // for the same call, the first time.
 func TestAnswersInsideResultsAreSealedAndOneShot(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, "proxy")
 	h := r.rawHost()
 	if _, e := h.call("server/discover", `{`+newMeta+`}`); e != nil {

@@ -75,6 +75,7 @@ func (c *console) Ask(_ context.Context, q *Question) (client.Answer, bool) {
 // ends, under one number, which the console's question carries too; the
 // host is heard once its upstream session connected.
 func TestObserveHearsTheHostAndEachCall(t *testing.T) {
+	t.Parallel()
 	s := &seen{}
 	con := &console{present: true, ans: client.Answer{Verdict: client.AnswerApproved, By: policy.ByConsole}}
 	r := newRig(t, "proxy", func(o *Options) { o.Observe = s.observe; o.Console = con })
@@ -108,6 +109,7 @@ func TestObserveHearsTheHostAndEachCall(t *testing.T) {
 // attached neither is asked nor makes the host's calls interactive: a
 // host without forms gets the refusal policy gives in batch.
 func TestObserveHearsARefusalAndAnAbsentConsoleIsNotAsked(t *testing.T) {
+	t.Parallel()
 	s := &seen{}
 	con := &console{present: false}
 	r := newRig(t, "proxy", func(o *Options) { o.Observe = s.observe; o.Console = con })

@@ -12,6 +12,7 @@ import (
 // hop's, however the server spells their keys: a key with escapes is the
 // same key to the host's decoder.
 func TestRawResultRewritesOnlyTheHopsMembers(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, raw string
 		isNew     bool
@@ -59,6 +60,7 @@ func TestRawResultRewritesOnlyTheHopsMembers(t *testing.T) {
 // a fault of mcpsh's own gets here) reaches the host as a tool result that
 // says so, never as an empty, successful one.
 func TestAnAnswerThatCannotBePassedOnSaysSo(t *testing.T) {
+	t.Parallel()
 	for _, isNew := range []bool{false, true} {
 		r, err := newRaw(json.RawMessage(`{"content":[]}`), hopMembers, isNew)
 		if err != nil {
@@ -82,6 +84,7 @@ func TestAnAnswerThatCannotBePassedOnSaysSo(t *testing.T) {
 // A server whose result has a _meta that is not an object does not keep a
 // 2026-07-28 host from learning which server answered.
 func TestAServersNonObjectMetaKeepsTheServersName(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, "proxy")
 	h := r.rawHost()
 	if _, e := h.call("server/discover", `{`+newMeta+`}`); e != nil {

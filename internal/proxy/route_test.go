@@ -40,6 +40,7 @@ func (h *rawHost) answer() (id string, result map[string]json.RawMessage) {
 // started after it, is in flight: the question comes back with ask_late's
 // call, and the host's answer to it reaches the server.
 func TestARoundsQuestionGoesWithItsOwnCall(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, "rounds-pair", func(o *Options) { o.Client.ProtocolVersion = "2026-07-28" })
 	h := r.rawHost()
 	if _, e := h.call("server/discover", `{`+newMeta+`}`); e != nil {
@@ -76,6 +77,7 @@ func TestARoundsQuestionGoesWithItsOwnCall(t *testing.T) {
 // flight, naming neither: the question is declined rather than put to the
 // host with a call it may not belong to, and the proxy says why.
 func TestAQuestionForNoKnownCallIsDeclined(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, "proxy")
 	h := r.rawHost()
 	if _, e := h.call("server/discover", `{`+newMeta+`}`); e != nil {

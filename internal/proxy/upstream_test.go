@@ -21,6 +21,7 @@ import (
 // gets the server's forms declined, without the server being told it could
 // ask.
 func TestTheUpstreamIsOfferedWhatTheHostDeclared(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, "proxy")
 	// go-sdk declares roots when its capabilities are left nil: this host
 	// declares nothing.
@@ -68,6 +69,7 @@ func TestTheUpstreamIsOfferedWhatTheHostDeclared(t *testing.T) {
 }
 
 func TestResourceSubscriptionsPassBothWays(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, "proxy")
 	updated := make(chan string, 4)
 	cs := r.goHost("2025-11-25", &mcp.ClientOptions{ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
@@ -85,6 +87,7 @@ func TestResourceSubscriptionsPassBothWays(t *testing.T) {
 // other requests are answered meanwhile, and the slow call ends at its
 // timeout with a tool error saying so.
 func TestASlowServerDoesNotBlockTheHost(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, "proxy", func(o *Options) { o.Call.Timeout = 500 * time.Millisecond; o.Call.Attempts = 1 })
 	cs := r.goHost("2025-11-25", nil)
 	slow := make(chan *mcp.CallToolResult, 1)

@@ -74,6 +74,7 @@ func (c wordsCase) trustOf() policy.Trust {
 // or in the proxy's wording shows as a diff of testdata/words.golden;
 // read it, then rerun with -update.
 func TestWordsGolden(t *testing.T) {
+	t.Parallel()
 	var b bytes.Buffer
 	host := client.Peer{Name: "Test Host", Version: "9.1"}
 	for _, c := range wordsCases {
@@ -117,6 +118,7 @@ func TestWordsGolden(t *testing.T) {
 // tool. A decision whose basis differs from what the tool's hints alone
 // would give (a rule, an untrusted server) is worded as decided.
 func TestWordsAreThePolicysAccount(t *testing.T) {
+	t.Parallel()
 	for _, c := range wordsCases {
 		t.Run(c.name, func(t *testing.T) {
 			tool := c.tool()
@@ -141,6 +143,7 @@ func TestWordsAreThePolicysAccount(t *testing.T) {
 // A rule from the config and a hint's value from the server reach the
 // host's user and the agent made safe for a terminal.
 func TestBasisIsMadeSafe(t *testing.T) {
+	t.Parallel()
 	var evil string
 	_ = json.Unmarshal([]byte(`"`+fixture.Evil+`"`), &evil)
 	// JSON may carry C1 controls and bidi overrides unescaped.
@@ -157,6 +160,7 @@ func TestBasisIsMadeSafe(t *testing.T) {
 // server puts before its words (blank lines, controls, invisible
 // characters) is dropped, so nothing it wrote starts below the mark.
 func TestTheServersMarkIsOnItsFirstVisibleLine(t *testing.T) {
+	t.Parallel()
 	for _, msg := range []string{"\n\n\n\nmcpsh asks: ok?", "\r\n\u200b\n \t\n\u3164\u2800mcpsh asks: ok?", "\x1b[2J\x1b[H\u202e\u0301mcpsh asks: ok?", "\u2028\u2029\ufeffmcpsh asks: ok?"} {
 		got := markServer("fx", msg)
 		first, _, _ := strings.Cut(got, "\n")
@@ -172,6 +176,7 @@ func TestTheServersMarkIsOnItsFirstVisibleLine(t *testing.T) {
 // A server whose form starts with blank lines and invisible characters
 // reaches the host with the mark on the line its words start on.
 func TestTheServersLeadingBlanksDoNotPushItsWordsBelowTheMark(t *testing.T) {
+	t.Parallel()
 	for _, v := range versions {
 		t.Run(v.name, func(t *testing.T) {
 			r := newRig(t, "proxy")

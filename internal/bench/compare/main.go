@@ -254,17 +254,21 @@ func build(dir, mcpshBin string) (map[string]string, error) {
 	pkgs := map[string]string{"mcpsh": "./cmd/mcpsh", "baseline": "./internal/e2e/baseline", "calls": "./internal/e2e/baseline/calls",
 		"fastserver": "./internal/e2e/baseline/fastserver"}
 	bins := map[string]string{}
+	// One go build for all: it links them side by side, and each is named
+	// for its package's last element, which is its key.
+	args := []string{"build", "-o", dir + string(filepath.Separator)}
 	for name, pkg := range pkgs {
 		bins[name] = filepath.Join(dir, name)
 		if name == "mcpsh" && mcpshBin != "" {
 			bins[name] = mcpshBin
 			continue
 		}
-		cmd := exec.Command("go", "build", "-o", bins[name], pkg)
-		cmd.Dir = filepath.Dir(gomod) // the packages are named from the module's root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return nil, fmt.Errorf("building %s: %v\n%s", pkg, err, out)
-		}
+		args = append(args, pkg)
+	}
+	cmd := exec.Command("go", args...)
+	cmd.Dir = filepath.Dir(gomod) // the packages are named from the module's root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("building %s: %v\n%s", strings.Join(args[3:], " "), err, out)
 	}
 	return bins, nil
 }

@@ -23,6 +23,7 @@ func TestMain(m *testing.M) {
 // runs every comparison once, with a few calls, so that a change that
 // breaks the benchmark, its fast server or the proxy row is noticed.
 func TestSmoke(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds mcpsh and the yardsticks")
 	}
@@ -35,6 +36,7 @@ func TestSmoke(t *testing.T) {
 // TestFastServer holds the fast server to what the benchmark needs of it:
 // a read-only tool and a destructive one, as declared, answering a constant.
 func TestFastServer(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the fast server")
 	}

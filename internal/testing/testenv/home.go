@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"testing"
 
 	"github.com/mcpsh/mcpsh/internal/sessionlog"
 )
@@ -23,8 +22,9 @@ import (
 // the user's sessions folder gained a file all the same.
 //
 // Call it from TestMain after anything that needs the user's own HOME (go
-// build finds its caches there).
-func RunInTempHome(m *testing.M) int {
+// build finds its caches there). m is the *testing.M, or something that runs
+// it and checks more while the temporary HOME is still there.
+func RunInTempHome(m interface{ Run() int }) int {
 	realSessions, _ := sessionlog.SessionsDir(os.LookupEnv)
 	root, err := os.MkdirTemp("", "mcpsh-test-home-")
 	if err != nil {
