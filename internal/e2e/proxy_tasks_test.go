@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -112,5 +113,40 @@ func TestProxyCancelsTheTaskWhenTheHostGivesUp(t *testing.T) {
 			t.Fatalf("the server never heard tasks/cancel\n%s", stderr.String())
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// server-everything's simulate-research-query runs only as a 2025-11-25
+// task (execution.taskSupport "required"), which the TypeScript SDK's
+// Client refuses to call without task augmentation. Through the proxy the
+// host sees no execution member, since to it the call is a plain one, and
+// its plain call gets the report: the proxy augments the call and follows
+// the task.
+func TestProxyHidesTaskSupportAndFollowsTheTask(t *testing.T) {
+	t.Parallel()
+	env, _, _ := stateEnv(t)
+	evs := tsHost(t, env, "list", `call:simulate-research-query:{"topic":"tides"}`, "--stdio", mcpshBin, "proxy", "--", npmBin(t, "mcp-server-everything"))
+	lists, calls := tsOnly(evs, "list"), tsOnly(evs, "call")
+	if len(lists) != 1 || len(calls) != 1 {
+		t.Fatalf("events: %+v", evs)
+	}
+	var tools []map[string]json.RawMessage
+	if err := json.Unmarshal(lists[0].Tools, &tools); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, tl := range tools {
+		if string(tl["name"]) == `"simulate-research-query"` {
+			found = true
+			if ex, ok := tl["execution"]; ok {
+				t.Fatalf("the host was told the tool's execution: %s", ex)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("simulate-research-query is not in the listing: %s", lists[0].Tools)
+	}
+	if r := calls[0]; r.Result == nil || r.Result.IsError || !strings.Contains(r.text(), "# Research Report: tides") {
+		t.Fatalf("the host's call: error %+v, text %q", r.Error, r.text())
 	}
 }

@@ -151,7 +151,7 @@ func (h *host) listTools(ctx context.Context, req mcp.Request) (mcp.Result, erro
 	if err != nil {
 		return nil, err
 	}
-	return h.raw(req, up, page, listingHopMembers)
+	return h.raw(req, up, withoutExecution(page), listingHopMembers)
 }
 
 // forwardList passes a page of a listing on, with the upstream's cursor.
