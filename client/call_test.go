@@ -85,17 +85,18 @@ func TestCallResultsAndToolErrors(t *testing.T) {
 func TestProgressAndTimeoutReset(t *testing.T) {
 	t.Parallel()
 	c := newCountingServer()
-	c.slowDelay.Store(int64(200 * time.Millisecond))
+	c.slowDelay.Store(int64(250 * time.Millisecond))
 	s := connectCounting(t, c)
 	slow := mustTool(t, s, "slow")
 	var got atomic.Int32
-	// 5 steps of 200ms take a second, longer than the 600ms timeout: only the
-	// restart on every progress notification lets it finish. The 400ms
-	// between a step and the timeout absorb a loaded machine's delays.
-	o, _ := s.Do(context.Background(), &Call{Tool: slow, Args: map[string]any{"steps": 5}, Mode: policy.Batch,
-		Timeout: 600 * time.Millisecond, OnProgress: func(Progress) { got.Add(1) }})
-	if o.Status != StatusOK || !eventually(func() bool { return got.Load() == 5 }) {
-		t.Fatalf("status %s (%s), progress %d", o.Status, o.Error, got.Load())
+	// 12 steps of 250ms take 3s, longer than the 2s timeout: only the restart
+	// on every progress notification lets it finish in one attempt. The
+	// 1.75s between a step and the timeout absorb a loaded machine's delays
+	// (at 400ms, a run under -race at load 10 timed out and retried).
+	o, _ := s.Do(context.Background(), &Call{Tool: slow, Args: map[string]any{"steps": 12}, Mode: policy.Batch,
+		Timeout: 2 * time.Second, OnProgress: func(Progress) { got.Add(1) }})
+	if o.Status != StatusOK || len(o.Attempts) != 1 || !eventually(func() bool { return got.Load() == 12 }) {
+		t.Fatalf("status %s (%s), attempts %d, progress %d", o.Status, o.Error, len(o.Attempts), got.Load())
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -184,7 +185,12 @@ func TestRequiredTaskOfServerEverything(t *testing.T) {
 	r := mcpsh(t, opts{env: env}, "call", "simulate-research-query", "topic=tides", "--", everything)
 	wantCode(t, r, 0)
 	contains(t, "the research report", r.out, "# Research Report: tides", "Stage 4: Generating report")
-	contains(t, "the stages as status messages", r.errOut, "working: Gathering sources...", "working: Generating report...")
+	// Its stages move on the server's clock (a second each) and mcpsh polls
+	// at the server's interval (a second), so which stages a run sees
+	// depends on the machine: one at least, as the task's status message.
+	if !regexp.MustCompile(`working: (Gathering sources|Analyzing content|Synthesizing findings|Generating report)\.\.\.`).MatchString(r.errOut) {
+		t.Errorf("no stage of the research reached stderr as a status message:\n%s", r.errOut)
+	}
 	es := loggedTasks(t, sessions)
 	if len(es) != 1 || es[0].Task == nil || es[0].Task.Kind != client.TaskAugmented || es[0].Task.Status != client.TaskCompleted {
 		t.Fatalf("the log records %+v, want the completed 2025-11-25 task", es)
