@@ -54,6 +54,9 @@ type follower struct {
 	// fetch is the 2025-11-25 tasks/result in flight, started when the task
 	// asked for input: the server's requests come on it.
 	fetch chan fetched
+	// still is the call's timeout while the task is followed (nil when
+	// nothing follows it: GetTask).
+	still *stillness
 }
 
 // fetched is the answer to a 2025-11-25 tasks/result.
@@ -244,7 +247,9 @@ func (f *follower) answerInput(ctx context.Context, w *wireTask) error {
 		return nil
 	}
 	ir.requests = fresh
+	answered := f.still.ask()
 	out, _, _, err := f.s.fulfil(ctx, ir)
+	answered()
 	if err != nil {
 		return err
 	}
@@ -276,10 +281,14 @@ func (f *follower) answerInput(ctx context.Context, w *wireTask) error {
 func (f *follower) follow(ctx context.Context, t Task, onTask func(Task), timeout, maxDur time.Duration) (Task, *Result, string, error) {
 	fctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	var still *time.Timer
-	if timeout > 0 {
-		still = time.AfterFunc(timeout, func() { cancel(&TimeoutError{After: timeout}) })
-		defer still.Stop()
+	if f.still == nil {
+		f.still = &stillness{}
+	}
+	f.still.start(timeout, func() { cancel(&TimeoutError{After: timeout}) })
+	defer f.still.stop()
+	if f.kind == TaskAugmented {
+		f.s.followed.Store(f.still, f.id)
+		defer f.s.followed.Delete(f.still)
 	}
 	if maxDur > 0 {
 		hard := time.AfterFunc(maxDur, func() { cancel(&TimeoutError{After: maxDur, Hard: true}) })
@@ -317,9 +326,7 @@ func (f *follower) follow(ctx context.Context, t Task, onTask func(Task), timeou
 			return fail(err)
 		}
 		if next.Status != t.Status || next.StatusMessage != t.StatusMessage {
-			if still != nil {
-				still.Reset(timeout)
-			}
+			f.still.moved()
 			if onTask != nil {
 				onTask(next)
 			}

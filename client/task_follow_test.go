@@ -1,0 +1,65 @@
+package client
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+// How a followed task is timed, answered, cancelled and looked up (fixture
+// scenarios tasks-augmented, protocol 2025-11-25, and tasks-hostile, the
+// 2026-07-28 extension; raw JSON-RPC over stdio).
+
+// taskSession connects to a tasks scenario with opts, the target changed
+// by edit first.
+func taskSession(t *testing.T, scenario string, opts *Options, edit func(*Target)) (*Session, string) {
+	t.Helper()
+	t.Parallel()
+	target, state := fixtureTarget(t, scenario)
+	if edit != nil {
+		edit(&target)
+	}
+	if opts == nil {
+		opts = &Options{}
+	}
+	opts.Name, opts.Version = "t", "1"
+	s, err := Connect(context.Background(), target, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if _, err := s.ListTools(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return s, state
+}
+
+// slowAnswerer accepts every form after wait, as a person who reads it
+// first would.
+func slowAnswerer(wait time.Duration) func(context.Context, *ElicitRequest) (*ElicitResponse, error) {
+	return func(ctx context.Context, _ *ElicitRequest) (*ElicitResponse, error) {
+		select {
+		case <-time.After(wait):
+			return &ElicitResponse{Action: ElicitAccept, Content: map[string]any{}}, nil
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// A person answering a task's question takes the time they take: the
+// call's timeout bounds a task that does not move, not a person.
+func TestTaskQuestionPausesTheTimeout(t *testing.T) {
+	for _, tc := range []struct{ scenario, kind string }{
+		{"tasks-augmented", "2025-11-25 (the request comes while tasks/result waits)"},
+		{"tasks-hostile", "extension (inputRequests, tasks/update)"},
+	} {
+		t.Run(tc.scenario, func(t *testing.T) {
+			s, _ := taskSession(t, tc.scenario, &Options{Elicit: slowAnswerer(1500 * time.Millisecond)}, nil)
+			o := callTask(t, s, "asks", &Call{Timeout: time.Second})
+			if o.Status != StatusOK || o.Task == nil || o.Task.Status != TaskCompleted {
+				t.Fatalf("%s: outcome %s: %s", tc.kind, o.Status, o.Error)
+			}
+		})
+	}
+}
