@@ -2,8 +2,11 @@ package client
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpsh/mcpsh/internal/testing/fixture"
 )
 
 // How a followed task is timed, answered, cancelled and looked up (fixture
@@ -61,5 +64,38 @@ func TestTaskQuestionPausesTheTimeout(t *testing.T) {
 				t.Fatalf("%s: outcome %s: %s", tc.kind, o.Status, o.Error)
 			}
 		})
+	}
+}
+
+// A timeout shorter than the server's poll interval: mcpsh asks before it
+// judges the task stalled.
+func TestTaskTimeoutShorterThanPollIntervalPollsFirst(t *testing.T) {
+	s, state := taskSession(t, "tasks-augmented", nil, nil)
+	o := callTask(t, s, "slow_poll", &Call{Timeout: time.Second})
+	if o.Status != StatusOK || o.Result == nil || o.Task.Polls == 0 {
+		t.Fatalf("outcome %s: %s (task %+v)", o.Status, o.Error, o.Task)
+	}
+	if n := fixture.CountIn(state, "cancels", "slow_poll"); n != 0 {
+		t.Fatalf("a completed task was cancelled %d times", n)
+	}
+}
+
+// The task ended as mcpsh gave up on it: what the server then reports is
+// what became of it.
+func TestTaskThatEndedWhenCancelledIsReportedAsItEnded(t *testing.T) {
+	s, state := taskSession(t, "tasks-augmented", nil, nil)
+	o := callTask(t, s, "done_on_cancel", &Call{Timeout: 400 * time.Millisecond})
+	if o.Status != StatusOK || o.Result == nil || o.Task.Status != TaskCompleted {
+		t.Fatalf("completed: outcome %s: %s (task %+v)", o.Status, o.Error, o.Task)
+	}
+	if len(o.Result.Content) == 0 || o.Result.Content[0].Text != "result of done_on_cancel" {
+		t.Fatalf("completed: result %+v", o.Result.Content)
+	}
+	o = callTask(t, s, "failed_on_cancel", &Call{Timeout: 400 * time.Millisecond})
+	if o.Status != StatusFailed || o.Task.Status != TaskFailed || !strings.Contains(o.Error, "it broke") || strings.Contains(o.Error, "cancelled") {
+		t.Fatalf("failed: outcome %s: %s (task %+v)", o.Status, o.Error, o.Task)
+	}
+	if n := fixture.CountIn(state, "cancels", "done_on_cancel") + fixture.CountIn(state, "cancels", "failed_on_cancel"); n != 2 {
+		t.Fatalf("the server heard %d tasks/cancel, want 2", n)
 	}
 }

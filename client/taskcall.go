@@ -61,14 +61,16 @@ func (s *Session) finishTask(ctx context.Context, c *Call, conn *connection, too
 		}
 		s.finishFailed(o, policy.ServerError, s.taskMsg(t.ID, msg), "")
 	default:
-		s.abandonTask(ctx, f, o, err)
+		s.abandonTask(ctx, f, tool, o, err)
 	}
 }
 
 // abandonTask ends a call whose task mcpsh stopped following: the caller
 // gave up or the task did not move in time (it is cancelled, and the
-// outcome says whether the server agreed), or the server broke off.
-func (s *Session) abandonTask(ctx context.Context, f *follower, o *Outcome, err error) {
+// outcome says whether the server agreed), or the server broke off. A task
+// that, as the server then reports it, had ended all the same is reported
+// as it ended: completed with its result, or failed.
+func (s *Session) abandonTask(ctx context.Context, f *follower, tool *Tool, o *Outcome, err error) {
 	var te *TimeoutError
 	var tke *TaskError
 	switch {
@@ -80,12 +82,12 @@ func (s *Session) abandonTask(ctx context.Context, f *follower, o *Outcome, err 
 			told = "the server does not offer to cancel its tasks"
 		} else if got, cerr := f.cancel(cctx); cerr == nil {
 			told = "the server was told"
-			o.Task.Status = got.Status
-			if got.StatusMessage != "" {
-				o.Task.StatusMessage = got.StatusMessage
-			}
+			*o.Task = *got
 		} else {
 			told = "cancelling it failed: " + cerr.Error()
+		}
+		if s.endedAfterAll(cctx, f, tool, o) {
+			return
 		}
 		if ctx.Err() != nil {
 			s.finishFailed(o, policy.Cancelled, s.taskMsg(f.id, fmt.Sprintf("cancelled by the user (%s)", told)), "")
@@ -97,6 +99,35 @@ func (s *Session) abandonTask(ctx context.Context, f *follower, o *Outcome, err 
 	default:
 		s.finishFailed(o, policy.ServerError, s.taskMsg(f.id, err.Error()+"; the task may still be running on the server"), "")
 	}
+}
+
+// endedAfterAll finishes the outcome of a task mcpsh gave up on that the
+// server last reported completed or failed (in answer to tasks/cancel, or
+// to the last tasks/get), and says whether it did.
+func (s *Session) endedAfterAll(ctx context.Context, f *follower, tool *Tool, o *Outcome) bool {
+	if f.seen == nil {
+		return false
+	}
+	// A tasks/result sent while the task was followed ended with it.
+	f.fetch = nil
+	switch o.Task.Status {
+	case TaskCompleted:
+		res, err := f.result(ctx, f.seen)
+		if err != nil {
+			msg := err.Error()
+			if ctx.Err() != nil {
+				msg = fmt.Sprintf("its result did not come within %s", taskCancelWait)
+			}
+			s.finishFailed(o, policy.ServerError, s.taskMsg(f.id, "the task completed as mcpsh gave up on it, but "+msg), "")
+			return true
+		}
+		s.finishOK(o, tool, res)
+		return true
+	case TaskFailed:
+		s.finishFailed(o, policy.ServerError, s.taskMsg(f.id, f.failure(ctx, f.seen, *o.Task)), "")
+		return true
+	}
+	return false
 }
 
 func taskTimeoutWords(te *TimeoutError) string {

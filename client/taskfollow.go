@@ -40,6 +40,17 @@ func pollEvery(t Task) time.Duration {
 	}
 }
 
+// pollWait is the wait before the next tasks/get of a task followed with
+// this timeout: the server's interval, but never so long that the timeout
+// passes before mcpsh asked whether the task moved.
+func pollWait(t Task, timeout time.Duration) time.Duration {
+	d := pollEvery(t)
+	if timeout > 0 && d > timeout/2 {
+		d = max(timeout/2, time.Millisecond)
+	}
+	return d
+}
+
 // follower follows one task on one connection.
 type follower struct {
 	s    *Session
@@ -54,6 +65,10 @@ type follower struct {
 	// fetch is the 2025-11-25 tasks/result in flight, started when the task
 	// asked for input: the server's requests come on it.
 	fetch chan fetched
+	// seen is the last task object the server sent (by tasks/get, or
+	// tasks/cancel at 2025-11-25): the extension's carries a finished
+	// task's result or error.
+	seen *wireTask
 	// still is the call's timeout while the task is followed (nil when
 	// nothing follows it: GetTask).
 	still *stillness
@@ -90,6 +105,7 @@ func (f *follower) poll(ctx context.Context) (Task, *wireTask, error) {
 				return Task{}, nil, taskViolation("the server answered tasks/get for task %s with task %s", f.id, t.ID)
 			}
 			t.Polls = f.polls
+			f.seen = w
 			return t, w, nil
 		}
 		if ctx.Err() != nil {
@@ -206,13 +222,15 @@ func (f *follower) cancel(ctx context.Context) (*Task, error) {
 			Msg: f.s.Target.Redact(fmt.Sprintf("cancelling task %s failed: %s", f.id, termtext.Line(err.Error())))}
 	}
 	if f.kind == TaskAugmented {
-		t, _, err := f.s.readTask(raw, f.kind)
+		t, w, err := f.s.readTask(raw, f.kind)
 		if err != nil {
 			return nil, err
 		}
 		if t.ID != f.id {
 			return nil, taskViolation("the server answered tasks/cancel for task %s with task %s", f.id, t.ID)
 		}
+		f.seen = w
+		t.Polls = f.polls
 		return &t, nil
 	}
 	t, _, err := f.poll(ctx)
@@ -316,7 +334,7 @@ func (f *follower) follow(ctx context.Context, t Task, onTask func(Task), timeou
 		select {
 		case <-fctx.Done():
 			return fail(fctx.Err())
-		case <-time.After(pollEvery(t)):
+		case <-time.After(pollWait(t, timeout)):
 		}
 		next, nw, err := f.poll(fctx)
 		if err != nil {
