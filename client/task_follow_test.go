@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -97,5 +98,20 @@ func TestTaskThatEndedWhenCancelledIsReportedAsItEnded(t *testing.T) {
 	}
 	if n := fixture.CountIn(state, "cancels", "done_on_cancel") + fixture.CountIn(state, "cancels", "failed_on_cancel"); n != 2 {
 		t.Fatalf("the server heard %d tasks/cancel, want 2", n)
+	}
+}
+
+// At 2025-11-25 the call's progress token stays in use for the task's
+// life: progress after the task was created reaches the caller, and a task
+// that reports progress is moving, however long its status stays the same.
+func TestTaskProgressAfterCreationKeepsItAlive(t *testing.T) {
+	s, _ := taskSession(t, "tasks-augmented", nil, nil)
+	var heard atomic.Int64
+	o := callTask(t, s, "progress", &Call{Timeout: time.Second, OnProgress: func(Progress) { heard.Add(1) }})
+	if o.Status != StatusOK || o.Task == nil || o.Task.Status != TaskCompleted {
+		t.Fatalf("outcome %s: %s (task %+v)", o.Status, o.Error, o.Task)
+	}
+	if heard.Load() == 0 {
+		t.Fatal("no progress reached the caller")
 	}
 }

@@ -36,7 +36,14 @@ func asTask(ctx context.Context, conn *connection, tool *Tool) (context.Context,
 // while it is followed, the call is not sent again; a caller that gives up
 // (ctx) or a task that does not move within the call's timeout gets the
 // task cancelled (tasks/cancel).
-func (s *Session) finishTask(ctx context.Context, c *Call, conn *connection, tool *Tool, o *Outcome, t Task, timeout, maxDur time.Duration) {
+//
+// The call's progress token stays in use for the task's life (2025-11-25
+// says so; mcpsh routes it whichever the generation): progress on it
+// reaches the caller and counts as the task moving, until the follow ends.
+func (s *Session) finishTask(ctx context.Context, c *Call, conn *connection, tool *Tool, o *Outcome, t Task, token string, timeout, maxDur time.Duration) {
+	// As after a call's answer, progress sent just before the end still
+	// finds its way a moment.
+	defer time.AfterFunc(progressLinger, func() { s.progress.Delete(token) })
 	o.Task = &t
 	if c.OnTask != nil {
 		c.OnTask(t)
@@ -45,7 +52,13 @@ func (s *Session) finishTask(ctx context.Context, c *Call, conn *connection, too
 		o.Status = StatusTask
 		return
 	}
-	f := &follower{s: s, conn: conn, kind: t.Kind, id: t.ID}
+	f := &follower{s: s, conn: conn, kind: t.Kind, id: t.ID, still: &stillness{}}
+	s.progress.Store(token, func(p Progress) {
+		f.still.moved()
+		if c.OnProgress != nil {
+			c.OnProgress(p)
+		}
+	})
 	last, res, failed, err := f.follow(ctx, t, c.OnTask, timeout, maxDur)
 	o.Task = &last
 	switch {
