@@ -129,6 +129,14 @@ func (s *Session) GetTask(ctx context.Context, id string) (*TaskState, error) {
 		return nil, &TaskError{Failure: policy.NotSent, Msg: err.Error() + "; nothing was sent"}
 	}
 	f := &follower{s: s, conn: c, kind: kind, id: id}
+	st, err := f.get(ctx)
+	if err != nil {
+		return nil, s.taskErr(err)
+	}
+	return st, nil
+}
+
+func (f *follower) get(ctx context.Context) (*TaskState, error) {
 	t, w, err := f.poll(ctx)
 	if err != nil {
 		return nil, err
@@ -163,7 +171,23 @@ func (s *Session) CancelTask(ctx context.Context, id string) (*Task, error) {
 		return nil, &TaskError{Failure: policy.NotSent, Msg: err.Error() + "; nothing was sent"}
 	}
 	f := &follower{s: s, conn: c, kind: kind, id: id}
-	return f.cancel(ctx)
+	t, err := f.cancel(ctx)
+	if err != nil {
+		return nil, s.taskErr(err)
+	}
+	return t, nil
+}
+
+// taskErr is the error GetTask and CancelTask return: whatever the server's
+// words in it, without a credential the target holds (a call's failures
+// are redacted where they are finished; these reach the caller as they
+// are).
+func (s *Session) taskErr(err error) error {
+	var te *TaskError
+	if errors.As(err, &te) {
+		return &TaskError{Failure: te.Failure, Msg: s.Target.Redact(te.Msg)}
+	}
+	return err
 }
 
 // checkTaskID refuses an ID mcpsh could not show as it is: a person copies

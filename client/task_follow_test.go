@@ -115,3 +115,16 @@ func TestTaskProgressAfterCreationKeepsItAlive(t *testing.T) {
 		t.Fatal("no progress reached the caller")
 	}
 }
+
+// GetTask's errors carry the server's words without a credential the
+// target holds, as a call's do.
+func TestGetTaskErrorIsRedacted(t *testing.T) {
+	s, _ := taskSession(t, "tasks-hostile", nil, func(tg *Target) { tg.Secrets = []string{fixture.TaskSecret} })
+	_, err := s.GetTask(context.Background(), "leaky")
+	if err == nil || !strings.Contains(err.Error(), "no taskId") {
+		t.Fatalf("GetTask: %v", err)
+	}
+	if strings.Contains(err.Error(), fixture.TaskSecret) {
+		t.Fatalf("the secret reached GetTask's error: %v", err)
+	}
+}
