@@ -2,12 +2,15 @@ package client
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/mcpsh/mcpsh/internal/testing/fixture"
+	"github.com/mcpsh/mcpsh/policy"
 )
 
 // How a followed task is timed, answered, cancelled and looked up (fixture
@@ -126,5 +129,36 @@ func TestGetTaskErrorIsRedacted(t *testing.T) {
 	}
 	if strings.Contains(err.Error(), fixture.TaskSecret) {
 		t.Fatalf("the secret reached GetTask's error: %v", err)
+	}
+}
+
+// A server that never answers a task request does not hold GetTask or
+// CancelTask: the target's timeout bounds them, and the error names what
+// did not come back.
+func TestTaskLookupsAreBounded(t *testing.T) {
+	for _, tc := range []struct {
+		scenario, id, want string
+		cancel             bool
+	}{
+		{"tasks-hostile", "silent", "did not answer tasks/get for task silent within 500ms", false},
+		{"tasks-hostile", "silent", "did not answer tasks/get for task silent within 500ms", true},
+		{"tasks-augmented", "silent_result", "did not answer tasks/result for task silent_result within 500ms", false},
+	} {
+		t.Run(fmt.Sprintf("%s/%s/cancel=%v", tc.scenario, tc.id, tc.cancel), func(t *testing.T) {
+			s, _ := taskSession(t, tc.scenario, nil, func(tg *Target) { tg.Timeout = 500 * time.Millisecond })
+			// Far longer than the bound: only a test that fails waits for it.
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			var err error
+			if tc.cancel {
+				_, err = s.CancelTask(ctx, tc.id)
+			} else {
+				_, err = s.GetTask(ctx, tc.id)
+			}
+			var te *TaskError
+			if !errors.As(err, &te) || te.Failure != policy.Timeout || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("got %v, want a timeout naming %q", err, tc.want)
+			}
+		})
 	}
 }

@@ -69,6 +69,11 @@ type follower struct {
 	// tasks/cancel at 2025-11-25): the extension's carries a finished
 	// task's result or error.
 	seen *wireTask
+	// bound, when set, bounds each request about the task: a lookup
+	// (GetTask, CancelTask) must not wait for ever on a server that does
+	// not answer. A followed task's 2025-11-25 tasks/result waits for the
+	// task, so a follow sets none.
+	bound time.Duration
 	// still is the call's timeout while the task is followed (nil when
 	// nothing follows it: GetTask).
 	still *stillness
@@ -78,6 +83,22 @@ type follower struct {
 type fetched struct {
 	raw json.RawMessage
 	err error
+}
+
+// call sends one task method about the task, within bound.
+func (f *follower) call(ctx context.Context, method string, inputs json.RawMessage) (json.RawMessage, error) {
+	if f.bound <= 0 {
+		return f.conn.taskCall(ctx, f.kind, method, f.id, inputs)
+	}
+	late := &TaskError{Failure: policy.Timeout,
+		Msg: fmt.Sprintf("the server did not answer %s for task %s within %s", method, f.id, f.bound)}
+	rctx, cancel := context.WithTimeoutCause(ctx, f.bound, late)
+	defer cancel()
+	raw, err := f.conn.taskCall(rctx, f.kind, method, f.id, inputs)
+	if err != nil && ctx.Err() == nil && context.Cause(rctx) == late {
+		return nil, late
+	}
+	return raw, err
 }
 
 // poll sends tasks/get, again after a failure (it only reads), and checks
@@ -94,7 +115,7 @@ func (f *follower) poll(ctx context.Context) (Task, *wireTask, error) {
 			}
 			wait *= 2
 		}
-		raw, err := f.conn.taskCall(ctx, f.kind, "tasks/get", f.id, nil)
+		raw, err := f.call(ctx, "tasks/get", nil)
 		if err == nil {
 			f.polls++
 			t, w, err := f.s.readTask(raw, f.kind)
@@ -161,6 +182,10 @@ func (f *follower) fetchResult(ctx context.Context) (json.RawMessage, error) {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
+			var te *TaskError
+			if errors.As(a.err, &te) {
+				return nil, te
+			}
 			return nil, &TaskError{Failure: policy.ServerError,
 				Msg: f.s.Target.Redact(fmt.Sprintf("fetching the result of task %s failed: %s", f.id, termtext.Line(a.err.Error())))}
 		}
@@ -177,7 +202,7 @@ func (f *follower) startFetch(ctx context.Context) {
 	ch := make(chan fetched, 1)
 	f.fetch = ch
 	go func() {
-		raw, err := f.conn.taskCall(ctx, f.kind, "tasks/result", f.id, nil)
+		raw, err := f.call(ctx, "tasks/result", nil)
 		ch <- fetched{raw, err}
 	}()
 }
@@ -212,7 +237,7 @@ func (f *follower) failure(ctx context.Context, w *wireTask, t Task) string {
 
 // cancel sends tasks/cancel and returns the task as the server reports it.
 func (f *follower) cancel(ctx context.Context) (*Task, error) {
-	raw, err := f.conn.taskCall(ctx, f.kind, "tasks/cancel", f.id, nil)
+	raw, err := f.call(ctx, "tasks/cancel", nil)
 	if err != nil {
 		var te *TaskError
 		if errors.As(err, &te) {
@@ -281,7 +306,7 @@ func (f *follower) answerInput(ctx context.Context, w *wireTask) error {
 	if err != nil {
 		return err
 	}
-	if _, err := f.conn.taskCall(ctx, f.kind, "tasks/update", f.id, b); err != nil {
+	if _, err := f.call(ctx, "tasks/update", b); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
