@@ -105,6 +105,9 @@ type TaskState struct {
 type TaskError struct {
 	Failure policy.Failure
 	Msg     string
+	// unanswerable: the task asks only for what mcpsh cannot answer, so
+	// the call that follows it cancels it.
+	unanswerable bool
 }
 
 func (e *TaskError) Error() string { return e.Msg }

@@ -162,3 +162,17 @@ func TestTaskLookupsAreBounded(t *testing.T) {
 		})
 	}
 }
+
+// A task that asks only for what mcpsh cannot answer (here a completion,
+// with no one to write it) fails at once, and is cancelled: nobody will
+// answer it, however long the call waits.
+func TestTaskMcpshCannotAnswerFailsAtOnce(t *testing.T) {
+	s, state := taskSession(t, "tasks-hostile", nil, nil)
+	o := callTask(t, s, "unanswerable", &Call{Timeout: 5 * time.Second})
+	if o.Status != StatusFailed || !strings.Contains(o.Error, "sampling/createMessage") || strings.Contains(o.Error, "did not change within") {
+		t.Fatalf("outcome %s: %s", o.Status, o.Error)
+	}
+	if n := fixture.CountIn(state, "cancels", "unanswerable"); n != 1 {
+		t.Fatalf("the server heard %d tasks/cancel, want 1: %s", n, o.Error)
+	}
+}

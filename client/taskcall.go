@@ -79,15 +79,16 @@ func (s *Session) finishTask(ctx context.Context, c *Call, conn *connection, too
 }
 
 // abandonTask ends a call whose task mcpsh stopped following: the caller
-// gave up or the task did not move in time (it is cancelled, and the
-// outcome says whether the server agreed), or the server broke off. A task
+// gave up, the task did not move in time, or it asks only for what mcpsh
+// cannot answer (it is cancelled, and the outcome says whether the server
+// agreed), or the server broke off. A task
 // that, as the server then reports it, had ended all the same is reported
 // as it ended: completed with its result, or failed.
 func (s *Session) abandonTask(ctx context.Context, f *follower, tool *Tool, o *Outcome, err error) {
 	var te *TimeoutError
 	var tke *TaskError
 	switch {
-	case ctx.Err() != nil || errors.As(err, &te):
+	case ctx.Err() != nil || errors.As(err, &te) || errors.As(err, &tke) && tke.unanswerable:
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), taskCancelWait)
 		defer cancel()
 		told := "mcpsh could not tell the server"
@@ -102,11 +103,14 @@ func (s *Session) abandonTask(ctx context.Context, f *follower, tool *Tool, o *O
 		if s.endedAfterAll(cctx, f, tool, o) {
 			return
 		}
-		if ctx.Err() != nil {
+		switch {
+		case ctx.Err() != nil:
 			s.finishFailed(o, policy.Cancelled, s.taskMsg(f.id, fmt.Sprintf("cancelled by the user (%s)", told)), "")
-			return
+		case te != nil:
+			s.finishFailed(o, policy.Timeout, s.taskMsg(f.id, fmt.Sprintf("%s; the task was cancelled (%s)", taskTimeoutWords(te), told)), "")
+		default:
+			s.finishFailed(o, tke.Failure, s.taskMsg(f.id, fmt.Sprintf("%s; the task was cancelled (%s)", tke.Msg, told)), "")
 		}
-		s.finishFailed(o, policy.Timeout, s.taskMsg(f.id, fmt.Sprintf("%s; the task was cancelled (%s)", taskTimeoutWords(te), told)), "")
 	case errors.As(err, &tke):
 		s.finishFailed(o, tke.Failure, s.taskMsg(f.id, tke.Msg+"; the task may still be running on the server"), "")
 	default:

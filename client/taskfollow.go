@@ -291,13 +291,19 @@ func (f *follower) answerInput(ctx context.Context, w *wireTask) error {
 	}
 	ir.requests = fresh
 	answered := f.still.ask()
-	out, _, _, err := f.s.fulfil(ctx, ir)
+	out, _, cannot, err := f.s.fulfil(ctx, ir)
 	answered()
 	if err != nil {
 		return err
 	}
 	for _, r := range fresh {
 		f.answered[r.key] = true
+	}
+	if len(out) == 0 && cannot != "" {
+		// Not a word to send: the task would wait for an answer nobody
+		// gives until the call's timeout.
+		return &TaskError{Failure: policy.TooManyRounds, unanswerable: true,
+			Msg: "the task asks only for what mcpsh cannot answer: " + cannot}
 	}
 	if len(out) == 0 {
 		return nil
