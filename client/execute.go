@@ -147,7 +147,7 @@ func (s *Session) execute(ctx context.Context, c *Call, tool *Tool, d policy.Dec
 		if err == nil && task != nil {
 			// The work has started: from here on the call is never sent again.
 			o.Attempts = append(o.Attempts, a)
-			s.finishTask(ctx, c, conn, tool, o, *task, timeout, maxDur)
+			s.finishTask(ctx, c, conn, tool, o, *task, wire.progressToken, timeout, maxDur)
 			return
 		}
 		if err == nil {
@@ -404,6 +404,12 @@ func (s *Session) attempt(ctx context.Context, conn *connection, c *Call, tool *
 	})
 	defer func() {
 		done.Store(true)
+		if task != nil {
+			// The token stays in use for the task's life (2025-11-25): the
+			// route is the follower's now (finishTask).
+			wire.progressToken = token
+			return
+		}
 		// The SDK hands a response to its caller before it has run the handlers
 		// of notifications that came earlier on the wire, so the route stays a
 		// moment for progress that was sent before the answer.

@@ -143,6 +143,7 @@ var errURLNotOffered = errors.New("mcpsh does not offer URL elicitation here")
 // flight, protocol 2025-11-25 and earlier) into mcpsh's and back.
 func (s *Session) elicitHandler(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 	p := req.Params
+	defer s.askingAbout(p.Meta)()
 	r := &ElicitRequest{Server: s.serverName(), Mode: p.Mode, Message: p.Message, URL: p.URL, ElicitationID: p.ElicitationID}
 	if p.RequestedSchema != nil {
 		raw, err := json.Marshal(p.RequestedSchema)
@@ -199,6 +200,7 @@ func (s *Session) answerElicit(ctx context.Context, r *ElicitRequest) (*mcp.Elic
 //lint:ignore SA1019 SEP-2577 deprecates roots, sampling and logging; servers use them through the deprecation window, so mcpsh keeps serving them
 func (s *Session) sampleHandler(ctx context.Context, req *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
 	p := req.Params
+	defer s.askingAbout(p.Meta)()
 	r := &SampleRequest{Server: s.serverName(), SystemPrompt: p.SystemPrompt, MaxTokens: p.MaxTokens,
 		Temperature: p.Temperature, StopSequences: p.StopSequences, IncludeContext: p.IncludeContext}
 	r.Raw, _ = json.Marshal(p)

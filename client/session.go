@@ -110,6 +110,9 @@ type Session struct {
 	seq     atomic.Int64
 	// progress routes progress notifications to the call that asked for them.
 	progress sync.Map // token → func(Progress)
+	// followed holds the 2025-11-25 tasks being followed, whose server's
+	// requests pause their timeout while answered (taskstill.go).
+	followed sync.Map // *stillness → task ID
 
 	listMu sync.Mutex
 	tools  *toolSet

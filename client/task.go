@@ -105,6 +105,9 @@ type TaskState struct {
 type TaskError struct {
 	Failure policy.Failure
 	Msg     string
+	// unanswerable: the task asks only for what mcpsh cannot answer, so
+	// the call that follows it cancels it.
+	unanswerable bool
 }
 
 func (e *TaskError) Error() string { return e.Msg }
@@ -118,7 +121,10 @@ func (s *Session) TaskKind() TaskKind {
 
 // GetTask asks the server once for the task with this ID: its status, and
 // its result when it completed. A request that fails is asked again a few
-// times (it only reads). It never waits for the task to finish.
+// times (it only reads). It never waits for the task to finish, and waits
+// for each answer at most the target's call timeout (DefaultTimeout when
+// it sets none): a request unanswered by then is a TaskError (Timeout)
+// that names it.
 func (s *Session) GetTask(ctx context.Context, id string) (*TaskState, error) {
 	c := s.current()
 	kind, _ := c.taskKind()
@@ -128,7 +134,15 @@ func (s *Session) GetTask(ctx context.Context, id string) (*TaskState, error) {
 	if err := checkTaskID(id); err != nil {
 		return nil, &TaskError{Failure: policy.NotSent, Msg: err.Error() + "; nothing was sent"}
 	}
-	f := &follower{s: s, conn: c, kind: kind, id: id}
+	f := &follower{s: s, conn: c, kind: kind, id: id, bound: s.taskBound()}
+	st, err := f.get(ctx)
+	if err != nil {
+		return nil, s.taskErr(err)
+	}
+	return st, nil
+}
+
+func (f *follower) get(ctx context.Context) (*TaskState, error) {
 	t, w, err := f.poll(ctx)
 	if err != nil {
 		return nil, err
@@ -149,7 +163,8 @@ func (s *Session) GetTask(ctx context.Context, id string) (*TaskState, error) {
 
 // CancelTask asks the server to cancel the task with this ID, and returns
 // the task as the server then reports it (a 2025-11-25 server answers with
-// the task; for the extension, mcpsh asks for it after).
+// the task; for the extension, mcpsh asks for it after). Each answer is
+// waited for as GetTask waits.
 func (s *Session) CancelTask(ctx context.Context, id string) (*Task, error) {
 	c := s.current()
 	kind, canCancel := c.taskKind()
@@ -162,8 +177,33 @@ func (s *Session) CancelTask(ctx context.Context, id string) (*Task, error) {
 	if err := checkTaskID(id); err != nil {
 		return nil, &TaskError{Failure: policy.NotSent, Msg: err.Error() + "; nothing was sent"}
 	}
-	f := &follower{s: s, conn: c, kind: kind, id: id}
-	return f.cancel(ctx)
+	f := &follower{s: s, conn: c, kind: kind, id: id, bound: s.taskBound()}
+	t, err := f.cancel(ctx)
+	if err != nil {
+		return nil, s.taskErr(err)
+	}
+	return t, nil
+}
+
+// taskBound bounds each request of GetTask and CancelTask: the target's
+// call timeout, else the default one.
+func (s *Session) taskBound() time.Duration {
+	if s.Target.Timeout > 0 {
+		return s.Target.Timeout
+	}
+	return DefaultTimeout
+}
+
+// taskErr is the error GetTask and CancelTask return: whatever the server's
+// words in it, without a credential the target holds (a call's failures
+// are redacted where they are finished; these reach the caller as they
+// are).
+func (s *Session) taskErr(err error) error {
+	var te *TaskError
+	if errors.As(err, &te) {
+		return &TaskError{Failure: te.Failure, Msg: s.Target.Redact(te.Msg)}
+	}
+	return err
 }
 
 // checkTaskID refuses an ID mcpsh could not show as it is: a person copies

@@ -36,7 +36,14 @@ func asTask(ctx context.Context, conn *connection, tool *Tool) (context.Context,
 // while it is followed, the call is not sent again; a caller that gives up
 // (ctx) or a task that does not move within the call's timeout gets the
 // task cancelled (tasks/cancel).
-func (s *Session) finishTask(ctx context.Context, c *Call, conn *connection, tool *Tool, o *Outcome, t Task, timeout, maxDur time.Duration) {
+//
+// The call's progress token stays in use for the task's life (2025-11-25
+// says so; mcpsh routes it whichever the generation): progress on it
+// reaches the caller and counts as the task moving, until the follow ends.
+func (s *Session) finishTask(ctx context.Context, c *Call, conn *connection, tool *Tool, o *Outcome, t Task, token string, timeout, maxDur time.Duration) {
+	// As after a call's answer, progress sent just before the end still
+	// finds its way a moment.
+	defer time.AfterFunc(progressLinger, func() { s.progress.Delete(token) })
 	o.Task = &t
 	if c.OnTask != nil {
 		c.OnTask(t)
@@ -45,7 +52,13 @@ func (s *Session) finishTask(ctx context.Context, c *Call, conn *connection, too
 		o.Status = StatusTask
 		return
 	}
-	f := &follower{s: s, conn: conn, kind: t.Kind, id: t.ID}
+	f := &follower{s: s, conn: conn, kind: t.Kind, id: t.ID, still: &stillness{}}
+	s.progress.Store(token, func(p Progress) {
+		f.still.moved()
+		if c.OnProgress != nil {
+			c.OnProgress(p)
+		}
+	})
 	last, res, failed, err := f.follow(ctx, t, c.OnTask, timeout, maxDur)
 	o.Task = &last
 	switch {
@@ -61,18 +74,21 @@ func (s *Session) finishTask(ctx context.Context, c *Call, conn *connection, too
 		}
 		s.finishFailed(o, policy.ServerError, s.taskMsg(t.ID, msg), "")
 	default:
-		s.abandonTask(ctx, f, o, err)
+		s.abandonTask(ctx, f, tool, o, err)
 	}
 }
 
 // abandonTask ends a call whose task mcpsh stopped following: the caller
-// gave up or the task did not move in time (it is cancelled, and the
-// outcome says whether the server agreed), or the server broke off.
-func (s *Session) abandonTask(ctx context.Context, f *follower, o *Outcome, err error) {
+// gave up, the task did not move in time, or it asks only for what mcpsh
+// cannot answer (it is cancelled, and the outcome says whether the server
+// agreed), or the server broke off. A task
+// that, as the server then reports it, had ended all the same is reported
+// as it ended: completed with its result, or failed.
+func (s *Session) abandonTask(ctx context.Context, f *follower, tool *Tool, o *Outcome, err error) {
 	var te *TimeoutError
 	var tke *TaskError
 	switch {
-	case ctx.Err() != nil || errors.As(err, &te):
+	case ctx.Err() != nil || errors.As(err, &te) || errors.As(err, &tke) && tke.unanswerable:
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), taskCancelWait)
 		defer cancel()
 		told := "mcpsh could not tell the server"
@@ -80,23 +96,55 @@ func (s *Session) abandonTask(ctx context.Context, f *follower, o *Outcome, err 
 			told = "the server does not offer to cancel its tasks"
 		} else if got, cerr := f.cancel(cctx); cerr == nil {
 			told = "the server was told"
-			o.Task.Status = got.Status
-			if got.StatusMessage != "" {
-				o.Task.StatusMessage = got.StatusMessage
-			}
+			*o.Task = *got
 		} else {
 			told = "cancelling it failed: " + cerr.Error()
 		}
-		if ctx.Err() != nil {
-			s.finishFailed(o, policy.Cancelled, s.taskMsg(f.id, fmt.Sprintf("cancelled by the user (%s)", told)), "")
+		if s.endedAfterAll(cctx, f, tool, o) {
 			return
 		}
-		s.finishFailed(o, policy.Timeout, s.taskMsg(f.id, fmt.Sprintf("%s; the task was cancelled (%s)", taskTimeoutWords(te), told)), "")
+		switch {
+		case ctx.Err() != nil:
+			s.finishFailed(o, policy.Cancelled, s.taskMsg(f.id, fmt.Sprintf("cancelled by the user (%s)", told)), "")
+		case te != nil:
+			s.finishFailed(o, policy.Timeout, s.taskMsg(f.id, fmt.Sprintf("%s; the task was cancelled (%s)", taskTimeoutWords(te), told)), "")
+		default:
+			s.finishFailed(o, tke.Failure, s.taskMsg(f.id, fmt.Sprintf("%s; the task was cancelled (%s)", tke.Msg, told)), "")
+		}
 	case errors.As(err, &tke):
 		s.finishFailed(o, tke.Failure, s.taskMsg(f.id, tke.Msg+"; the task may still be running on the server"), "")
 	default:
 		s.finishFailed(o, policy.ServerError, s.taskMsg(f.id, err.Error()+"; the task may still be running on the server"), "")
 	}
+}
+
+// endedAfterAll finishes the outcome of a task mcpsh gave up on that the
+// server last reported completed or failed (in answer to tasks/cancel, or
+// to the last tasks/get), and says whether it did.
+func (s *Session) endedAfterAll(ctx context.Context, f *follower, tool *Tool, o *Outcome) bool {
+	if f.seen == nil {
+		return false
+	}
+	// A tasks/result sent while the task was followed ended with it.
+	f.fetch = nil
+	switch o.Task.Status {
+	case TaskCompleted:
+		res, err := f.result(ctx, f.seen)
+		if err != nil {
+			msg := err.Error()
+			if ctx.Err() != nil {
+				msg = fmt.Sprintf("its result did not come within %s", taskCancelWait)
+			}
+			s.finishFailed(o, policy.ServerError, s.taskMsg(f.id, "the task completed as mcpsh gave up on it, but "+msg), "")
+			return true
+		}
+		s.finishOK(o, tool, res)
+		return true
+	case TaskFailed:
+		s.finishFailed(o, policy.ServerError, s.taskMsg(f.id, f.failure(ctx, f.seen, *o.Task)), "")
+		return true
+	}
+	return false
 }
 
 func taskTimeoutWords(te *TimeoutError) string {

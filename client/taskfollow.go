@@ -40,6 +40,17 @@ func pollEvery(t Task) time.Duration {
 	}
 }
 
+// pollWait is the wait before the next tasks/get of a task followed with
+// this timeout: the server's interval, but never so long that the timeout
+// passes before mcpsh asked whether the task moved.
+func pollWait(t Task, timeout time.Duration) time.Duration {
+	d := pollEvery(t)
+	if timeout > 0 && d > timeout/2 {
+		d = max(timeout/2, time.Millisecond)
+	}
+	return d
+}
+
 // follower follows one task on one connection.
 type follower struct {
 	s    *Session
@@ -54,12 +65,40 @@ type follower struct {
 	// fetch is the 2025-11-25 tasks/result in flight, started when the task
 	// asked for input: the server's requests come on it.
 	fetch chan fetched
+	// seen is the last task object the server sent (by tasks/get, or
+	// tasks/cancel at 2025-11-25): the extension's carries a finished
+	// task's result or error.
+	seen *wireTask
+	// bound, when set, bounds each request about the task: a lookup
+	// (GetTask, CancelTask) must not wait for ever on a server that does
+	// not answer. A followed task's 2025-11-25 tasks/result waits for the
+	// task, so a follow sets none.
+	bound time.Duration
+	// still is the call's timeout while the task is followed (nil when
+	// nothing follows it: GetTask).
+	still *stillness
 }
 
 // fetched is the answer to a 2025-11-25 tasks/result.
 type fetched struct {
 	raw json.RawMessage
 	err error
+}
+
+// call sends one task method about the task, within bound.
+func (f *follower) call(ctx context.Context, method string, inputs json.RawMessage) (json.RawMessage, error) {
+	if f.bound <= 0 {
+		return f.conn.taskCall(ctx, f.kind, method, f.id, inputs)
+	}
+	late := &TaskError{Failure: policy.Timeout,
+		Msg: fmt.Sprintf("the server did not answer %s for task %s within %s", method, f.id, f.bound)}
+	rctx, cancel := context.WithTimeoutCause(ctx, f.bound, late)
+	defer cancel()
+	raw, err := f.conn.taskCall(rctx, f.kind, method, f.id, inputs)
+	if err != nil && ctx.Err() == nil && context.Cause(rctx) == late {
+		return nil, late
+	}
+	return raw, err
 }
 
 // poll sends tasks/get, again after a failure (it only reads), and checks
@@ -76,7 +115,7 @@ func (f *follower) poll(ctx context.Context) (Task, *wireTask, error) {
 			}
 			wait *= 2
 		}
-		raw, err := f.conn.taskCall(ctx, f.kind, "tasks/get", f.id, nil)
+		raw, err := f.call(ctx, "tasks/get", nil)
 		if err == nil {
 			f.polls++
 			t, w, err := f.s.readTask(raw, f.kind)
@@ -87,6 +126,7 @@ func (f *follower) poll(ctx context.Context) (Task, *wireTask, error) {
 				return Task{}, nil, taskViolation("the server answered tasks/get for task %s with task %s", f.id, t.ID)
 			}
 			t.Polls = f.polls
+			f.seen = w
 			return t, w, nil
 		}
 		if ctx.Err() != nil {
@@ -142,6 +182,10 @@ func (f *follower) fetchResult(ctx context.Context) (json.RawMessage, error) {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
+			var te *TaskError
+			if errors.As(a.err, &te) {
+				return nil, te
+			}
 			return nil, &TaskError{Failure: policy.ServerError,
 				Msg: f.s.Target.Redact(fmt.Sprintf("fetching the result of task %s failed: %s", f.id, termtext.Line(a.err.Error())))}
 		}
@@ -158,7 +202,7 @@ func (f *follower) startFetch(ctx context.Context) {
 	ch := make(chan fetched, 1)
 	f.fetch = ch
 	go func() {
-		raw, err := f.conn.taskCall(ctx, f.kind, "tasks/result", f.id, nil)
+		raw, err := f.call(ctx, "tasks/result", nil)
 		ch <- fetched{raw, err}
 	}()
 }
@@ -193,7 +237,7 @@ func (f *follower) failure(ctx context.Context, w *wireTask, t Task) string {
 
 // cancel sends tasks/cancel and returns the task as the server reports it.
 func (f *follower) cancel(ctx context.Context) (*Task, error) {
-	raw, err := f.conn.taskCall(ctx, f.kind, "tasks/cancel", f.id, nil)
+	raw, err := f.call(ctx, "tasks/cancel", nil)
 	if err != nil {
 		var te *TaskError
 		if errors.As(err, &te) {
@@ -203,13 +247,15 @@ func (f *follower) cancel(ctx context.Context) (*Task, error) {
 			Msg: f.s.Target.Redact(fmt.Sprintf("cancelling task %s failed: %s", f.id, termtext.Line(err.Error())))}
 	}
 	if f.kind == TaskAugmented {
-		t, _, err := f.s.readTask(raw, f.kind)
+		t, w, err := f.s.readTask(raw, f.kind)
 		if err != nil {
 			return nil, err
 		}
 		if t.ID != f.id {
 			return nil, taskViolation("the server answered tasks/cancel for task %s with task %s", f.id, t.ID)
 		}
+		f.seen = w
+		t.Polls = f.polls
 		return &t, nil
 	}
 	t, _, err := f.poll(ctx)
@@ -244,12 +290,20 @@ func (f *follower) answerInput(ctx context.Context, w *wireTask) error {
 		return nil
 	}
 	ir.requests = fresh
-	out, _, _, err := f.s.fulfil(ctx, ir)
+	answered := f.still.ask()
+	out, _, cannot, err := f.s.fulfil(ctx, ir)
+	answered()
 	if err != nil {
 		return err
 	}
 	for _, r := range fresh {
 		f.answered[r.key] = true
+	}
+	if len(out) == 0 && cannot != "" {
+		// Not a word to send: the task would wait for an answer nobody
+		// gives until the call's timeout.
+		return &TaskError{Failure: policy.TooManyRounds, unanswerable: true,
+			Msg: "the task asks only for what mcpsh cannot answer: " + cannot}
 	}
 	if len(out) == 0 {
 		return nil
@@ -258,7 +312,7 @@ func (f *follower) answerInput(ctx context.Context, w *wireTask) error {
 	if err != nil {
 		return err
 	}
-	if _, err := f.conn.taskCall(ctx, f.kind, "tasks/update", f.id, b); err != nil {
+	if _, err := f.call(ctx, "tasks/update", b); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -276,10 +330,14 @@ func (f *follower) answerInput(ctx context.Context, w *wireTask) error {
 func (f *follower) follow(ctx context.Context, t Task, onTask func(Task), timeout, maxDur time.Duration) (Task, *Result, string, error) {
 	fctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	var still *time.Timer
-	if timeout > 0 {
-		still = time.AfterFunc(timeout, func() { cancel(&TimeoutError{After: timeout}) })
-		defer still.Stop()
+	if f.still == nil {
+		f.still = &stillness{}
+	}
+	f.still.start(timeout, func() { cancel(&TimeoutError{After: timeout}) })
+	defer f.still.stop()
+	if f.kind == TaskAugmented {
+		f.s.followed.Store(f.still, f.id)
+		defer f.s.followed.Delete(f.still)
 	}
 	if maxDur > 0 {
 		hard := time.AfterFunc(maxDur, func() { cancel(&TimeoutError{After: maxDur, Hard: true}) })
@@ -307,7 +365,7 @@ func (f *follower) follow(ctx context.Context, t Task, onTask func(Task), timeou
 		select {
 		case <-fctx.Done():
 			return fail(fctx.Err())
-		case <-time.After(pollEvery(t)):
+		case <-time.After(pollWait(t, timeout)):
 		}
 		next, nw, err := f.poll(fctx)
 		if err != nil {
@@ -317,9 +375,7 @@ func (f *follower) follow(ctx context.Context, t Task, onTask func(Task), timeou
 			return fail(err)
 		}
 		if next.Status != t.Status || next.StatusMessage != t.StatusMessage {
-			if still != nil {
-				still.Reset(timeout)
-			}
+			f.still.moved()
 			if onTask != nil {
 				onTask(next)
 			}

@@ -72,6 +72,9 @@ type callWire struct {
 	// the session's ID. A 404 to a request without one (protocol 2026-07-28
 	// keeps no sessions) is the server's answer, not a lost session.
 	sessionGone bool
+	// progressToken is the call's token, kept routed when the call created
+	// a task (attempt).
+	progressToken string
 }
 
 type tapped struct {
