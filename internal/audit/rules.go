@@ -197,10 +197,10 @@ func noTitle(t *client.Tool) []string {
 }
 
 func nameDestructive(t *client.Tool) []string {
-	if nameStartsWith(t.Name, readWords) != "" {
+	if nameStartsWith(t.Name, readWords()) != "" {
 		return nil // "get_payment", "list_deleted": the verb is a read
 	}
-	w, where := suggests(t.Name, t.Description, destructiveWords)
+	w, where := suggests(t.Name, t.Description, destructiveWords())
 	if w == "" {
 		return nil
 	}
@@ -216,7 +216,7 @@ func nameDestructive(t *client.Tool) []string {
 }
 
 func nameRead(t *client.Tool) []string {
-	w := nameStartsWith(t.Name, readWords)
+	w := nameStartsWith(t.Name, readWords())
 	if w == "" || t.Hints.Destructive != policy.True || t.Effective().ReadOnly {
 		return nil
 	}
@@ -231,7 +231,7 @@ func nameOpenWorld(t *client.Tool) []string {
 	if t.Hints.OpenWorld != policy.False {
 		return nil
 	}
-	w, where := suggests(t.Name, t.Description, openWorldWords)
+	w, where := suggests(t.Name, t.Description, openWorldWords())
 	if w == "" {
 		return nil
 	}
@@ -243,7 +243,7 @@ func idempotentCreate(t *client.Tool) []string {
 	if t.Hints.Idempotent != policy.True || t.Effective().ReadOnly {
 		return nil
 	}
-	w := nameStartsWith(t.Name, createWords)
+	w := nameStartsWith(t.Name, createWords())
 	if w == "" || hasIdempotentEvidence(t.Description) {
 		return nil
 	}

@@ -2,6 +2,7 @@ package audit
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -25,12 +26,16 @@ var (
 	idempotentEvidence = []string{"ensure", "idempotent", "already exist", "if not exist", "if it does not exist", "if missing", "upsert", "create or update", "create or replace", "no effect"}
 )
 
-func words(s string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(s) {
-		m[w] = true
-	}
-	return m
+// words is the set of s's words, built when a rule first asks: every
+// command would pay for the sets at start-up, and only an audit reads them.
+func words(s string) func() map[string]bool {
+	return sync.OnceValue(func() map[string]bool {
+		m := map[string]bool{}
+		for _, w := range strings.Fields(s) {
+			m[w] = true
+		}
+		return m
+	})
 }
 
 // tokens splits a name like "deleteUser", "delete_user" or "delete-user.v2"

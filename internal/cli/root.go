@@ -51,7 +51,7 @@ func Main(ctx context.Context, args []string, io *iostreams.IOStreams, getenv fu
 // execute runs the command args name with f, and returns the exit status.
 func execute(ctx context.Context, f *factory, args []string) int {
 	io := f.io
-	root := newRootCmd(f)
+	root := newRootCmd(f, args)
 	root.SetArgs(args)
 	root.SetIn(io.In)
 	root.SetOut(io.Out)
@@ -75,20 +75,80 @@ func execute(ctx context.Context, f *factory, args []string) int {
 }
 
 // newRootCmd is mcpsh: the interactive view (interactive.go), the flags
-// every command shares, and every command, each built from f.
-func newRootCmd(f *factory) *cobra.Command {
+// every command shares, and the commands. Of these it builds only the one
+// args runs, when they run one: building them all (every flag of every
+// command) is a third of a millisecond at every start. Help, completion,
+// bare mcpsh and a mistyped name get every command, to list or suggest.
+func newRootCmd(f *factory, args []string) *cobra.Command {
 	root := newInteractiveCmd(f, nil)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &shapeError{usageError{err.Error()}, c.CommandPath()} })
 	root.PersistentFlags().StringVar(&f.configPath, "config", "", "read servers from `FILE` (default $MCPSH_CONFIG, then $XDG_CONFIG_HOME/mcpsh/config.json)")
 	f.target.register(root.PersistentFlags())
 	f.logs.register(root.PersistentFlags())
-	root.AddCommand(newToolsCmd(f, nil), newCallCmd(f, nil), newRunCmd(f, nil), newTestCmd(f, nil), newAuditCmd(f, nil), newLogCmd(f, nil),
-		newServersCmd(f, nil), newServeDemoCmd(f, nil), newProxyCmd(f, nil), newWatchCmd(f, nil))
-	root.AddCommand(newResourcesCmd(f, nil), newReadCmd(f, nil), newPromptsCmd(f, nil), newPromptCmd(f, nil),
-		newCompleteCmd(f, nil), newInfoCmd(f, nil), newPingCmd(f, nil), newTaskCmd(f, nil, nil))
-	root.AddCommand(newLoginCmd(f, nil), newLogoutCmd(f, nil))
+	all := commands(f)
+	if build := chosen(root, all, args); build != nil {
+		root.AddCommand(build())
+	} else {
+		for _, c := range all {
+			root.AddCommand(c.build())
+		}
+	}
 	shapeArgs(root)
 	return root
+}
+
+// namedCmd is one of mcpsh's commands, built on demand.
+type namedCmd struct {
+	name  string
+	build func() *cobra.Command
+}
+
+// commands are mcpsh's commands, in the order help lists them.
+func commands(f *factory) []namedCmd {
+	return []namedCmd{
+		{"tools", func() *cobra.Command { return newToolsCmd(f, nil) }},
+		{"call", func() *cobra.Command { return newCallCmd(f, nil) }},
+		{"run", func() *cobra.Command { return newRunCmd(f, nil) }},
+		{"test", func() *cobra.Command { return newTestCmd(f, nil) }},
+		{"audit", func() *cobra.Command { return newAuditCmd(f, nil) }},
+		{"log", func() *cobra.Command { return newLogCmd(f, nil) }},
+		{"servers", func() *cobra.Command { return newServersCmd(f, nil) }},
+		{"serve-demo", func() *cobra.Command { return newServeDemoCmd(f, nil) }},
+		{"proxy", func() *cobra.Command { return newProxyCmd(f, nil) }},
+		{"watch", func() *cobra.Command { return newWatchCmd(f, nil) }},
+		{"resources", func() *cobra.Command { return newResourcesCmd(f, nil) }},
+		{"read", func() *cobra.Command { return newReadCmd(f, nil) }},
+		{"prompts", func() *cobra.Command { return newPromptsCmd(f, nil) }},
+		{"prompt", func() *cobra.Command { return newPromptCmd(f, nil) }},
+		{"complete", func() *cobra.Command { return newCompleteCmd(f, nil) }},
+		{"info", func() *cobra.Command { return newInfoCmd(f, nil) }},
+		{"ping", func() *cobra.Command { return newPingCmd(f, nil) }},
+		{"task", func() *cobra.Command { return newTaskCmd(f, nil, nil) }},
+		{"login", func() *cobra.Command { return newLoginCmd(f, nil) }},
+		{"logout", func() *cobra.Command { return newLogoutCmd(f, nil) }},
+	}
+}
+
+// chosen returns the builder of the command args run, found by cobra's own
+// search (the root's flags are in place, and a bare command with only its
+// name stands in for each command), or nil when args name none of them.
+func chosen(root *cobra.Command, all []namedCmd, args []string) func() *cobra.Command {
+	stand := make([]*cobra.Command, len(all))
+	for i, c := range all {
+		stand[i] = &cobra.Command{Use: c.name}
+	}
+	root.AddCommand(stand...)
+	found, _, err := root.Find(args)
+	root.RemoveCommand(stand...)
+	if err != nil || found == root {
+		return nil
+	}
+	for i, c := range all {
+		if stand[i] == found {
+			return c.build
+		}
+	}
+	return nil
 }
 
 // shapeArgs makes each command's argument-count error a usage error that

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"sync"
 )
 
 // Version, Commit and Date name a release build; goreleaser sets them with
@@ -29,10 +30,13 @@ type buildVersion struct {
 	goBuild  string // Go version, OS and architecture
 }
 
-func currentVersion() buildVersion {
+// currentVersion is this binary's, read once: ReadBuildInfo parses the build
+// info anew at every call, and every command asks twice (for --version and
+// for the name the client gives servers).
+var currentVersion = sync.OnceValue(func() buildVersion {
 	bi, _ := debug.ReadBuildInfo()
 	return readVersion(bi, Version, Commit, Date)
-}
+})
 
 // readVersion merges the build info (nil when the binary has none) with the
 // values set at link time, which win.

@@ -49,9 +49,17 @@ func System(getenv func(string) string) *IOStreams {
 	colour := getenv("NO_COLOR") == "" && getenv("TERM") != "dumb"
 	s.Color = s.StdoutTTY && colour
 	s.ColorErr = s.StderrTTY && colour
-	env := os.Environ()
-	s.Profile = colorprofile.Detect(os.Stdout, env)
-	s.ProfileErr = colorprofile.Detect(os.Stderr, env)
+	// A profile is read only where colour is on: piped, a command does not
+	// pay for reading the environment and the terminal's kind.
+	if s.Color || s.ColorErr {
+		env := os.Environ()
+		if s.Color {
+			s.Profile = colorprofile.Detect(os.Stdout, env)
+		}
+		if s.ColorErr {
+			s.ProfileErr = colorprofile.Detect(os.Stderr, env)
+		}
+	}
 	if s.StdoutTTY {
 		if w, _, err := term.GetSize(int(os.Stdout.Fd())); err == nil {
 			s.Width = w
