@@ -138,7 +138,12 @@ func TestCancelledCall(t *testing.T) {
 	c.slowDelay.Store(int64(time.Second))
 	s := connectCounting(t, c)
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(50*time.Millisecond, cancel)
+	// Cancel once the server runs the call: cancelled before it was sent, a
+	// call has nothing to tell the server (a fixed 50ms did that under load).
+	go func() {
+		eventually(func() bool { return c.executions("slow") == 1 })
+		cancel()
+	}()
 	o, _ := s.Do(ctx, &Call{Tool: mustTool(t, s, "slow"), Args: map[string]any{"steps": 1}, Mode: policy.Batch})
 	if o.Status != StatusCancelled || len(o.Attempts) != 1 {
 		t.Fatalf("status %s attempts %d, want cancelled after 1", o.Status, len(o.Attempts))
