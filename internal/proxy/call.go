@@ -260,7 +260,7 @@ func (h *host) toolError(req mcp.Request, up *client.Session, text string) (mcp.
 }
 
 // progressLinger is how long a finished call's progress is still passed
-// on, as long as client routes it (client/execute.go).
+// on, as long as client routes it (client/attempt.go).
 const progressLinger = time.Second
 
 // relay passes a call's progress on to the host under the host's own
