@@ -75,7 +75,10 @@ func TestTaskQuestionPausesTheTimeout(t *testing.T) {
 // judges the task stalled.
 func TestTaskTimeoutShorterThanPollIntervalPollsFirst(t *testing.T) {
 	s, state := taskSession(t, "tasks-augmented", nil, nil)
-	o := callTask(t, s, "slow_poll", &Call{Timeout: time.Second})
+	// The server suggests 10s; the 4s timeout is polled within its half,
+	// with 2s to spare for a loaded machine (1s, polled at 500ms, timed out
+	// under -race in CI).
+	o := callTask(t, s, "slow_poll", &Call{Timeout: 4 * time.Second})
 	if o.Status != StatusOK || o.Result == nil || o.Task.Polls == 0 {
 		t.Fatalf("outcome %s: %s (task %+v)", o.Status, o.Error, o.Task)
 	}
