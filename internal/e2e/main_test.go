@@ -43,19 +43,25 @@ func buildAndRun(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
-	mcpshBin = filepath.Join(dir, "mcpsh")
-	baselineBin = filepath.Join(dir, "baseline")
-	fixtureBin = filepath.Join(dir, "fixtureserver")
-	for bin, pkg := range map[string]string{mcpshBin: "./cmd/mcpsh", baselineBin: "./internal/e2e/baseline", fixtureBin: "./internal/e2e/fixtureserver"} {
-		// -buildvcs=auto: the binary names the checkout's commit (--version)
-		// even where GOFLAGS turns stamping off.
-		cmd := exec.Command("go", "build", "-buildvcs=auto", "-o", bin, pkg)
-		cmd.Dir = repoRoot
-		if out, err := cmd.CombinedOutput(); err != nil {
-			fmt.Fprintf(os.Stderr, "building %s: %v\n%s", pkg, err, out)
-			return 1
-		}
+	// One go build for the three (each is named for its folder): the
+	// packages are loaded once and linked side by side. -buildvcs=auto: the
+	// binary names the checkout's commit (--version) even where GOFLAGS turns
+	// stamping off. -ldflags=-w: no DWARF, which only a debugger reads, and
+	// which is half of the link.
+	cmd := exec.Command("go", "build", "-buildvcs=auto", "-ldflags=-w", "-o", dir+string(filepath.Separator),
+		"./cmd/mcpsh", "./internal/e2e/baseline", "./internal/e2e/fixtureserver")
+	cmd.Dir = repoRoot
+	if out, err := cmd.CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "building mcpsh and the test servers: %v\n%s", err, out)
+		return 1
 	}
+	exe := ""
+	if runtime.GOOS == "windows" {
+		exe = ".exe"
+	}
+	mcpshBin = filepath.Join(dir, "mcpsh"+exe)
+	baselineBin = filepath.Join(dir, "baseline"+exe)
+	fixtureBin = filepath.Join(dir, "fixtureserver"+exe)
 	// MCPSH_E2E_BIN runs the suite against another mcpsh binary, e.g. one built
 	// from an older commit, to show which tests its defences make pass.
 	if b := os.Getenv("MCPSH_E2E_BIN"); b != "" {
