@@ -28,7 +28,7 @@ func proxyTasksHost(t *testing.T, progress chan<- string) (cs *mcp.ClientSession
 	t.Helper()
 	env, _, _ := stateEnv(t)
 	cancels = filepath.Join(t.TempDir(), "cancels")
-	cmd := exec.Command(mcpshBin, "proxy", "--", "node", filepath.Join(tsServer2Dir(t), "server.mjs"))
+	cmd := exec.Command(mcpshBin, "proxy", "--", "node", tsServer2(t))
 	cmd.Env = testEnv(t, append(env, "MCPSH_TS2_CANCELS="+cancels)...)
 	cs, stderr = goHost(t, cmd, "", &mcp.ClientOptions{
 		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {

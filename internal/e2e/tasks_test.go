@@ -118,7 +118,7 @@ func TestDetachThenTaskGetAndCancel(t *testing.T) {
 
 func TestInterruptCancelsTheTask(t *testing.T) {
 	t.Parallel()
-	script := filepath.Join(tsServer2Dir(t), "server.mjs")
+	script := tsServer2(t)
 	env, sessions, _ := stateEnv(t)
 	cancels := filepath.Join(t.TempDir(), "cancels")
 	cmd := exec.Command(mcpshBin, "call", "wait_for_cancel", "--", "node", script)

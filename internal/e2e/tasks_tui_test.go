@@ -23,7 +23,7 @@ import (
 // task runs cancels it too. The session log has each call with its task.
 func TestTUIFollowsAndCancelsTasks(t *testing.T) {
 	t.Parallel()
-	script := filepath.Join(tsServer2Dir(t), "server.mjs")
+	script := tsServer2(t)
 	x := newTmux(t)
 	dir := t.TempDir()
 	state, cancels, status := filepath.Join(dir, "state"), filepath.Join(dir, "cancels"), filepath.Join(dir, "status")

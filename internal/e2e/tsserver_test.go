@@ -34,24 +34,46 @@ func tsServerDir(t *testing.T) string {
 		missing = "node is not on PATH (the TypeScript SDK test server needs Node.js >= 20)"
 	} else if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk", "package.json")); err != nil {
 		missing = "the TypeScript SDK test server is not installed at " + dir
-	} else if _, err := os.Stat(filepath.Join(dir, "server.js")); err != nil {
-		missing = filepath.Join(dir, "server.js") + " is missing"
 	}
-	if missing != "" {
-		missing += " (run .ci/install-ts-server CACHE: it installs into $MCPSH_TS_SERVER_DIR, else CACHE/ts-server)"
-		if os.Getenv("CI") == "true" {
-			t.Fatal(missing)
-		}
-		t.Skip(missing)
-	}
+	tsMissing(t, missing, ".ci/install-ts-server", "$MCPSH_TS_SERVER_DIR", "ts-server")
 	return dir
+}
+
+// tsBundle is the bundle .ci/install-ts-server built of one of .ci/ts-server's
+// entry points (name: "server" or "host"): the tests start NAME.bundle.mjs,
+// not NAME.js, because one file loads in half the CPU of the SDK's hundreds
+// of modules (the bundle runs the same source on the same pinned SDK).
+func tsBundle(t *testing.T, name string) string {
+	t.Helper()
+	p := filepath.Join(tsServerDir(t), name+".bundle.mjs")
+	missing := ""
+	if _, err := os.Stat(p); err != nil {
+		missing = p + " is missing"
+	}
+	tsMissing(t, missing, ".ci/install-ts-server", "$MCPSH_TS_SERVER_DIR", "ts-server")
+	return p
+}
+
+// tsMissing fails the test under CI, and skips it otherwise, when missing
+// says what of a TypeScript test server is missing, naming the script that
+// installs it.
+func tsMissing(t *testing.T, missing, script, env, folder string) {
+	t.Helper()
+	if missing == "" {
+		return
+	}
+	missing += " (run " + script + " CACHE: it installs into " + env + ", else CACHE/" + folder + ")"
+	if os.Getenv("CI") == "true" {
+		t.Fatal(missing)
+	}
+	t.Skip(missing)
 }
 
 // tsServer returns the argv that starts the TypeScript SDK test server on
 // stdio, for use after mcpsh's "--".
 func tsServer(t *testing.T) []string {
 	t.Helper()
-	return []string{"node", filepath.Join(tsServerDir(t), "server.js")}
+	return []string{"node", tsBundle(t, "server")}
 }
 
 // tsServerHTTP starts the TypeScript SDK test server in streamable HTTP mode
@@ -60,7 +82,7 @@ func tsServer(t *testing.T) []string {
 // list toggles) is shared by every session of this one server.
 func tsServerHTTP(t *testing.T) string {
 	t.Helper()
-	return listeningServer(t, "the TypeScript SDK test server", command(t, "node", filepath.Join(tsServerDir(t), "server.js"), "--http", "--port", "0"))
+	return listeningServer(t, "the TypeScript SDK test server", command(t, "node", tsBundle(t, "server"), "--http", "--port", "0"))
 }
 
 // listeningServer starts cmd, a server that prints "listening URL" on stdout
