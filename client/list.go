@@ -62,7 +62,7 @@ func (s *Session) ListTools(ctx context.Context) (*Listing, error) {
 		return raw, nil
 	}
 	warnings, err := s.paginate("tools", "tools", false, fetch, func(page, n int, rt json.RawMessage) {
-		t, err := parseTool(rt)
+		t, err := parseValidTool(rt) // an item of a page: valid JSON
 		if err != nil {
 			out.Warnings = append(out.Warnings, fmt.Sprintf("page %d, tool %d skipped: %s", page, n, termtext.Line(err.Error())))
 			return

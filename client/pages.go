@@ -67,7 +67,20 @@ var errCursorNotString = errors.New("nextCursor is not a string")
 // or whose field is not an array, is an error; so is a cursor that is not a
 // string, since no next page can be asked for with it (the items still
 // come with errCursorNotString).
+//
+// Each item is valid JSON (parseValidTool relies on it). The plain case is
+// read in one pass (listPageFast, listfast.go), anything else by
+// parseListPageSlow.
 func parseListPage(raw json.RawMessage, field string) (items []json.RawMessage, next *string, err error) {
+	if items, next, ok := listPageFast(raw, field); ok {
+		return items, next, nil
+	}
+	return parseListPageSlow(raw, field)
+}
+
+// parseListPageSlow is parseListPage by encoding/json, which names what is
+// wrong.
+func parseListPageSlow(raw json.RawMessage, field string) (items []json.RawMessage, next *string, err error) {
 	// One struct for every listing: the page is read in one pass, where a
 	// map of its members would have each read again.
 	var page *struct {

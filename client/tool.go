@@ -75,6 +75,24 @@ type wireTool struct {
 // parseTool reads one tool. Only a missing or non-string name is fatal: without
 // a name the tool cannot be called.
 func parseTool(raw json.RawMessage) (*Tool, error) {
+	if !json.Valid(raw) {
+		return parseToolSlow(raw)
+	}
+	return parseValidTool(raw)
+}
+
+// parseValidTool is parseTool for raw known to be valid JSON, as every item
+// parseListPage cuts from a page is: the plain case is read in one pass
+// (toolFast, listfast.go), anything else by parseToolSlow.
+func parseValidTool(raw json.RawMessage) (*Tool, error) {
+	if t, ok := toolFast(raw); ok {
+		return t, nil
+	}
+	return parseToolSlow(raw)
+}
+
+// parseToolSlow is parseTool by encoding/json, which names what is wrong.
+func parseToolSlow(raw json.RawMessage) (*Tool, error) {
 	var w wireTool
 	if err := json.Unmarshal(raw, &w); err != nil {
 		return nil, fmt.Errorf("tool is not a JSON object: %s", safeText(err.Error()))
@@ -83,24 +101,31 @@ func parseTool(raw json.RawMessage) (*Tool, error) {
 	if err := json.Unmarshal(w.Name, &t.Name); err != nil || t.Name == "" {
 		return nil, fmt.Errorf("tool has no name (%s)", clip(raw, 80))
 	}
-	t.ToolTitle = t.optString("title", w.Title)
-	t.Description = t.optString("description", w.Description)
-	t.readAnnotations(w.Annotations)
-	t.readExamples(w.Meta)
-	t.TaskSupport = readTaskSupport(w.Execution)
+	t.readRest(w.Title, w.Description, w.Annotations, w.Meta, w.Execution)
+	return t, nil
+}
+
+// readRest reads what a tool holds besides its name and schemas, from the
+// members as sent.
+func (t *Tool) readRest(title, description, annotations, meta, execution json.RawMessage) {
+	t.ToolTitle = t.optString("title", title)
+	t.Description = t.optString("description", description)
+	t.readAnnotations(annotations)
+	t.readExamples(meta)
+	t.TaskSupport = readTaskSupport(execution)
 	if isNull(t.OutputSchema) {
 		t.OutputSchema = nil
 	}
 	t.Title = policy.DisplayTitle(t.ToolTitle, t.AnnTitle, t.Name)
-	return t, nil
 }
 
+// optString reads an optional string member, raw valid JSON (stringOf).
 func (t *Tool) optString(key string, raw json.RawMessage) string {
 	if isNull(raw) {
 		return ""
 	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
+	s, err := stringOf(raw)
+	if err != nil {
 		t.Problems = append(t.Problems, fmt.Sprintf("%s is %s, not a string: ignored", key, clip(raw, 40)))
 	}
 	return s
@@ -110,10 +135,14 @@ func (t *Tool) readAnnotations(raw json.RawMessage) {
 	if isNull(raw) {
 		return
 	}
-	var ann map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &ann); err != nil {
-		t.Problems = append(t.Problems, fmt.Sprintf("annotations is %s, not an object: every hint takes its spec default", clip(raw, 40)))
-		return
+	// raw is valid JSON: a member of a tool json.Valid or json.Unmarshal has
+	// accepted.
+	ann, ok := annotationsFast(raw)
+	if !ok {
+		if err := json.Unmarshal(raw, &ann); err != nil {
+			t.Problems = append(t.Problems, fmt.Sprintf("annotations is %s, not an object: every hint takes its spec default", clip(raw, 40)))
+			return
+		}
 	}
 	t.HasAnnotations = true
 	t.AnnTitle = t.optString("annotations.title", ann["title"])

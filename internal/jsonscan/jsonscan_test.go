@@ -17,6 +17,8 @@ var seeds = []string{
 	`{"a":1}{}`,
 	`[[[[[[[[[[[]]]]]]]]]]]`,
 	`{"a":"[[[[[[["}`,
+	`{"a":"x\\","b":"\"\\\"","c":["\\"]}`,
+	`["[\"[\\",[[`, `"\`, `"[\\"[`,
 }
 
 // members are the object's members by encoding/json: each key's value and
@@ -81,12 +83,82 @@ func check(t *testing.T, b []byte) {
 	if ok != wantOK || strings.Join(keys, "\x00") != strings.Join(wantKeys, "\x00") || strings.Join(values, "\x00") != strings.Join(wantValues, "\x00") {
 		t.Fatalf("%q: Members %v %q %q, encoding/json %v %q %q", b, ok, keys, values, wantOK, wantKeys, wantValues)
 	}
+	// The walks of text known to be valid agree with Members and the
+	// decoder, and on other text neither fail nor run without end.
+	var validKeys, validValues []string
+	validOK := MembersOfValid(b, func(k, v []byte) bool {
+		validKeys, validValues = append(validKeys, string(k)), append(validValues, string(v))
+		return true
+	})
+	var elems []string
+	elemsOK := ElementsOfValid(b, func(e []byte) bool { elems = append(elems, string(e)); return true })
+	if json.Valid(b) {
+		var vk []string
+		for _, k := range validKeys {
+			var s string
+			if err := json.Unmarshal([]byte(k), &s); err != nil {
+				t.Fatalf("%q: the key %q is not a string: %v", b, k, err)
+			}
+			vk = append(vk, s)
+		}
+		if validOK != wantOK || strings.Join(vk, "\x00") != strings.Join(wantKeys, "\x00") || len(validValues) != len(wantValues) {
+			t.Fatalf("%q: MembersOfValid %v %q, encoding/json %v %q", b, validOK, vk, wantOK, wantKeys)
+		}
+		for i, v := range validValues {
+			if compact(t, []byte(v)) != wantValues[i] {
+				t.Fatalf("%q: MembersOfValid's value %q, encoding/json's %q", b, v, wantValues[i])
+			}
+		}
+		var want []json.RawMessage
+		wantElemsOK := json.Unmarshal(b, &want) == nil && bytes.TrimSpace(b)[0] == '['
+		if elemsOK != wantElemsOK || len(elems) != len(want) {
+			t.Fatalf("%q: ElementsOfValid %v %q, encoding/json %v %q", b, elemsOK, elems, wantElemsOK, want)
+		}
+		for i, e := range elems {
+			if e != string(want[i]) {
+				t.Fatalf("%q: ElementsOfValid's element %q, encoding/json's %q", b, e, want[i])
+			}
+		}
+	}
+	// NestsDeeper is the byte-by-byte scan it replaced, on any text.
+	for _, limit := range []int{0, 1, 2, 5} {
+		if got, want := NestsDeeper(b, limit), nestsDeeperByByte(b, limit); got != want {
+			t.Fatalf("%q: NestsDeeper(%d) = %v, a byte-by-byte scan says %v", b, limit, got, want)
+		}
+	}
 	if json.Valid(b) {
 		d := depth(b)
 		if NestsDeeper(b, d) || (d > 0 && !NestsDeeper(b, d-1)) {
 			t.Fatalf("%q nests %d deep; NestsDeeper says otherwise", b, d)
 		}
 	}
+}
+
+// nestsDeeperByByte is NestsDeeper as it was, a look at every byte.
+func nestsDeeperByByte(b []byte, limit int) bool {
+	depth, inString, escaped := 0, false, false
+	for _, c := range b {
+		switch {
+		case escaped:
+			escaped = false
+		case inString:
+			switch c {
+			case '\\':
+				escaped = true
+			case '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			if depth++; depth > limit {
+				return true
+			}
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return false
 }
 
 func TestScanners(t *testing.T) {
