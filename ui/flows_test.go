@@ -213,6 +213,7 @@ func TestFlowCancelARunningCall(t *testing.T) {
 }
 
 func TestFlowShowsRetries(t *testing.T) {
+	t.Parallel() // it waits out two backoffs
 	f := startFlow(t, policy.Trusted)
 	f.callNoArgs("flaky", "attempt 1 of 4 failed")
 	f.until("the third execution", func() bool { return f.demo.Executions("flaky_sync") == 3 })

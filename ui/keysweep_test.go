@@ -117,9 +117,11 @@ func waitReady(t *testing.T, d *driver, s *serverState) {
 // the view still draws and fits, and a server that may not start is not
 // started by any of them.
 func TestEveryKeyInEveryServerState(t *testing.T) {
+	t.Parallel()
 	keys := everyKey(keymap.Default())
 	for _, st := range serverStates {
 		t.Run(st.name, func(t *testing.T) {
+			t.Parallel() // each key gets a model and a server of its own
 			for _, k := range keys {
 				m := New(context.Background(), Options{NoColor: true, Now: func() time.Time { return fixedNow },
 					Choices: []Choice{st.choice(t), {Name: "other", Problem: "held: not approved"}},
@@ -132,15 +134,17 @@ func TestEveryKeyInEveryServerState(t *testing.T) {
 				if st.then != nil {
 					st.then(t, d, s)
 				}
-				pressSafely(t, d, st.name, k)
-				saneAfter(t, m, fmt.Sprintf("%s, %q", st.name, k))
+				view := pressSafely(t, d, st.name, k)
+				saneAfter(t, m, view, fmt.Sprintf("%s, %q", st.name, k))
 			}
 		})
 	}
 }
 
 // pressSafely presses k, then draws the view, failing on a panic in either.
-func pressSafely(t *testing.T, d *driver, state, k string) {
+// It returns the view, for saneAfter: View is pure (pure_test.go), so
+// drawing it again would draw the same.
+func pressSafely(t *testing.T, d *driver, state, k string) string {
 	t.Helper()
 	defer func() {
 		if r := recover(); r != nil {
@@ -148,11 +152,11 @@ func pressSafely(t *testing.T, d *driver, state, k string) {
 		}
 	}()
 	d.keys(k)
-	d.m.render()
+	return d.m.render()
 }
 
-// saneAfter checks what must hold whatever was pressed.
-func saneAfter(t *testing.T, m *Model, what string) {
+// saneAfter checks what must hold whatever was pressed; view is m drawn.
+func saneAfter(t *testing.T, m *Model, view, what string) {
 	t.Helper()
 	if m.cur < 0 || m.cur >= len(m.servers) || m.shown() != m.servers[m.cur] {
 		t.Fatalf("%s: the server on screen is not the one current (%d)", what, m.cur)
@@ -162,5 +166,5 @@ func saneAfter(t *testing.T, m *Model, what string) {
 			t.Fatalf("%s: %s may not start, and has session %v, connect %v, mode %v", what, s.name(), s.session != nil, s.connecting != nil, s.mode)
 		}
 	}
-	assertFits(t, m.render(), 100, 30)
+	assertFits(t, view, 100, 30)
 }

@@ -16,6 +16,7 @@ import (
 // notice: the list's heading says it stopped (or the view, when nothing
 // came), and the server pane says why.
 func TestAListingStoppedAtTheBudgetShowsWhatCame(t *testing.T) {
+	t.Parallel() // 20,000 pages from a server of its own
 	c, _ := fixtureChoice(t, "lists", "endless-small")
 	m := New(context.Background(), Options{NoColor: true, Now: func() time.Time { return fixedNow }, Choices: []Choice{c}})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})

@@ -14,6 +14,7 @@ import (
 	"github.com/mcpsh/mcpsh/internal/iostreams"
 	"github.com/mcpsh/mcpsh/internal/sessionlog"
 	"github.com/mcpsh/mcpsh/internal/testing/fixture"
+	"github.com/mcpsh/mcpsh/internal/testing/parallel"
 	"github.com/mcpsh/mcpsh/internal/testing/testenv"
 	"github.com/spf13/pflag"
 )
@@ -34,6 +35,10 @@ func TestMain(m *testing.M) {
 	if code, ok := fixture.ServeStdioFromEnv(); ok {
 		os.Exit(code) // this binary as a raw JSON-RPC server (identity_test.go)
 	}
+	// Most tests wait on a server they started (this binary, or an httptest
+	// one), the audit probe's on retries' backoff: at go test's default
+	// of 2 at once, a 2-core machine sits idle.
+	parallel.Raise(4)
 	os.Exit(testenv.RunInTempHome(m))
 }
 

@@ -122,8 +122,9 @@ func widthRune(r rune) rune {
 		}
 		return r
 	case r >= 0x4e00 && r <= 0x9fff, r >= 0xac00 && r <= 0xd7a3, r >= 0x3400 && r <= 0x4dbf,
-		r >= 0x3099 && r <= 0x30ff, r >= 0x3041 && r <= 0x3096, r >= 0x400 && r <= 0x52f:
-		return r // ideographs, Hangul syllables, kana, Cyrillic: each assigned, none disputed
+		r >= 0x3099 && r <= 0x30ff, r >= 0x3041 && r <= 0x3096, r >= 0x400 && r <= 0x52f,
+		r >= 0xe000 && r <= 0xf8ff, r >= 0xf0000 && r <= 0xffffd, r >= 0x100000 && r <= 0x10fffd:
+		return r // ideographs, Hangul syllables, kana, Cyrillic, private use: each assigned, none disputed
 	case r == '\u2028' || r == '\u2029':
 		return '\n'
 	case unicode.Is(disputed, r) || !unicode.In(r, assigned...):
@@ -168,9 +169,10 @@ func hangul(r rune, s string) (rune, int) {
 // neighbour into a cluster measuring differently (settle has nothing to
 // do): below U+0300, Greek and Cyrillic, kana, ideographs, Hangul
 // syllables, full-width forms, general punctuation and symbols, emoji
-// other than skin tones, U+FFFD and U+200B. Marks that draw on the
-// character before them (U+0300-036F, U+3099-309A) take no cell either
-// way. Text in other scripts goes the slow way.
+// other than skin tones, private use (one cell, a cluster of its own),
+// U+FFFD and U+200B. Marks that draw on the character before them
+// (U+0300-036F, U+3099-309A) take no cell either way. Text in other
+// scripts goes the slow way.
 func plain(s string) bool {
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -186,6 +188,7 @@ func plain(s string) bool {
 			r >= 0x3000 && r <= 0x302d, r >= 0x3030 && r <= 0x30ff, r >= 0x3400 && r <= 0x4dbf, r >= 0x4e00 && r <= 0x9fff,
 			r >= 0xac00 && r <= 0xd7a3, r >= 0xf900 && r <= 0xfaff, r >= 0xff01 && r <= 0xff9d,
 			r >= 0x1f300 && r <= 0x1f3fa, r >= 0x1f400 && r <= 0x1faff,
+			r >= 0xe000 && r <= 0xf8ff, r >= 0xf0000 && r <= 0xffffd, r >= 0x100000 && r <= 0x10fffd,
 			r == utf8.RuneError, r == zwsp:
 		default:
 			return false
@@ -305,6 +308,16 @@ func presentation(r rune) bool {
 // syllable.
 var neighbours = []string{"a", "\U0001F44D", "\u0915", "\uAC00"}
 
+// neighbourWidths are the neighbours' widths, measured once: joinsPrevious
+// and joinsNext run at both edges of every line that is not plain.
+var neighbourWidths = func() []int {
+	w := make([]int, len(neighbours))
+	for i, n := range neighbours {
+		w[i] = ansi.StringWidth(n)
+	}
+	return w
+}()
+
 // joinsPrevious reports whether c, at the start of a line, would make one
 // cluster with what is drawn before it, measuring differently.
 func joinsPrevious(c string) bool {
@@ -312,8 +325,8 @@ func joinsPrevious(c string) bool {
 		return false
 	}
 	g := ansi.StringWidth(c)
-	for _, n := range neighbours[:2] {
-		if ansi.StringWidth(n+c) != ansi.StringWidth(n)+g {
+	for i, n := range neighbours[:2] {
+		if ansi.StringWidth(n+c) != neighbourWidths[i]+g {
 			return true
 		}
 	}
@@ -327,8 +340,8 @@ func joinsNext(c string) bool {
 		return false
 	}
 	g := ansi.StringWidth(c)
-	for _, n := range neighbours {
-		if ansi.StringWidth(c+n) != g+ansi.StringWidth(n) {
+	for i, n := range neighbours {
+		if ansi.StringWidth(c+n) != g+neighbourWidths[i] {
 			return true
 		}
 	}

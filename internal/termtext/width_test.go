@@ -34,7 +34,18 @@ func drawn(fail func(string, ...any), in, s string) int {
 var (
 	before = []string{"a", " ", "…", "│", "✓", "\U0001F44D", "\u0915", "\uAC00", "\U0001F1EB\U0001F1F7"}
 	after  = append([]string{"\u1100"}, before...)
+
+	// Their widths, measured once rather than for each line of the sweep.
+	beforeWidths, afterWidths = widths(before), widths(after)
 )
+
+func widths(ss []string) []int {
+	w := make([]int, len(ss))
+	for i, s := range ss {
+		w[i] = ansi.StringWidth(s)
+	}
+	return w
+}
 
 // TestSanitizedTextMeasuresAsTmuxDraws holds every character, alone and in
 // the company that makes clusters, to what tmux draws: after Sanitize,
@@ -102,13 +113,13 @@ func edges(fail func(string, ...any), in, out string) {
 		}
 		seen[l] = true
 		lw := ansi.StringWidth(l)
-		for _, n := range before {
-			if ansi.StringWidth(n+l) != ansi.StringWidth(n)+lw {
+		for i, n := range before {
+			if ansi.StringWidth(n+l) != beforeWidths[i]+lw {
 				fail("Sanitize(%+q) has the line %+q, which joins %+q before it", in, l, n)
 			}
 		}
-		for _, n := range after {
-			if ansi.StringWidth(l+n) != lw+ansi.StringWidth(n) {
+		for i, n := range after {
+			if ansi.StringWidth(l+n) != lw+afterWidths[i] {
 				fail("Sanitize(%+q) has the line %+q, which joins %+q after it", in, l, n)
 			}
 		}

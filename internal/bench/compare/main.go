@@ -63,6 +63,7 @@ type options struct {
 	protocol, mcpshBin, only, servers string
 	proxyFlags                        string
 	keep                              bool
+	bins                              map[string]string // built already (the tests share one build); nil builds them
 }
 
 // serve is the demo server over stdio. On its way out it reports its own CPU
@@ -108,9 +109,11 @@ func run(o options) error {
 	} else {
 		defer os.RemoveAll(dir)
 	}
-	bins, err := build(dir, o.mcpshBin)
-	if err != nil {
-		return err
+	bins := o.bins
+	if bins == nil {
+		if bins, err = build(dir, o.mcpshBin); err != nil {
+			return err
+		}
 	}
 	self, err := os.Executable()
 	if err != nil {

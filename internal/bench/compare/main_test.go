@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -16,7 +17,33 @@ func TestMain(m *testing.M) {
 		serve()
 		return
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
+}
+
+// built is the one build of mcpsh and the yardsticks the tests share:
+// linking them is most of this package's cost.
+var built struct {
+	once sync.Once
+	dir  string
+	bins map[string]string
+	err  error
+}
+
+func binaries(t *testing.T) map[string]string {
+	t.Helper()
+	built.once.Do(func() {
+		if built.dir, built.err = os.MkdirTemp("", "mcpsh-bench-test-"); built.err == nil {
+			built.bins, built.err = build(built.dir, "")
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
+	}
+	return built.bins
 }
 
 // The benchmark does not run in CI with timings that could fail; this
@@ -27,7 +54,7 @@ func TestSmoke(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds mcpsh and the yardsticks")
 	}
-	o := options{runs: 1, calls: 4, protocol: "2026-07-28", servers: "demo,fast"}
+	o := options{runs: 1, calls: 4, protocol: "2026-07-28", servers: "demo,fast", bins: binaries(t)}
 	if err := run(o); err != nil {
 		t.Fatal(err)
 	}
@@ -40,10 +67,7 @@ func TestFastServer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the fast server")
 	}
-	bin := t.TempDir() + "/fastserver"
-	if out, err := exec.Command("go", "build", "-o", bin, "../../e2e/baseline/fastserver").CombinedOutput(); err != nil {
-		t.Fatalf("building the fast server: %v\n%s", err, out)
-	}
+	bin := binaries(t)["fastserver"]
 	usage := t.TempDir() + "/usage"
 	cmd := exec.Command(bin)
 	cmd.Env = append(os.Environ(), "BENCH_SERVER_USAGE="+usage)

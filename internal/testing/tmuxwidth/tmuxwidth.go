@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -90,8 +91,11 @@ func Rune(r rune) (int, bool) {
 // it adds up its characters. The error names the first character it does
 // not know the width of.
 func Line(s string) (int, error) {
+	if !plain(s) {
+		s = ansi.Strip(s)
+	}
 	n := 0
-	for _, r := range ansi.Strip(s) {
+	for _, r := range s {
 		w, ok := Rune(r)
 		if !ok {
 			return n, fmt.Errorf("%U has no width tmux agrees on", r)
@@ -99,4 +103,24 @@ func Line(s string) (int, error) {
 		n += w
 	}
 	return n, nil
+}
+
+// plain reports whether s is valid UTF-8 with no control character but
+// newline and tab: Strip would give it back as it is, and the width sweeps
+// measure hundreds of thousands of such lines.
+func plain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 && c != '\n' && c != '\t' || c == 0x7f {
+			return false
+		}
+	}
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		if r >= 0x80 && r <= 0x9f {
+			return false
+		}
+	}
+	return true
 }
