@@ -19,16 +19,11 @@ func main() {
 	// then its group. The third exits at once. On Windows, Go delivers Ctrl-C
 	// and Ctrl-Break as os.Interrupt, and closing the console window as
 	// SIGTERM, so both platforms take this one path.
-	//
-	// The handler is installed beside the parse of the command line, which
-	// waits for it before it runs anything (cli.WithInterruptsPending).
 	ctx, cancel := context.WithCancel(context.Background())
 	ctx, hurry := cli.WithHurry(ctx)
-	ctx, heard := cli.WithInterruptsPending(ctx)
+	sig := make(chan os.Signal, 3)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	go func() {
-		sig := make(chan os.Signal, 3)
-		signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-		heard()
 		<-sig
 		cancel()
 		<-sig
