@@ -2,6 +2,7 @@ package termtext
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -309,14 +310,15 @@ func presentation(r rune) bool {
 var neighbours = []string{"a", "\U0001F44D", "\u0915", "\uAC00"}
 
 // neighbourWidths are the neighbours' widths, measured once: joinsPrevious
-// and joinsNext run at both edges of every line that is not plain.
-var neighbourWidths = func() []int {
+// and joinsNext run at both edges of every line that is not plain. Measured
+// when first needed, not at start-up, which every command pays for.
+var neighbourWidths = sync.OnceValue(func() []int {
 	w := make([]int, len(neighbours))
 	for i, n := range neighbours {
 		w[i] = ansi.StringWidth(n)
 	}
 	return w
-}()
+})
 
 // joinsPrevious reports whether c, at the start of a line, would make one
 // cluster with what is drawn before it, measuring differently.
@@ -325,8 +327,9 @@ func joinsPrevious(c string) bool {
 		return false
 	}
 	g := ansi.StringWidth(c)
+	nw := neighbourWidths()
 	for i, n := range neighbours[:2] {
-		if ansi.StringWidth(n+c) != neighbourWidths[i]+g {
+		if ansi.StringWidth(n+c) != nw[i]+g {
 			return true
 		}
 	}
@@ -340,8 +343,9 @@ func joinsNext(c string) bool {
 		return false
 	}
 	g := ansi.StringWidth(c)
+	nw := neighbourWidths()
 	for i, n := range neighbours {
-		if ansi.StringWidth(c+n) != g+neighbourWidths[i] {
+		if ansi.StringWidth(c+n) != g+nw[i] {
 			return true
 		}
 	}
