@@ -89,13 +89,14 @@ func TestProgressAndTimeoutReset(t *testing.T) {
 	s := connectCounting(t, c)
 	slow := mustTool(t, s, "slow")
 	var got atomic.Int32
-	// 12 steps of 250ms take 3s, longer than the 2s timeout: only the restart
+	// 28 steps of 250ms take 7s, longer than the 5s timeout: only the restart
 	// on every progress notification lets it finish in one attempt. The
-	// 1.75s between a step and the timeout absorb a loaded machine's delays
-	// (at 400ms, a run under -race at load 10 timed out and retried).
-	o, _ := s.Do(context.Background(), &Call{Tool: slow, Args: map[string]any{"steps": 12}, Mode: policy.Batch,
-		Timeout: 2 * time.Second, OnProgress: func(Progress) { got.Add(1) }})
-	if o.Status != StatusOK || len(o.Attempts) != 1 || !eventually(func() bool { return got.Load() == 12 }) {
+	// 4.75s between a step and the timeout absorb a loaded machine's stalls
+	// (with 1.75s, a -race run of the whole suite at load 4-8 timed out and
+	// retried; with 0.4s, one at load 10). The test waits, it does not work.
+	o, _ := s.Do(context.Background(), &Call{Tool: slow, Args: map[string]any{"steps": 28}, Mode: policy.Batch,
+		Timeout: 5 * time.Second, OnProgress: func(Progress) { got.Add(1) }})
+	if o.Status != StatusOK || len(o.Attempts) != 1 || !eventually(func() bool { return got.Load() == 28 }) {
 		t.Fatalf("status %s (%s), attempts %d, progress %d", o.Status, o.Error, len(o.Attempts), got.Load())
 	}
 }
