@@ -55,15 +55,18 @@ func slowAnswerer(wait time.Duration) func(context.Context, *ElicitRequest) (*El
 }
 
 // A person answering a task's question takes the time they take: the
-// call's timeout bounds a task that does not move, not a person.
+// call's timeout bounds a task that does not move, not a person. The answer
+// takes 4.5 s under a bound of 3 s, which leaves a loaded -race run seconds
+// to bring the question and the end (at a bound of 1 s, stalls of over a
+// second were seen elsewhere in such runs).
 func TestTaskQuestionPausesTheTimeout(t *testing.T) {
 	for _, tc := range []struct{ scenario, kind string }{
 		{"tasks-augmented", "2025-11-25 (the request comes while tasks/result waits)"},
 		{"tasks-hostile", "extension (inputRequests, tasks/update)"},
 	} {
 		t.Run(tc.scenario, func(t *testing.T) {
-			s, _ := taskSession(t, tc.scenario, &Options{Elicit: slowAnswerer(1500 * time.Millisecond)}, nil)
-			o := callTask(t, s, "asks", &Call{Timeout: time.Second})
+			s, _ := taskSession(t, tc.scenario, &Options{Elicit: slowAnswerer(4500 * time.Millisecond)}, nil)
+			o := callTask(t, s, "asks", &Call{Timeout: 3 * time.Second})
 			if o.Status != StatusOK || o.Task == nil || o.Task.Status != TaskCompleted {
 				t.Fatalf("%s: outcome %s: %s", tc.kind, o.Status, o.Error)
 			}
