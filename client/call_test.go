@@ -126,8 +126,13 @@ func TestHardLimitIgnoresProgress(t *testing.T) {
 	c := newCountingServer()
 	c.slowDelay.Store(int64(20 * time.Millisecond))
 	s := connectCounting(t, c)
+	// 100 steps of 20ms: progress every 20ms for 2s. The timeout is far
+	// beyond both the hard limit and the work: a stall of a loaded -race run
+	// that outlasts both bounds must not let the timeout win (at 1s, one
+	// did), and were progress to restart the hard limit, the call would end
+	// ok after 2s.
 	o, _ := s.Do(context.Background(), &Call{Tool: mustTool(t, s, "slow"), Args: map[string]any{"steps": 100}, Mode: policy.Batch,
-		Timeout: time.Second, MaxDuration: 150 * time.Millisecond, Attempts: 1})
+		Timeout: 30 * time.Second, MaxDuration: 150 * time.Millisecond, Attempts: 1})
 	if o.Status != StatusFailed || !strings.Contains(o.Error, "hard limit of 150ms") {
 		t.Fatalf("status %s error %q", o.Status, o.Error)
 	}
