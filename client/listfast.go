@@ -44,10 +44,10 @@ func listPageFast(raw json.RawMessage, field string) (items []json.RawMessage, n
 		switch {
 		case !plain:
 			return false
-		case keyFolds(key, field):
+		case foldEqual(key, field):
 			// The last of a repeated key counts, as with encoding/json.
 			arr = v
-		case keyFolds(key, "nextCursor"):
+		case foldEqual(key, "nextCursor"):
 			cursor = v
 		}
 		return true
@@ -110,7 +110,7 @@ func toolFast(raw json.RawMessage) (t *Tool, ok bool) {
 			return false
 		}
 		for i, name := range toolFieldNames {
-			if keyFolds(key, name) {
+			if foldEqual(key, name) {
 				// The last of a repeated key counts, as with encoding/json.
 				w[i] = v[:len(v):len(v)]
 				break
@@ -127,29 +127,6 @@ func toolFast(raw json.RawMessage) (t *Tool, ok bool) {
 	t = &Tool{Raw: raw, Name: name, InputSchema: w[tfInputSchema], OutputSchema: w[tfOutputSchema]}
 	t.readRest(w[tfTitle], w[tfDescription], w[tfAnnotations], w[tfMeta], w[tfExecution])
 	return t, true
-}
-
-// keyFolds is whether encoding/json takes the plain key b for the field
-// name s: equal but for the case of ASCII letters. (foldEqual takes
-// strings, and a key made a string would cost an allocation for every
-// member of every tool.)
-func keyFolds(b []byte, s string) bool {
-	if len(b) != len(s) {
-		return false
-	}
-	for i := range b {
-		x, y := b[i], s[i]
-		if 'A' <= x && x <= 'Z' {
-			x += 'a' - 'A'
-		}
-		if 'A' <= y && y <= 'Z' {
-			y += 'a' - 'A'
-		}
-		if x != y {
-			return false
-		}
-	}
-	return true
 }
 
 // annotationsFast reads an annotations object in the plain case (keys

@@ -1,12 +1,10 @@
 package client
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
-	"unicode/utf8"
 )
 
 // Result is a tools/call result read from the wire. Content blocks of types
@@ -117,10 +115,11 @@ func parseBlockFast(raw json.RawMessage) (Block, bool) {
 		if string(v) == "null" {
 			continue // encoding/json leaves the field as it was
 		}
-		if len(v) < 2 || v[0] != '"' || bytes.IndexByte(v, '\\') >= 0 || !utf8.Valid(v) {
+		s, ok := plainString(v)
+		if !ok {
 			return Block{}, false
 		}
-		vals[k] = string(v[1 : len(v)-1])
+		vals[k] = s
 	}
 	b := Block{Type: vals[0], Text: vals[1], MIMEType: vals[3], URI: vals[4], Name: vals[5], Raw: raw}
 	if b.Type == "image" || b.Type == "audio" {
@@ -128,9 +127,6 @@ func parseBlockFast(raw json.RawMessage) (Block, bool) {
 	}
 	return b, true
 }
-
-// foldEqual reports whether encoding/json would take ASCII key a for b.
-func foldEqual(a, b string) bool { return len(a) == len(b) && equalFoldASCII(a, b) }
 
 // parseBlockDecoded reads any block with encoding/json.
 func parseBlockDecoded(raw json.RawMessage) Block {

@@ -114,16 +114,23 @@ func readAnswer(raw json.RawMessage) (asks bool, r *Result, err error) {
 // escapes or beyond ASCII).
 func foldsToField(key string) bool {
 	for _, f := range [...]string{"content", "structuredContent", "isError"} {
-		if len(key) == len(f) && equalFoldASCII(key, f) {
+		if foldEqual(key, f) {
 			return true
 		}
 	}
 	return false
 }
 
-func equalFoldASCII(b, s string) bool {
-	for i := range b {
-		x, y := b[i], s[i]
+// foldEqual reports whether encoding/json would take the ASCII key for the
+// field name: equal but for the case of ASCII letters. The key may be the
+// bytes as sent: made a string, it would cost an allocation for every
+// member of every tool of a listing.
+func foldEqual[K ~string | ~[]byte](key K, field string) bool {
+	if len(key) != len(field) {
+		return false
+	}
+	for i := range len(key) {
+		x, y := key[i], field[i]
 		if 'A' <= x && x <= 'Z' {
 			x += 'a' - 'A'
 		}

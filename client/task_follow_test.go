@@ -30,15 +30,7 @@ func taskSession(t *testing.T, scenario string, opts *Options, edit func(*Target
 		opts = &Options{}
 	}
 	opts.Name, opts.Version = "t", "1"
-	s, err := Connect(context.Background(), target, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	if _, err := s.ListTools(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	return s, state
+	return connectFixture(t, target, opts), state
 }
 
 // slowAnswerer accepts every form after wait, as a person who reads it

@@ -18,15 +18,7 @@ import (
 func taskFixture(t *testing.T, scenario string) (*Session, string) {
 	t.Helper()
 	target, state := fixtureTarget(t, scenario)
-	s, err := Connect(context.Background(), target, &Options{Name: "t", Version: "1"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	if _, err := s.ListTools(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	return s, state
+	return connectFixture(t, target, &Options{Name: "t", Version: "1"}), state
 }
 
 func callTask(t *testing.T, s *Session, name string, c *Call) *Outcome {
