@@ -75,6 +75,11 @@ func TestMatchGlob(t *testing.T) {
 		{"\xff", "\xff", true},
 		{"\xff", "\xfe", false},
 		{"\xef\xbf\xbd", "\xff", false},
+		// A stray byte in the pattern is a character too: it does not match
+		// the first byte of a character ("\xc3" starts "É", "\xc3\x89").
+		{"\xc3[^é]", "É", false},
+		{"\xc3[^é]", "\xc3A", true},
+		{"\xc3*", "Éx", false},
 	}
 	for _, tt := range tests {
 		if got := MatchGlob(tt.pattern, tt.name); got != tt.want {
@@ -144,10 +149,12 @@ func TestMatchGlobIsNotExponential(t *testing.T) {
 // pathComparable reports whether path.Match's answer is the one MatchGlob must
 // give: the name has no "/" (path.Match's star and ? stop there); the pattern is
 // valid for both and opens no class with "!" (a negation here, a literal "!"
-// there); and no star can skip into the middle of a character (path.Match's star
+// there) and is UTF-8 (path.Match compares a literal byte for byte, so its
+// stray "\xc3" matches the first byte of "É"; here it is a character of its
+// own); and no star can skip into the middle of a character (path.Match's star
 // skips bytes, so with "*??" it matches "€", three bytes, as three characters).
 func pathComparable(pattern, name string) bool {
-	if strings.Contains(name, "/") || strings.Contains(pattern, "[!") || ValidatePattern(pattern) != nil {
+	if strings.Contains(name, "/") || strings.Contains(pattern, "[!") || !utf8.ValidString(pattern) || ValidatePattern(pattern) != nil {
 		return false
 	}
 	if _, err := path.Match(pattern, name); err != nil {
