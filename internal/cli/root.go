@@ -56,6 +56,7 @@ func execute(ctx context.Context, f *factory, args []string) int {
 	root.SetIn(io.In)
 	root.SetOut(io.Out)
 	root.SetErr(io.ErrOut)
+	waitSignalsCaught(ctx)
 	err := root.ExecuteContext(ctx)
 	f.close()
 	code := ExitCode(err)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpsh/mcpsh/internal/demo"
 	"github.com/spf13/cobra"
 )
 
@@ -107,4 +108,22 @@ func executeWith(t *testing.T, args []string, newRoot func(*factory) *cobra.Comm
 		b.WriteString("error: " + err.Error() + "\n")
 	}
 	return b.String() + out.String() + errOut.String()
+}
+
+// No command starts before main's interrupt handler is in place: the wait
+// WithSignalsCaught carries comes before the command's first step (here the
+// demo server it builds), for a command that connects and for one that
+// fails on its arguments alike.
+func TestCommandsStartOnceSignalsAreCaught(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{{"tools", "--demo", "--json"}, {"call", "--demo"}} {
+		f, _, errOut := testFactory(t, env{})
+		var steps []string
+		f.newDemo = func() *demo.Server { steps = append(steps, "demo built"); return demo.New() }
+		ctx := WithSignalsCaught(context.Background(), func() { steps = append(steps, "caught") })
+		code := execute(ctx, f, args)
+		if len(steps) == 0 || steps[0] != "caught" || strings.Count(strings.Join(steps, ","), "caught") != 1 {
+			t.Errorf("%q (exit %d, %s): steps %q, want the wait once and first", args, code, errOut, steps)
+		}
+	}
 }
