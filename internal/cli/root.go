@@ -89,6 +89,9 @@ func newRootCmd(f *factory, args []string) *cobra.Command {
 	all := commands(f)
 	if build := chosen(root, all, args); build != nil {
 		root.AddCommand(build())
+		// cobra would build its completion command and the four beneath it
+		// at every run; a command line that runs another has no use for it.
+		root.CompletionOptions.DisableDefaultCmd = true
 	} else {
 		for _, c := range all {
 			root.AddCommand(c.build())

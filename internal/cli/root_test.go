@@ -127,3 +127,23 @@ func TestCommandsStartOnceSignalsAreCaught(t *testing.T) {
 		}
 	}
 }
+
+// Building only the command run leaves shell completion whole: the
+// completion command and cobra's completion requests still answer, and a
+// command's own flags are completed.
+func TestCompletionSurvivesBuildingOneCommand(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"completion", "bash"}, "# bash completion V2 for mcpsh"},
+		{[]string{"__complete", "tools", "--js"}, "--json"},
+		{[]string{"__complete", "to"}, "tools"},
+	} {
+		r, _ := run(t, env{}, tt.args...)
+		if r.code != 0 || !strings.Contains(r.out, tt.want) {
+			t.Errorf("%q: exit %d, stdout %q, want %q", tt.args, r.code, r.out, tt.want)
+		}
+	}
+}
