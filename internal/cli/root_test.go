@@ -112,18 +112,17 @@ func executeWith(t *testing.T, args []string, newRoot func(*factory) *cobra.Comm
 
 // No command starts before main's interrupt handler is in place: the wait
 // WithSignalsCaught carries comes before the command's first step (here the
-// demo server it builds), for a command that connects and for one that
-// fails on its arguments alike.
+// demo server it builds), once.
 func TestCommandsStartOnceSignalsAreCaught(t *testing.T) {
 	t.Parallel()
-	for _, args := range [][]string{{"tools", "--demo", "--json"}, {"call", "--demo"}} {
+	for _, args := range [][]string{{"tools", "--demo", "--json"}, {"call", "--demo", "get_note", "id=2"}, {"--demo"}} {
 		f, _, errOut := testFactory(t, env{})
 		var steps []string
 		f.newDemo = func() *demo.Server { steps = append(steps, "demo built"); return demo.New() }
 		ctx := WithSignalsCaught(context.Background(), func() { steps = append(steps, "caught") })
 		code := execute(ctx, f, args)
-		if len(steps) == 0 || steps[0] != "caught" || strings.Count(strings.Join(steps, ","), "caught") != 1 {
-			t.Errorf("%q (exit %d, %s): steps %q, want the wait once and first", args, code, errOut, steps)
+		if len(steps) < 2 || steps[0] != "caught" || steps[1] != "demo built" || strings.Count(strings.Join(steps, ","), "caught") != 1 {
+			t.Errorf("%q (exit %d, %s): steps %q, want the wait once, then the demo built", args, code, errOut, steps)
 		}
 	}
 }
