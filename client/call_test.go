@@ -104,16 +104,19 @@ func TestProgressAndTimeoutReset(t *testing.T) {
 func TestTimeoutWithoutProgress(t *testing.T) {
 	t.Parallel()
 	c := newCountingServer()
-	c.slowDelay.Store(int64(time.Second))
+	c.slowDelay.Store(int64(time.Minute))
 	s := connectCounting(t, c)
-	// slow is read-only, so each timed-out attempt is sent again, up to the budget.
+	// slow is read-only, so each timed-out attempt is sent again, up to the
+	// budget. Each attempt has a second to reach the tool's handler before
+	// its timeout cancels it: at 50ms, a stall of a loaded -race run let one
+	// be cancelled first, and the server then never ran it.
 	o, _ := s.Do(context.Background(), &Call{Tool: mustTool(t, s, "slow"), Args: map[string]any{"steps": 1}, Mode: policy.Batch,
-		Timeout: 50 * time.Millisecond, Attempts: 3})
+		Timeout: time.Second, Attempts: 3})
 	var ce *CallError
 	if o.Status != StatusFailed || !errors.As(o.Err, &ce) || ce.Failure != policy.Timeout || len(o.Attempts) != 3 {
 		t.Fatalf("status %s err %v attempts %d", o.Status, o.Err, len(o.Attempts))
 	}
-	if !strings.Contains(o.Error, "no answer or progress within 50ms") || !strings.Contains(o.Error, "gave up after 3 attempts") {
+	if !strings.Contains(o.Error, "no answer or progress within 1s") || !strings.Contains(o.Error, "gave up after 3 attempts") {
 		t.Errorf("error %q", o.Error)
 	}
 	if !eventually(func() bool { return c.executions("slow") == 3 }) {
