@@ -17,9 +17,12 @@ func main() {
 	// mcpsh record it and exit 130. The second hurries that exit (a stdio
 	// server gets no grace to end) but never skips the log entry of a call
 	// that was sent: `timeout -s INT` alone delivers two, to the process and
-	// then its group. The third exits at once. On Windows, Go delivers Ctrl-C
-	// and Ctrl-Break as os.Interrupt, and closing the console window as
-	// SIGTERM, so both platforms take this one path.
+	// then its group. The third exits at once. SIGTERM and SIGHUP (the
+	// terminal or the ssh session went away) count as Ctrl-C: left to their
+	// default, they would end mcpsh at once, its stdio servers left behind
+	// and the call in flight unlogged. On Windows, Go delivers Ctrl-C and
+	// Ctrl-Break as os.Interrupt, and closing the console window as SIGTERM,
+	// so both platforms take this one path.
 	ctx, cancel := context.WithCancel(context.Background())
 	ctx, hurry := cli.WithHurry(ctx)
 	// signal.Notify waits for the runtime to start a thread of its own and
@@ -31,7 +34,7 @@ func main() {
 	ctx = cli.WithSignalsCaught(ctx, func() { <-caught })
 	go func() {
 		sig := make(chan os.Signal, 3)
-		signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+		signal.Notify(sig, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 		close(caught)
 		<-sig
 		cancel()

@@ -90,22 +90,30 @@ func TestServeDemoOverHTTP(t *testing.T) {
 	contains(t, "note 2 survives the refused delete", r.out, "Shopping list")
 }
 
+// Ctrl-C, and SIGTERM and SIGHUP (a closed terminal or ssh session) alike:
+// left to their default, the last two would end mcpsh at once, without
+// cancelling the call or logging it.
 func TestInterruptCancelsTheCallAndExits130(t *testing.T) {
 	t.Parallel()
-	cmd := command(t, mcpshBin, "call", "--demo", "slow_count", "n=50", "delay_ms=100")
-	mark := withSlowMark(t, cmd)
-	p := start(t, cmd)
-	waitForSlowCount(t, p, mark)
-	cmd.Process.Signal(syscall.SIGINT)
-	if code := p.wait(t); code != 130 {
-		t.Fatalf("exit %d, want 130\n%s", code, p.errOut.String())
-	}
-	if !strings.Contains(p.errOut.String(), "cancelled") {
-		t.Errorf("stderr %q", p.errOut.String())
-	}
-	// mcpsh left without waiting for the count to end (the demo runs in it).
-	if marks, _ := os.ReadFile(mark); strings.Contains(string(marks), "50 of 50") {
-		t.Errorf("slow_count ran to its end after Ctrl-C:\n%s", marks)
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+		t.Run(sig.String(), func(t *testing.T) {
+			t.Parallel()
+			cmd := command(t, mcpshBin, "call", "--demo", "slow_count", "n=50", "delay_ms=100")
+			mark := withSlowMark(t, cmd)
+			p := start(t, cmd)
+			waitForSlowCount(t, p, mark)
+			cmd.Process.Signal(sig)
+			if code := p.wait(t); code != 130 {
+				t.Fatalf("exit %d, want 130\n%s", code, p.errOut.String())
+			}
+			if !strings.Contains(p.errOut.String(), "cancelled") {
+				t.Errorf("stderr %q", p.errOut.String())
+			}
+			// mcpsh left without waiting for the count to end (the demo runs in it).
+			if marks, _ := os.ReadFile(mark); strings.Contains(string(marks), "50 of 50") {
+				t.Errorf("slow_count ran to its end after %s:\n%s", sig, marks)
+			}
+		})
 	}
 }
 
