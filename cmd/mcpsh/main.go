@@ -26,10 +26,11 @@ func main() {
 	ctx, cancel := context.WithCancel(context.Background())
 	ctx, hurry := cli.WithHurry(ctx)
 	// signal.Notify waits for the runtime to start a thread of its own and
-	// update the signal mask twice (about 0.2 ms), so it runs beside the
-	// parsing of the command line; no command starts before it has returned
-	// (cli.WithSignalsCaught). An interrupt before then ends mcpsh as it
-	// would during its start-up, before anything was sent.
+	// to update the signal mask once per signal (about a quarter of a
+	// millisecond), so it runs beside the parsing of the command line; no
+	// command starts before it has returned (cli.WithSignalsCaught). An
+	// interrupt before then ends mcpsh as one during its start-up does,
+	// before anything was sent or started.
 	caught := make(chan struct{})
 	ctx = cli.WithSignalsCaught(ctx, func() { <-caught })
 	go func() {
@@ -52,8 +53,9 @@ func main() {
 // is one frame deep, as CockroachDB's growstack package does. A goroutine's
 // stack starts at 2 KiB and doubles when a call needs more, and each
 // doubling copies every frame, reading tables of the binary that start-up
-// has not touched yet. A command reaches 32 KiB deep by the time it starts
-// a server, so without this the last doublings walk thirty frames each.
+// has not touched yet. A command needs more than 16 KiB by the time it
+// starts a server, so without this the doublings to 16 and 32 KiB each walk
+// up to thirty frames.
 //
 //go:noinline
 func growStack() byte {
